@@ -1,0 +1,114 @@
+//! Typed errors of the rules library. Every error says what was wrong and
+//! what was expected.
+
+use thiserror::Error;
+
+/// An invalid rule set or option value.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RulesError {
+    /// Holes per row outside 4..=12.
+    #[error("{0} holes per row is not allowed: expected 4 to 12")]
+    Holes(u32),
+    /// Seeds per hole of 0, or too many seeds for the board.
+    #[error("{seeds} seeds per hole on 2x{holes} is not allowed: expected 1 or more, at most 240 seeds on the board")]
+    Seeds {
+        /// Seeds per hole asked for.
+        seeds: u32,
+        /// Holes per row.
+        holes: u32,
+    },
+    /// A name that is not one of the known values.
+    #[error("unknown {what} {value:?}: expected {expected}")]
+    UnknownValue {
+        /// What was being parsed.
+        what: &'static str,
+        /// The input.
+        value: String,
+        /// The accepted values.
+        expected: &'static str,
+    },
+}
+
+/// Why a move cannot be played in a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum PlayError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The hole is not one of the mover's holes on this board.
+    #[error("hole {hole} is not one of the mover's open holes")]
+    NotOwnHole {
+        /// Hole index.
+        hole: u8,
+    },
+    /// The hole is closed for this round.
+    #[error("hole {hole} is closed")]
+    Closed {
+        /// Hole index.
+        hole: u8,
+    },
+    /// The hole is empty.
+    #[error("hole {hole} is empty")]
+    Empty {
+        /// Hole index.
+        hole: u8,
+    },
+    /// The direction is not allowed by the `direction` option or by the player's earlier choice.
+    #[error("that sowing direction is not allowed here")]
+    Direction,
+    /// A two-hole opening move is required (or a two-hole move was given when not allowed).
+    #[error("{0}")]
+    Opening(&'static str),
+    /// The relay sowing would never end (RULES.md §2): the move is illegal.
+    #[error("the sowing would never end (endless sowing)")]
+    Endless,
+}
+
+/// A move token that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("bad move token {token:?}: {reason}; expected a hole number 1..{holes} with an optional L/R suffix, or a two-hole opening like 2+5")]
+pub struct MoveParseError {
+    /// The token as given.
+    pub token: String,
+    /// What was wrong.
+    pub reason: &'static str,
+    /// Holes per row.
+    pub holes: usize,
+}
+
+/// A position that could not be built or read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// The board has the wrong number of holes.
+    #[error("the board has {got} holes: expected {expected} (2 rows of {holes})", expected = 2 * holes)]
+    BoardLength {
+        /// Holes given.
+        got: usize,
+        /// Holes per row of the rules.
+        holes: usize,
+    },
+    /// A closed hole holds seeds or is out of range.
+    #[error("closed hole {0} is invalid: closed holes must be on the board and empty")]
+    Closed(usize),
+    /// More seeds than a board can hold.
+    #[error("{0} seeds in all is too many: at most 240")]
+    TooManySeeds(u32),
+    /// The position text could not be read.
+    #[error("bad position notation {text:?}: {reason}")]
+    Notation {
+        /// The input.
+        text: String,
+        /// What was wrong and what was expected.
+        reason: String,
+    },
+}
+
+/// A game record that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("record line {line}: {reason}")]
+pub struct RecordError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What was wrong and what was expected.
+    pub reason: String,
+}

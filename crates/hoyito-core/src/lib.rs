@@ -1,0 +1,52 @@
+//! # hoyito-core
+//!
+//! The rules of Hoyito (El Hoyito, Casitas, Mate), the Dominican family of
+//! two-row mancala games, exactly as `RULES.md` states them: Hoyito I, II and
+//! III on 2×4 to 2×12 boards with every recorded option, relay sowing, casas,
+//! captures, chains, extra turns, passes, the last four, repetition, and
+//! match play with refills, closed holes and reserves.
+//!
+//! ```
+//! use hoyito_core::{Game, Rules, Variant};
+//!
+//! let mut game = Game::new(Rules::standard(Variant::II));
+//! for token in ["3", "4", "1"] {
+//!     game.play_token(token)?;
+//! }
+//! let pos = game.position();
+//! println!("{}", pos.to_notation());
+//! for m in pos.legal_moves() {
+//!     println!("legal: {}", pos.move_token(m));
+//! }
+//! # Ok::<(), hoyito_core::TokenError>(())
+//! ```
+//!
+//! One [`Rules`] value (variant + options) drives everything. [`Position`]
+//! is a `Copy` value; [`Position::play`] checks legality and settles
+//! automatic passes, [`Position::play_unchecked`] is the allocation-free hot
+//! path for search. [`Game`] adds the move list and the repetition rule,
+//! [`Match`] chains games into rounds. Notation lives in [`notation`] and
+//! records in [`record`].
+
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod game;
+pub mod moves;
+pub mod notation;
+pub mod position;
+pub mod record;
+pub mod rules;
+pub mod side;
+pub mod state;
+
+pub use error::{MoveParseError, PlayError, PositionError, RecordError, RulesError};
+pub use game::{Game, Match, MatchOutcome, TokenError};
+pub use moves::{Move, MoveList, MAX_MOVES};
+pub use position::{
+    EndReason, LastFour, Outcome, Played, Position, RepetitionKey, RepetitionTracker, Setup, SowObserver,
+};
+pub use record::Record;
+pub use rules::{CaptureSide, Direction, DirectionRule, Repetition, Rules, RulesSpec, Variant};
+pub use side::{ByPlayer, Side};
+pub use state::State;

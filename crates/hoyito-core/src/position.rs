@@ -1,0 +1,841 @@
+//! [`Position`]: the state of one game (one round of a match), the sowing
+//! loop shared by every variant, captures, passes and the last-four rule.
+
+use crate::error::{PlayError, PositionError};
+use crate::moves::{Move, MoveList};
+use crate::rules::{CaptureSide, Direction, DirectionRule, Repetition, Rules, Variant, MAX_BOARD};
+use crate::side::{ByPlayer, Side};
+
+/// Laps sown before endless-sowing detection starts. Detection (Brent's
+/// algorithm on the lap-start state) is exact from any starting lap; waiting
+/// keeps ordinary moves, almost all shorter than this, free of its cost.
+const CYCLE_CHECK_FROM_LAP: u32 = 32;
+
+/// Who receives the last four seeds (RULES.md §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum LastFour {
+    /// The captor of the penultimate casa (Hoyito I, II; III in rounds 1–2 and single games).
+    #[default]
+    Captor,
+    /// A fixed player: in Hoyito III from round 3, the winner of the previous round.
+    To(Side),
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum EndReason {
+    /// A capture left exactly 4 seeds, which were awarded (RULES.md §4).
+    LastFour,
+    /// A capture left no seed in play.
+    Exhausted,
+    /// A position occurred for the third time; the seeds were shared.
+    Repetition,
+    /// Neither player had a legal move; the seeds were shared.
+    NoMoves,
+}
+
+impl EndReason {
+    /// Snake-case name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::LastFour => "last_four",
+            EndReason::Exhausted => "exhausted",
+            EndReason::Repetition => "repetition",
+            EndReason::NoMoves => "no_moves",
+        }
+    }
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+/// Events of a sowing, for animation and tracing. Every method has an empty
+/// default; the unit type `()` observes nothing and costs nothing.
+pub trait SowObserver {
+    /// A lap starts: `seeds` were lifted from `hole` (the move's first lap included).
+    #[inline]
+    fn lap(&mut self, _hole: usize, _seeds: u8) {}
+    /// One seed was dropped into `hole`.
+    #[inline]
+    fn seed(&mut self, _hole: usize) {}
+    /// The mover captured `seeds` from `hole`.
+    #[inline]
+    fn capture(&mut self, _hole: usize, _seeds: u8) {}
+}
+
+impl SowObserver for () {}
+
+/// What a played move did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Played {
+    /// Laps sown (both sowings of a two-hole opening together).
+    pub laps: u32,
+    /// Seeds the mover captured, the last-four award included.
+    pub captured: u8,
+    /// The mover moves again (Hoyito II/III capture).
+    pub extra_turn: bool,
+}
+
+/// The unvalidated form of a [`Position`], with public fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    /// Seeds per hole in index order, `2n` entries; closed holes hold 0.
+    pub board: Vec<u8>,
+    /// Indices of closed holes.
+    pub closed: Vec<usize>,
+    /// The player to move.
+    pub to_move: Side,
+    /// Seeds captured this round.
+    pub captured: ByPlayer<u8>,
+    /// Seeds held in reserve from earlier rounds (RULES.md §5).
+    pub reserve: ByPlayer<u8>,
+    /// Directions chosen under `direction = per_player`.
+    pub chosen: ByPlayer<Option<Direction>>,
+    /// The next move is the two-hole opening of the game.
+    pub opening: bool,
+    /// Who gets the last four.
+    pub last_four: LastFour,
+    /// Round of the match (1 for a single game).
+    pub round: u32,
+}
+
+impl Setup {
+    /// The start of a single game under `rules`.
+    pub fn start(rules: &Rules) -> Setup {
+        Setup {
+            board: vec![rules.seeds(); rules.board_len()],
+            closed: Vec::new(),
+            to_move: Side::South,
+            captured: ByPlayer::default(),
+            reserve: ByPlayer::default(),
+            chosen: ByPlayer::default(),
+            opening: rules.two_hole_opening(),
+            last_four: LastFour::Captor,
+            round: 1,
+        }
+    }
+}
+
+/// A validated position of one game: board, closed holes, side to move,
+/// captures, reserves, direction choices, and the game's result once over.
+///
+/// `Position` is `Copy` (about 48 bytes); playing a move never allocates.
+///
+/// # Examples
+///
+/// ```
+/// use hoyito_core::{Position, Rules, Variant};
+/// let mut pos = Position::new(Rules::standard(Variant::I));
+/// let m = pos.parse_move("3")?;
+/// pos.play(m)?;
+/// assert_eq!(pos.board().iter().map(|&s| s as u32).sum::<u32>()
+///     + pos.captured().south as u32 + pos.captured().north as u32, 48);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    rules: Rules,
+    board: [u8; MAX_BOARD],
+    closed: u32,
+    to_move: Side,
+    opening: bool,
+    in_play: u8,
+    captured: ByPlayer<u8>,
+    reserve: ByPlayer<u8>,
+    chosen: ByPlayer<Option<Direction>>,
+    last_four: LastFour,
+    round: u16,
+    outcome: Option<Outcome>,
+}
+
+impl Position {
+    /// The start position of a single game.
+    pub fn new(rules: Rules) -> Position {
+        Position::from_setup(rules, &Setup::start(&rules)).expect("the start position is valid")
+    }
+
+    /// Builds a position from a [`Setup`], validating it, then settles any
+    /// automatic pass (and ends the game if nobody can move).
+    ///
+    /// # Errors
+    /// [`PositionError`] if the board has the wrong length, a closed hole is
+    /// out of range or holds seeds, or there are more than 240 seeds.
+    pub fn from_setup(rules: Rules, setup: &Setup) -> Result<Position, PositionError> {
+        let len = rules.board_len();
+        if setup.board.len() != len {
+            return Err(PositionError::BoardLength {
+                got: setup.board.len(),
+                holes: rules.holes(),
+            });
+        }
+        let mut closed = 0u32;
+        for &c in &setup.closed {
+            if c >= len || setup.board[c] != 0 {
+                return Err(PositionError::Closed(c));
+            }
+            closed |= 1 << c;
+        }
+        let in_play: u32 = setup.board.iter().map(|&s| s as u32).sum();
+        let total = in_play
+            + (setup.captured.south as u32)
+            + (setup.captured.north as u32)
+            + (setup.reserve.south as u32)
+            + (setup.reserve.north as u32);
+        if total > crate::rules::MAX_TOTAL_SEEDS {
+            return Err(PositionError::TooManySeeds(total));
+        }
+        let mut board = [0u8; MAX_BOARD];
+        board[..len].copy_from_slice(&setup.board);
+        let chosen = match rules.direction() {
+            DirectionRule::PerPlayer => setup.chosen,
+            _ => ByPlayer::default(),
+        };
+        let mut pos = Position {
+            rules,
+            board,
+            closed,
+            to_move: setup.to_move,
+            opening: setup.opening && rules.two_hole_opening(),
+            in_play: in_play as u8,
+            captured: setup.captured,
+            reserve: setup.reserve,
+            chosen,
+            last_four: setup.last_four,
+            round: setup.round.clamp(1, u16::MAX as u32) as u16,
+            outcome: None,
+        };
+        if in_play == 0 {
+            pos.finish(EndReason::Exhausted);
+        } else {
+            pos.settle();
+        }
+        Ok(pos)
+    }
+
+    /// The unvalidated form of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board().to_vec(),
+            closed: self.closed_holes().collect(),
+            to_move: self.to_move,
+            captured: self.captured,
+            reserve: self.reserve,
+            chosen: self.chosen,
+            opening: self.opening,
+            last_four: self.last_four,
+            round: self.round as u32,
+        }
+    }
+
+    /// The rules.
+    #[inline]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// Seeds per hole in index order (`2n` entries; closed holes hold 0).
+    #[inline]
+    pub fn board(&self) -> &[u8] {
+        &self.board[..self.rules.board_len()]
+    }
+    /// Seeds in hole `i`.
+    #[inline]
+    pub fn seeds(&self, i: usize) -> u8 {
+        self.board[i]
+    }
+    /// Whether hole `i` is closed this round.
+    #[inline]
+    pub fn is_closed(&self, i: usize) -> bool {
+        self.closed >> i & 1 != 0
+    }
+    /// Bit mask of closed holes (bit `i` for hole `i`).
+    #[inline]
+    pub fn closed_mask(&self) -> u32 {
+        self.closed
+    }
+    /// Indices of closed holes, ascending.
+    pub fn closed_holes(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.rules.board_len()).filter(move |&i| self.is_closed(i))
+    }
+    /// The player to move (after automatic passes). Meaningless once the game is over.
+    #[inline]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+    /// Seeds captured this round by each player (last-four award and final shares included).
+    #[inline]
+    pub fn captured(&self) -> ByPlayer<u8> {
+        self.captured
+    }
+    /// Seeds each player holds in reserve from earlier rounds.
+    #[inline]
+    pub fn reserve(&self) -> ByPlayer<u8> {
+        self.reserve
+    }
+    /// Seeds still in play (on the board).
+    #[inline]
+    pub fn in_play(&self) -> u8 {
+        self.in_play
+    }
+    /// Directions chosen so far under `direction = per_player`.
+    #[inline]
+    pub fn chosen_directions(&self) -> ByPlayer<Option<Direction>> {
+        self.chosen
+    }
+    /// Whether the next move is the two-hole opening.
+    #[inline]
+    pub fn opening_pending(&self) -> bool {
+        self.opening
+    }
+    /// Who gets the last four in this game.
+    #[inline]
+    pub fn last_four(&self) -> LastFour {
+        self.last_four
+    }
+    /// Round number of the match (1 in a single game).
+    #[inline]
+    pub fn round(&self) -> u32 {
+        self.round as u32
+    }
+    /// The result, once the game is over.
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    /// Whether the game is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+    /// The owner of hole `i`.
+    #[inline]
+    pub fn owner(&self, i: usize) -> Side {
+        if i < self.rules.holes() {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+    /// Board indices of `side`'s row.
+    #[inline]
+    pub fn row(&self, side: Side) -> core::ops::Range<usize> {
+        let n = self.rules.holes();
+        match side {
+            Side::South => 0..n,
+            Side::North => n..2 * n,
+        }
+    }
+    /// Seeds in `side`'s row.
+    #[inline]
+    pub fn row_seeds(&self, side: Side) -> u32 {
+        self.board[self.row(side)].iter().map(|&s| s as u32).sum()
+    }
+    /// Captured minus the opponent's captured, from `side`'s view.
+    pub fn margin(&self, side: Side) -> i32 {
+        (self.captured[side] as i32 + self.reserve[side] as i32)
+            - (self.captured[side.other()] as i32 + self.reserve[side.other()] as i32)
+    }
+
+    /// An exact key of what the repetition rule compares: board, closed
+    /// holes and player to move (RULES.md §4).
+    #[inline]
+    pub fn repetition_key(&self) -> RepetitionKey {
+        let b = &self.board;
+        let w = |k: usize| u64::from_le_bytes(b[k..k + 8].try_into().expect("8 bytes"));
+        RepetitionKey([
+            w(0),
+            w(8),
+            w(16),
+            (self.closed as u64) << 1 | self.to_move.index() as u64,
+        ])
+    }
+
+    /// A 64-bit hash of board, closed holes, side to move, and the state that
+    /// decides legal moves (direction choices, opening).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        let k = self.repetition_key().0;
+        let extra = (self.opening as u64) << 40
+            | (dir_code(self.chosen.south) as u64) << 42
+            | (dir_code(self.chosen.north) as u64) << 44;
+        let mut h = 0x9E37_79B9_7F4A_7C15u64;
+        for w in [k[0], k[1], k[2], k[3] ^ extra] {
+            h = (h ^ w).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            h ^= h >> 31;
+        }
+        h
+    }
+
+    // ----- move generation ------------------------------------------------
+
+    /// Directions the player to move may sow in.
+    #[inline]
+    fn directions(&self) -> (Direction, Option<Direction>) {
+        match self.rules.direction() {
+            DirectionRule::Fixed => (Direction::Ccw, None),
+            DirectionRule::PerMove => (Direction::Ccw, Some(Direction::Cw)),
+            DirectionRule::PerPlayer => match self.chosen[self.to_move] {
+                Some(d) => (d, None),
+                None => (Direction::Ccw, Some(Direction::Cw)),
+            },
+        }
+    }
+
+    /// Whether `side` has seeds in an open hole of their row (closed holes hold none).
+    #[inline]
+    pub fn has_seeds(&self, side: Side) -> bool {
+        self.board[self.row(side)].iter().any(|&s| s != 0)
+    }
+
+    /// Candidate one-hole moves: every non-empty open hole of the mover in
+    /// every allowed direction, ignoring the opening and endless sowings.
+    /// Cheap; [`Position::play`] rejects the endless ones.
+    pub fn candidates(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.is_over() {
+            return list;
+        }
+        let (d0, d1) = self.directions();
+        for i in self.row(self.to_move) {
+            if self.board[i] != 0 {
+                list.push(Move::single(i, d0));
+                if let Some(d1) = d1 {
+                    list.push(Move::single(i, d1));
+                }
+            }
+        }
+        list
+    }
+
+    /// Every legal move: candidates whose sowing ends, or, while the two-hole
+    /// opening is pending, every legal pair (falling back to one-hole moves ◆
+    /// when no pair is legal). Simulates each candidate; never allocates.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.is_over() {
+            return list;
+        }
+        if self.opening {
+            let (d0, d1) = self.directions();
+            for d in [Some(d0), d1].into_iter().flatten() {
+                for a in self.row(self.to_move) {
+                    for b in self.row(self.to_move) {
+                        let m = Move::pair(a, b, d);
+                        if a != b && self.board[a] != 0 && self.board[b] != 0 && self.try_apply(m) {
+                            list.push(m);
+                        }
+                    }
+                }
+            }
+            if !list.is_empty() {
+                return list;
+            }
+        }
+        for m in self.candidates() {
+            let mut p = *self;
+            if p.sow_move(m.hole(), m.direction(), &mut ()).is_ok() {
+                list.push(m);
+            }
+        }
+        list
+    }
+
+    /// Whether the player to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        // A legal pair starts with a finite one-hole sowing, and one-hole
+        // moves are legal when no pair is: checking one-hole sowings suffices.
+        self.candidates().iter().any(|&m| {
+            let mut p = *self;
+            p.sow_move(m.hole(), m.direction(), &mut ()).is_ok()
+        })
+    }
+
+    /// Checks and applies `m` on a copy, without settling passes.
+    fn try_apply(&self, m: Move) -> bool {
+        self.check(m).is_ok() && {
+            let mut p = *self;
+            p.apply(m, &mut ()).is_ok()
+        }
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let mut p = *self;
+        p.play(m).is_ok()
+    }
+
+    // ----- playing --------------------------------------------------------
+
+    /// Plays a move, checking everything, then settles automatic passes
+    /// exactly (a player whose every move is endless passes too).
+    ///
+    /// # Errors
+    /// [`PlayError`] if the move is not legal; the position is then unchanged.
+    pub fn play(&mut self, m: Move) -> Result<Played, PlayError> {
+        self.play_observed(m, &mut ())
+    }
+
+    /// [`Position::play`] reporting every lap, seed and capture to `obs`.
+    ///
+    /// # Errors
+    /// As [`Position::play`]. Events already reported for a move that turns
+    /// out endless are not taken back.
+    pub fn play_observed<O: SowObserver>(&mut self, m: Move, obs: &mut O) -> Result<Played, PlayError> {
+        self.check(m)?;
+        if self.opening && !m.is_pair() && self.legal_moves().iter().any(|x| x.is_pair()) {
+            return Err(PlayError::Opening(
+                "the first move of this game must use two holes, like 2+5",
+            ));
+        }
+        let mut next = *self;
+        let played = next.apply(m, obs)?;
+        next.settle();
+        *self = next;
+        Ok(played)
+    }
+
+    /// Plays a move without the legality checks of [`Position::play`] other
+    /// than endlessness, and with passes settled only cheaply (a player with
+    /// no seeds passes; a player whose every move is endless is left to
+    /// move, so callers find no legal move and call [`Position::pass`]).
+    /// This is the hot path for search and playouts.
+    ///
+    /// # Errors
+    /// [`PlayError::Endless`] if the sowing never ends; the position is then unchanged.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) -> Result<Played, PlayError> {
+        debug_assert!(self.check(m).is_ok(), "illegal move {m:?}");
+        let mut next = *self;
+        let played = next.apply(m, &mut ())?;
+        *self = next;
+        Ok(played)
+    }
+
+    /// The player to move, who has no legal move, passes. If the opponent has
+    /// none either, the game ends and the seeds are shared (RULES.md §4).
+    /// Does nothing if the game is over.
+    pub fn pass(&mut self) {
+        if self.is_over() {
+            return;
+        }
+        self.opening = false;
+        self.to_move = self.to_move.other();
+        if !self.has_legal_move() {
+            self.share(EndReason::NoMoves);
+        }
+    }
+
+    /// Resolves automatic passes exactly: while the player to move has no
+    /// legal move, they pass.
+    pub fn settle(&mut self) {
+        if !self.is_over() && !self.has_legal_move() {
+            self.pass();
+        }
+    }
+
+    /// Ends the game by the repetition rule, sharing the seeds in play.
+    pub fn end_by_repetition(&mut self) {
+        if !self.is_over() {
+            self.share(EndReason::Repetition);
+        }
+    }
+
+    fn check(&self, m: Move) -> Result<(), PlayError> {
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        let (d0, d1) = self.directions();
+        if m.direction() != d0 && Some(m.direction()) != d1 {
+            return Err(PlayError::Direction);
+        }
+        if m.is_pair() && !self.opening {
+            return Err(PlayError::Opening(
+                "a two-hole move is only allowed as the opening move",
+            ));
+        }
+        for h in [Some(m.hole()), m.second()].into_iter().flatten() {
+            if !self.row(self.to_move).contains(&h) {
+                return Err(PlayError::NotOwnHole { hole: h as u8 });
+            }
+            if self.is_closed(h) {
+                return Err(PlayError::Closed { hole: h as u8 });
+            }
+            if self.board[h] == 0 {
+                return Err(PlayError::Empty { hole: h as u8 });
+            }
+        }
+        if m.second() == Some(m.hole()) {
+            return Err(PlayError::Opening("the two holes of the opening must differ"));
+        }
+        Ok(())
+    }
+
+    /// Applies a checked move: one or two sowings, extra turn, cheap passes.
+    #[inline]
+    fn apply<O: SowObserver>(&mut self, m: Move, obs: &mut O) -> Result<Played, PlayError> {
+        let mover = self.to_move;
+        let before = self.captured[mover];
+        let mut laps = self.sow_move(m.hole(), m.direction(), obs)?;
+        let mut captured_any = self.captured[mover] != before;
+        if let Some(b) = m.second() {
+            if !self.is_over() {
+                if self.board[b] == 0 {
+                    return Err(PlayError::Opening(
+                        "the second hole of the opening is empty after the first sowing",
+                    ));
+                }
+                let before2 = self.captured[mover];
+                laps += self.sow_move(b, m.direction(), obs)?;
+                captured_any |= self.captured[mover] != before2;
+            }
+        }
+        self.opening = false;
+        if self.rules.direction() == DirectionRule::PerPlayer {
+            self.chosen[mover] = Some(m.direction());
+        }
+        let extra_turn = captured_any && self.rules.variant().extra_turn() && !self.is_over();
+        if !self.is_over() {
+            let next = if extra_turn { mover } else { mover.other() };
+            self.to_move = if self.has_seeds(next) { next } else { next.other() };
+        }
+        Ok(Played {
+            laps,
+            captured: self.captured[mover] - before,
+            extra_turn,
+        })
+    }
+
+    /// Whether the mover may capture a casa in hole `i` (option `capture_side`).
+    #[inline]
+    fn capturable(&self, i: usize) -> bool {
+        match self.rules.capture_side() {
+            CaptureSide::Any => true,
+            CaptureSide::Opponent => self.owner(i) != self.to_move,
+        }
+    }
+
+    /// The mover captures hole `i`. Returns `true` if the game ended
+    /// (last four or no seed left).
+    #[inline]
+    fn capture_hole<O: SowObserver>(&mut self, i: usize, obs: &mut O) -> bool {
+        let s = self.board[i];
+        self.board[i] = 0;
+        self.captured[self.to_move] += s;
+        self.in_play -= s;
+        obs.capture(i, s);
+        match self.in_play {
+            0 => {
+                self.finish(EndReason::Exhausted);
+                true
+            }
+            4 => {
+                let to = match self.last_four {
+                    LastFour::Captor => self.to_move,
+                    LastFour::To(side) => side,
+                };
+                self.captured[to] += 4;
+                self.in_play = 0;
+                self.board = [0; MAX_BOARD];
+                self.finish(EndReason::LastFour);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The next open hole after `i` in direction `dir`, skipping `skip` too
+    /// (the lap's origin under `skip_origin`, or `usize::MAX`).
+    #[inline(always)]
+    fn step(&self, mut i: usize, dir: Direction, skip: usize) -> usize {
+        let len = self.rules.board_len();
+        loop {
+            i = match dir {
+                Direction::Ccw => {
+                    if i + 1 == len {
+                        0
+                    } else {
+                        i + 1
+                    }
+                }
+                Direction::Cw => {
+                    if i == 0 {
+                        len - 1
+                    } else {
+                        i - 1
+                    }
+                }
+            };
+            if self.closed >> i & 1 == 0 && i != skip {
+                return i;
+            }
+        }
+    }
+
+    /// The one sowing loop of every variant (RULES.md §2–§3): relay laps,
+    /// casas, captures, chains, the last four, and exact endless-sowing
+    /// detection by Brent's algorithm on the lap-start state. Returns the
+    /// number of laps. On `Err` the position is garbage: callers sow on a copy.
+    fn sow_move<O: SowObserver>(
+        &mut self,
+        start: usize,
+        dir: Direction,
+        obs: &mut O,
+    ) -> Result<u32, PlayError> {
+        let variant = self.rules.variant();
+        // skip_origin only when another open hole exists, so a lap always progresses.
+        let skip_origin =
+            self.rules.skip_origin() && (self.closed.count_ones() as usize) + 1 < self.rules.board_len();
+        let mut pos = start;
+        let mut hand = self.board[pos];
+        self.board[pos] = 0;
+        obs.lap(pos, hand);
+        let mut laps = 1u32;
+        // Brent's cycle detection on (board, lap origin, hand).
+        let mut saved_board = [0u8; MAX_BOARD];
+        let mut saved_pos = usize::MAX;
+        let mut saved_hand = 0u8;
+        let mut power = 1u32;
+        let mut lam = 0u32;
+        loop {
+            let skip = if skip_origin { pos } else { usize::MAX };
+            while hand > 0 {
+                pos = self.step(pos, dir, skip);
+                self.board[pos] += 1;
+                hand -= 1;
+                obs.seed(pos);
+                if variant == Variant::I && self.board[pos] == 4 && self.capturable(pos) {
+                    // Hoyito I: a casa anywhere is captured at once (en passant).
+                    if self.capture_hole(pos, obs) || hand == 0 {
+                        return Ok(laps);
+                    }
+                }
+            }
+            let last = self.board[pos];
+            if last == 1 {
+                return Ok(laps);
+            }
+            if last == 4 && self.capturable(pos) {
+                // Hoyito II/III (Hoyito I captured it above): the final seed's casa.
+                if self.capture_hole(pos, obs) {
+                    return Ok(laps);
+                }
+                if variant == Variant::II {
+                    let back = dir.reverse();
+                    let mut i = self.step(pos, back, usize::MAX);
+                    while self.board[i] == 4 && self.capturable(i) {
+                        if self.capture_hole(i, obs) {
+                            return Ok(laps);
+                        }
+                        i = self.step(i, back, usize::MAX);
+                    }
+                }
+                return Ok(laps);
+            }
+            // Relay: lift the hole and start a new lap from the next hole.
+            hand = last;
+            self.board[pos] = 0;
+            obs.lap(pos, hand);
+            laps += 1;
+            if laps >= CYCLE_CHECK_FROM_LAP {
+                if pos == saved_pos && hand == saved_hand && self.board == saved_board {
+                    return Err(PlayError::Endless);
+                }
+                lam += 1;
+                if lam == power || saved_pos == usize::MAX {
+                    saved_board = self.board;
+                    saved_pos = pos;
+                    saved_hand = hand;
+                    power = power.saturating_mul(2);
+                    lam = 0;
+                }
+            }
+        }
+    }
+
+    /// Shares the seeds in play and ends the game.
+    fn share(&mut self, reason: EndReason) {
+        match self.rules.repetition() {
+            Repetition::Even => {
+                let half = self.in_play / 2;
+                self.captured.south += half;
+                self.captured.north += self.in_play - half;
+            }
+            Repetition::OwnRow => {
+                for side in Side::ALL {
+                    self.captured[side] += self.row_seeds(side) as u8;
+                }
+            }
+        }
+        self.in_play = 0;
+        self.board = [0; MAX_BOARD];
+        self.finish(reason);
+    }
+
+    fn finish(&mut self, reason: EndReason) {
+        let s = self.captured.south as u32 + self.reserve.south as u32;
+        let n = self.captured.north as u32 + self.reserve.north as u32;
+        let winner = match s.cmp(&n) {
+            core::cmp::Ordering::Greater => Some(Side::South),
+            core::cmp::Ordering::Less => Some(Side::North),
+            core::cmp::Ordering::Equal => None,
+        };
+        self.outcome = Some(Outcome { winner, reason });
+    }
+}
+
+#[inline]
+fn dir_code(d: Option<Direction>) -> u8 {
+    match d {
+        None => 0,
+        Some(Direction::Ccw) => 1,
+        Some(Direction::Cw) => 2,
+    }
+}
+
+/// The exact state the repetition rule compares (board, closed holes, side to move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RepetitionKey([u64; 4]);
+
+/// Counts occurrences of positions since the last capture, to end a game
+/// on the third occurrence (RULES.md §4). Captures are irreversible, so the
+/// history is cleared whenever the seeds in play decrease. Reuses its buffer.
+#[derive(Debug, Clone, Default)]
+pub struct RepetitionTracker {
+    keys: Vec<RepetitionKey>,
+    in_play: u8,
+}
+
+impl RepetitionTracker {
+    /// An empty tracker.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Forgets every position.
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.in_play = 0;
+    }
+    /// Records that `pos` occurred and returns how many times it has occurred.
+    pub fn push(&mut self, pos: &Position) -> usize {
+        if pos.in_play() != self.in_play {
+            self.keys.clear();
+            self.in_play = pos.in_play();
+        }
+        let key = pos.repetition_key();
+        let seen = self.keys.iter().filter(|&&k| k == key).count();
+        self.keys.push(key);
+        seen + 1
+    }
+}

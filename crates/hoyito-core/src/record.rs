@@ -1,0 +1,489 @@
+//! Game records: a PGN-like text format for single games and whole matches.
+//!
+//! ```text
+//! [Event "Friendly"]
+//! [Variant "II"]
+//! [Holes "6"]
+//! [Seeds "4"]
+//! [SkipOrigin "no"]
+//! [Direction "fixed"]
+//! [TwoHoleOpening "no"]
+//! [Repetition "even"]
+//! [CaptureSide "any"]
+//! [Match "no"]
+//! [Result "south"]
+//! [Score "28-20"]
+//!
+//! 3 4 1 5 2 6 {comments in braces are ignored} 1 2
+//! ```
+//!
+//! Tags come first, one per line. `Variant`, `Holes`, `Seeds` and each
+//! option set the [`Rules`]; `Position` (single games only) gives a start
+//! position in the one-line notation; `Match "yes"` makes the body a match
+//! in which `[Round "k"]` lines start each round. `Result` (`south`,
+//! `north`, `draw` or `*`) and `Score` are written from the game and, when
+//! read, checked against the replayed moves. Other tags are kept as they
+//! are. In the body, move tokens are separated by white space; ply numbers
+//! such as `12.` and `{comments}` are ignored.
+//!
+//! # Examples
+//!
+//! ```
+//! use hoyito_core::{Game, Record, Rules, Variant};
+//! let mut game = Game::new(Rules::standard(Variant::I));
+//! game.play_token("3")?;
+//! let text = Record::from_game(game.clone()).write();
+//! let back = Record::read(&text)?;
+//! assert_eq!(back.game().unwrap().moves(), game.moves());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::error::RecordError;
+use crate::game::{Game, Match};
+use crate::position::Position;
+use crate::rules::{Rules, RulesSpec};
+use crate::side::Side;
+
+/// The games of a record.
+#[derive(Debug, Clone)]
+pub enum RecordBody {
+    /// A single game.
+    Game(Game),
+    /// A match.
+    Match(Match),
+}
+
+/// A game record: tags plus a single game or a match.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// Tags other than those the format writes itself (Event, South, North, Date, …), in order.
+    pub tags: Vec<(String, String)>,
+    /// The game or match.
+    pub body: RecordBody,
+}
+
+/// Longest record text accepted, to bound work on hostile input.
+const MAX_RECORD_BYTES: usize = 16 << 20;
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+fn result_of(pos: &Position) -> (String, String) {
+    let c = pos.captured();
+    let r = pos.reserve();
+    let result = match pos.outcome() {
+        None => "*".to_string(),
+        Some(o) => o.winner.map_or("draw", Side::name).to_string(),
+    };
+    (
+        result,
+        format!(
+            "{}-{}",
+            c.south as u32 + r.south as u32,
+            c.north as u32 + r.north as u32
+        ),
+    )
+}
+
+impl Record {
+    /// A record of a single game.
+    pub fn from_game(game: Game) -> Record {
+        Record {
+            tags: Vec::new(),
+            body: RecordBody::Game(game),
+        }
+    }
+
+    /// A record of a match.
+    pub fn from_match(m: Match) -> Record {
+        Record {
+            tags: Vec::new(),
+            body: RecordBody::Match(m),
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        match &self.body {
+            RecordBody::Game(g) => g.rules(),
+            RecordBody::Match(m) => m.rules(),
+        }
+    }
+
+    /// The single game, if the record holds one.
+    pub fn game(&self) -> Option<&Game> {
+        match &self.body {
+            RecordBody::Game(g) => Some(g),
+            RecordBody::Match(_) => None,
+        }
+    }
+
+    /// The match, if the record holds one.
+    pub fn match_(&self) -> Option<&Match> {
+        match &self.body {
+            RecordBody::Game(_) => None,
+            RecordBody::Match(m) => Some(m),
+        }
+    }
+
+    /// Every game of the record in order (one for a single game).
+    pub fn games(&self) -> Vec<&Game> {
+        match &self.body {
+            RecordBody::Game(g) => vec![g],
+            RecordBody::Match(m) => m.rounds().iter().collect(),
+        }
+    }
+
+    /// Writes the record as text.
+    pub fn write(&self) -> String {
+        let rules = *self.rules();
+        let mut out = String::new();
+        let mut tag = |k: &str, v: &str| {
+            out.push_str(&format!(
+                "[{k} \"{}\"]\n",
+                v.replace('\\', "\\\\").replace('"', "\\\"")
+            ));
+        };
+        for (k, v) in &self.tags {
+            tag(k, v);
+        }
+        tag("Variant", rules.variant().name());
+        tag("Holes", &rules.holes().to_string());
+        tag("Seeds", &rules.seeds().to_string());
+        tag("SkipOrigin", yes_no(rules.skip_origin()));
+        tag("Direction", rules.direction().name());
+        tag("TwoHoleOpening", yes_no(rules.two_hole_opening()));
+        tag("Repetition", rules.repetition().name());
+        tag("CaptureSide", rules.capture_side().name());
+        match &self.body {
+            RecordBody::Game(g) => {
+                tag("Match", "no");
+                if *g.start() != Position::new(rules) {
+                    tag("Position", &g.start().to_notation());
+                }
+                let (res, score) = result_of(g.position());
+                tag("Result", &res);
+                tag("Score", &score);
+                out.push('\n');
+                write_moves(&mut out, g);
+            }
+            RecordBody::Match(m) => {
+                tag("Match", "yes");
+                let result = match m.outcome() {
+                    None => "*".to_string(),
+                    Some(o) => o.winner.map_or("draw", Side::name).to_string(),
+                };
+                tag("Result", &result);
+                tag("Rounds", &m.round().to_string());
+                for (i, g) in m.rounds().iter().enumerate() {
+                    out.push_str(&format!("\n[Round \"{}\"]\n", i + 1));
+                    let (res, score) = result_of(g.position());
+                    out.push_str(&format!("{{round result {res} {score}}}\n"));
+                    write_moves(&mut out, g);
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads a record, replaying and checking every move.
+    ///
+    /// # Errors
+    /// [`RecordError`] with the line number and what was wrong: a malformed
+    /// tag, an unknown rule value, a bad start position, an unreadable or
+    /// illegal move, moves after the end, or a Result/Score tag that the
+    /// moves contradict.
+    pub fn read(text: &str) -> Result<Record, RecordError> {
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(RecordError {
+                line: 1,
+                reason: format!("record is {} bytes: at most {MAX_RECORD_BYTES}", text.len()),
+            });
+        }
+        let mut spec = RulesSpec::default();
+        let mut tags: Vec<(String, String)> = Vec::new();
+        let mut is_match = false;
+        let mut start: Option<(usize, String)> = None;
+        let mut claimed_result: Option<(usize, String)> = None;
+        let mut claimed_score: Option<(usize, String)> = None;
+        let mut lines = text.lines().enumerate().peekable();
+        // Header.
+        while let Some(&(i, line)) = lines.peek() {
+            let line = line.trim();
+            if line.is_empty() {
+                lines.next();
+                continue;
+            }
+            if !line.starts_with('[') || line.starts_with("[Round ") {
+                break;
+            }
+            lines.next();
+            let ln = i + 1;
+            let (k, v) = parse_tag(line).map_err(|reason| RecordError { line: ln, reason })?;
+            let err = |e: String| RecordError { line: ln, reason: e };
+            let num = |v: &str, what: &str| -> Result<u8, RecordError> {
+                v.parse::<u8>()
+                    .map_err(|_| err(format!("{what} {v:?}: expected a number")))
+            };
+            let flag = |v: &str| -> Result<bool, RecordError> {
+                match v.to_ascii_lowercase().as_str() {
+                    "yes" | "true" | "1" => Ok(true),
+                    "no" | "false" | "0" => Ok(false),
+                    _ => Err(err(format!("{k} {v:?}: expected yes or no"))),
+                }
+            };
+            match k.as_str() {
+                "Variant" => spec.variant = v.parse().map_err(|e| err(format!("{e}")))?,
+                "Holes" => spec.holes = num(&v, "Holes")?,
+                "Seeds" => spec.seeds = num(&v, "Seeds")?,
+                "SkipOrigin" => spec.skip_origin = flag(&v)?,
+                "Direction" => spec.direction = v.parse().map_err(|e| err(format!("{e}")))?,
+                "TwoHoleOpening" => spec.two_hole_opening = flag(&v)?,
+                "Repetition" => spec.repetition = v.parse().map_err(|e| err(format!("{e}")))?,
+                "CaptureSide" => spec.capture_side = v.parse().map_err(|e| err(format!("{e}")))?,
+                "Match" => is_match = flag(&v)?,
+                "Position" => start = Some((ln, v)),
+                "Result" => claimed_result = Some((ln, v)),
+                "Score" => claimed_score = Some((ln, v)),
+                "Rounds" => {}
+                _ => tags.push((k, v)),
+            }
+        }
+        let rules = Rules::try_from(spec).map_err(|e| RecordError {
+            line: 1,
+            reason: e.to_string(),
+        })?;
+        let start_pos = match start {
+            Some((ln, text)) => {
+                if is_match {
+                    return Err(RecordError {
+                        line: ln,
+                        reason: "a Position tag is only allowed for a single game".into(),
+                    });
+                }
+                Position::from_notation(rules, &text).map_err(|e| RecordError {
+                    line: ln,
+                    reason: e.to_string(),
+                })?
+            }
+            None => Position::new(rules),
+        };
+        let mut game = Game::from_position(start_pos);
+        let mut mat = Match::new(rules);
+        let mut started_rounds = 0u32;
+        // Body.
+        let mut in_comment = false;
+        for (i, line) in lines {
+            let ln = i + 1;
+            let err = |reason: String| RecordError { line: ln, reason };
+            let trimmed = line.trim();
+            if !in_comment && trimmed.starts_with('[') {
+                let (k, v) = parse_tag(trimmed).map_err(err)?;
+                if k != "Round" || !is_match {
+                    return Err(err(format!(
+                        "tag {k:?} after the moves began: only [Round \"k\"] lines may stand between the rounds of a match"
+                    )));
+                }
+                let want: u32 = v
+                    .parse()
+                    .map_err(|_| err(format!("Round {v:?}: expected a number")))?;
+                if started_rounds == 0 && want == 1 && mat.current().moves().is_empty() {
+                    started_rounds = 1;
+                    continue;
+                }
+                if !mat.start_next_round() {
+                    return Err(err(format!(
+                        "round {want} cannot start: round {} is not over, or the match is over",
+                        mat.round()
+                    )));
+                }
+                started_rounds = mat.round();
+                if want != mat.round() {
+                    return Err(err(format!("round {want}: expected round {}", mat.round())));
+                }
+                continue;
+            }
+            for word in split_words(line, &mut in_comment) {
+                if is_ply_number(word) || word == "*" {
+                    continue;
+                }
+                if is_match {
+                    if mat.current().is_over() && !mat.start_next_round() {
+                        return Err(err(format!("move {word:?} after the end of the match")));
+                    }
+                    let g = mat.current_mut();
+                    let m = g.position().parse_move(word).map_err(|e| err(e.to_string()))?;
+                    mat.play(m).map_err(|e| err(format!("{word} is illegal: {e}")))?;
+                } else {
+                    if game.is_over() {
+                        return Err(err(format!("move {word:?} after the end of the game")));
+                    }
+                    game.play_token(word).map_err(|e| err(e.to_string()))?;
+                }
+            }
+        }
+        if in_comment {
+            return Err(RecordError {
+                line: text.lines().count().max(1),
+                reason: "a comment '{' is never closed".into(),
+            });
+        }
+        let (actual_result, actual_score) = if is_match {
+            let res = match mat.outcome() {
+                None => "*".to_string(),
+                Some(o) => o.winner.map_or("draw", Side::name).to_string(),
+            };
+            (res, None)
+        } else {
+            let (r, s) = result_of(game.position());
+            (r, Some(s))
+        };
+        if let Some((ln, claimed)) = claimed_result {
+            if claimed != "*" && claimed != actual_result {
+                return Err(RecordError {
+                    line: ln,
+                    reason: format!("Result says {claimed:?} but the moves give {actual_result:?}"),
+                });
+            }
+        }
+        if let (Some((ln, claimed)), Some(actual)) = (claimed_score, actual_score) {
+            if claimed != actual && actual_result != "*" {
+                return Err(RecordError {
+                    line: ln,
+                    reason: format!("Score says {claimed:?} but the moves give {actual:?}"),
+                });
+            }
+        }
+        Ok(Record {
+            tags,
+            body: if is_match {
+                RecordBody::Match(mat)
+            } else {
+                RecordBody::Game(game)
+            },
+        })
+    }
+}
+
+fn write_moves(out: &mut String, g: &Game) {
+    for (i, t) in g.tokens().iter().enumerate() {
+        if i > 0 {
+            out.push(if i % 16 == 0 { '\n' } else { ' ' });
+        }
+        out.push_str(t);
+    }
+    out.push('\n');
+}
+
+fn is_ply_number(w: &str) -> bool {
+    w.len() > 1 && w.ends_with('.') && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Words of a body line outside `{comments}` (which may span lines).
+fn split_words<'a>(line: &'a str, in_comment: &mut bool) -> Vec<&'a str> {
+    let mut words = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in line.char_indices() {
+        if *in_comment {
+            if c == '}' {
+                *in_comment = false;
+            }
+            continue;
+        }
+        if c == '{' || c.is_whitespace() {
+            if let Some(s) = start.take() {
+                words.push(&line[s..i]);
+            }
+            if c == '{' {
+                *in_comment = true;
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        words.push(&line[s..]);
+    }
+    words
+}
+
+/// Parses `[Key "value"]`.
+fn parse_tag(line: &str) -> Result<(String, String), String> {
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or_else(|| format!("bad tag {line:?}: expected [Key \"value\"]"))?;
+    let (key, rest) = inner
+        .split_once(' ')
+        .ok_or_else(|| format!("bad tag {line:?}: expected [Key \"value\"]"))?;
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!("bad tag name {key:?}: expected letters and digits"));
+    }
+    let rest = rest.trim();
+    let body = rest
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .ok_or_else(|| format!("bad tag {line:?}: the value must be in double quotes"))?;
+    let mut value = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('\\' | '"')) => value.push(e),
+                _ => {
+                    return Err(format!(
+                        "bad escape in tag {line:?}: only \\\\ and \\\" are allowed"
+                    ))
+                }
+            },
+            '"' => {
+                return Err(format!(
+                    "bad tag {line:?}: a quote inside the value must be written \\\""
+                ))
+            }
+            c => value.push(c),
+        }
+    }
+    Ok((key.to_string(), value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn tag_parsing() {
+        assert_eq!(
+            parse_tag("[Event \"a \\\"b\\\"\"]").unwrap(),
+            ("Event".into(), "a \"b\"".into())
+        );
+        assert!(parse_tag("[Event a]").is_err());
+        assert!(parse_tag("[ \"a\"]").is_err());
+    }
+
+    #[test]
+    fn body_words() {
+        let mut c = false;
+        assert_eq!(split_words("1. 3 {x y} 4 {z", &mut c), vec!["1.", "3", "4"]);
+        assert!(c);
+        assert_eq!(split_words("} 5", &mut c), vec!["5"]);
+    }
+
+    #[test]
+    fn mismatched_result_is_rejected() {
+        let text = "[Variant \"I\"]\n[Result \"north\"]\n\n3\n";
+        let mut g = Game::new(Rules::standard(Variant::I));
+        g.play_token("3").unwrap();
+        if g.position().outcome().is_none() {
+            assert!(Record::read(text).is_err());
+        }
+        assert!(Record::read("[Variant \"IV\"]\n").is_err());
+        assert!(Record::read("[Variant \"I\"]\n\n9\n").is_err());
+    }
+}

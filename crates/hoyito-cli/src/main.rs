@@ -1,1 +1,73 @@
-fn main() {}
+//! `hoyito`: play, replay, analyse and serve Hoyito, the Dominican mancala games.
+//!
+//! Exit codes: 0 success, 1 failure of a check (e.g. a test position that
+//! did not match), 2 usage or input error (one line on stderr).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+/// Hoyito (El Hoyito, Casitas, Mate): rules engine, engine, tablebases and web app.
+#[derive(Parser)]
+#[command(name = "hoyito", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Apply moves from the start position and print the board (or JSON) after each ply.
+    Replay(cmd::replay::Args),
+    /// Count move sequences of D plies from the start.
+    Perft(cmd::perft::Args),
+    /// Random-playout speed of the rules engine, single-threaded.
+    Bench(cmd::bench::Args),
+    // (more subcommands are added here, one line each)
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with 0; usage errors are one line, exit 2.
+            if matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            ) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let msg = e.to_string();
+            let first = msg
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("usage error");
+            eprintln!("hoyito: {}", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("hoyito: {}", one_line(&format!("{e:#}")));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Errors are printed as one line.
+fn one_line(s: &str) -> String {
+    s.split('\n')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -42,7 +42,7 @@ pub mod state;
 
 pub use error::{MoveParseError, PlayError, PositionError, RecordError, RulesError};
 pub use game::{Game, Match, MatchOutcome, TokenError};
-pub use moves::{Move, MoveList, MAX_MOVES};
+pub use moves::{Move, MoveList, SingleMoves, MAX_MOVES, MAX_SINGLE_MOVES};
 pub use position::{
     EndReason, LastFour, Outcome, Played, Position, RepetitionKey, RepetitionTracker, Setup, SowObserver,
 };

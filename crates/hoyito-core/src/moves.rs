@@ -76,6 +76,12 @@ pub const MAX_MOVES: usize = MAX_HOLES * (MAX_HOLES - 1) * 2;
 /// A list of moves on the stack; building it never allocates.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
+/// Capacity of a [`SingleMoves`] list: one-hole moves, `12` holes × 2 directions.
+pub const MAX_SINGLE_MOVES: usize = MAX_HOLES * 2;
+
+/// A short list of one-hole moves (see [`crate::Position::candidates`]).
+pub type SingleMoves = ArrayVec<Move, MAX_SINGLE_MOVES>;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! loop shared by every variant, captures, passes and the last-four rule.
 
 use crate::error::{PlayError, PositionError};
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveList, SingleMoves};
 use crate::rules::{CaptureSide, Direction, DirectionRule, Repetition, Rules, Variant, MAX_BOARD};
 use crate::side::{ByPlayer, Side};
 
@@ -399,8 +399,9 @@ impl Position {
     /// Candidate one-hole moves: every non-empty open hole of the mover in
     /// every allowed direction, ignoring the opening and endless sowings.
     /// Cheap; [`Position::play`] rejects the endless ones.
-    pub fn candidates(&self) -> MoveList {
-        let mut list = MoveList::new();
+    #[inline]
+    pub fn candidates(&self) -> SingleMoves {
+        let mut list = SingleMoves::new();
         if self.is_over() {
             return list;
         }
@@ -810,11 +811,51 @@ pub struct RepetitionKey([u64; 4]);
 
 /// Counts occurrences of positions since the last capture, to end a game
 /// on the third occurrence (RULES.md §4). Captures are irreversible, so the
-/// history is cleared whenever the seeds in play decrease. Reuses its buffer.
-#[derive(Debug, Clone, Default)]
+/// history is forgotten whenever the seeds in play change. An open-addressing
+/// table with generation stamps: `push` and forgetting are O(1), keys are
+/// compared exactly, and the buffer is reused from game to game.
+#[derive(Debug, Clone)]
 pub struct RepetitionTracker {
-    keys: Vec<RepetitionKey>,
+    slots: Vec<Slot>,
+    gen: u32,
+    len: usize,
     in_play: u8,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    key: RepetitionKey,
+    gen: u32,
+    count: u32,
+}
+
+const EMPTY_SLOT: Slot = Slot {
+    key: RepetitionKey([0; 4]),
+    gen: 0,
+    count: 0,
+};
+
+impl Default for RepetitionTracker {
+    fn default() -> Self {
+        RepetitionTracker {
+            slots: vec![EMPTY_SLOT; 64],
+            gen: 1,
+            len: 0,
+            in_play: u8::MAX,
+        }
+    }
+}
+
+impl RepetitionKey {
+    #[inline]
+    fn mix(&self) -> u64 {
+        let mut h = 0x9E37_79B9_7F4A_7C15u64;
+        for w in self.0 {
+            h = (h ^ w).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            h ^= h >> 29;
+        }
+        h
+    }
 }
 
 impl RepetitionTracker {
@@ -822,20 +863,65 @@ impl RepetitionTracker {
     pub fn new() -> Self {
         Self::default()
     }
+
     /// Forgets every position.
+    #[inline]
     pub fn clear(&mut self) {
-        self.keys.clear();
-        self.in_play = 0;
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.slots.fill(EMPTY_SLOT);
+            self.gen = 1;
+        }
+        self.len = 0;
+        self.in_play = u8::MAX;
     }
-    /// Records that `pos` occurred and returns how many times it has occurred.
+
+    /// Records that `pos` occurred and returns how many times it has
+    /// occurred since the seeds in play last changed.
+    #[inline]
     pub fn push(&mut self, pos: &Position) -> usize {
         if pos.in_play() != self.in_play {
-            self.keys.clear();
+            self.clear();
             self.in_play = pos.in_play();
         }
-        let key = pos.repetition_key();
-        let seen = self.keys.iter().filter(|&&k| k == key).count();
-        self.keys.push(key);
-        seen + 1
+        self.insert(pos.repetition_key())
+    }
+
+    fn insert(&mut self, key: RepetitionKey) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = key.mix() as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.gen != self.gen {
+                *slot = Slot {
+                    key,
+                    gen: self.gen,
+                    count: 1,
+                };
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+                return 1;
+            }
+            if slot.key == key {
+                slot.count += 1;
+                return slot.count as usize;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let bigger = vec![EMPTY_SLOT; self.slots.len() * 2];
+        let old = core::mem::replace(&mut self.slots, bigger);
+        let mask = self.slots.len() - 1;
+        for slot in old.into_iter().filter(|s| s.gen == self.gen) {
+            let mut i = slot.key.mix() as usize & mask;
+            while self.slots[i].gen == self.gen {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = slot;
+        }
     }
 }

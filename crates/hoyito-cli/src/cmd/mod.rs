@@ -1,0 +1,6 @@
+//! One module per subcommand; each parses its arguments and calls the libraries.
+
+pub mod bench;
+pub mod common;
+pub mod perft;
+pub mod replay;

@@ -1,0 +1,504 @@
+//! # hoyito-engine
+//!
+//! A game-playing engine for Hoyito (see `RULES.md`), on top of
+//! [`hoyito_core`]. Two kinds of search:
+//!
+//! - [`EngineKind::AlphaBeta`]: negamax alpha-beta with principal variation
+//!   search, iterative deepening, a transposition table keyed by
+//!   [`Position::hash`] (mixed with a per-search salt of the rules and
+//!   last-four award), and move ordering by table move, captures, killers
+//!   and history. Extra turns are searched without negating the score,
+//!   passes are automatic, repetitions score as the rules' split.
+//! - [`EngineKind::Mcts`]: UCT with random playouts and score-aware rewards.
+//!
+//! Scores are the final captured-seed margin (reserves included, as
+//! [`Position::margin`]) from the view of the side to move, in seeds. Levels
+//! 1 to 10 ([`Engine::with_level`]) go from random play to full strength;
+//! `docs/ENGINE.md` describes them.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use hoyito_engine::{Engine, EngineKind, Limits};
+//! use hoyito_engine::hoyito_core::{Game, Rules, Variant};
+//!
+//! let game = Game::new(Rules::standard(Variant::II));
+//! let mut engine = Engine::new(EngineKind::AlphaBeta);
+//! let limits = Limits { depth: Some(4), ..Limits::default() };
+//! let result = engine.search(&game, limits, &AtomicBool::new(false), &mut |_info| {});
+//! let best = result.best.expect("the start position has moves");
+//! println!("{} scores {}", game.position().move_token(best), result.score);
+//! ```
+
+#![warn(missing_docs)]
+
+pub use hoyito_core;
+
+mod eval;
+mod mcts;
+mod search;
+mod tt;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hoyito_core::{Game, Move, Position};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+pub use eval::{EvalWeights, SCALE};
+use search::{Searcher, INF, MAX_PLY};
+
+/// An exact-value oracle (e.g. an endgame tablebase): given a position that
+/// is not over, the final margin (as [`Position::margin`], in seeds) from the
+/// view of its side to move under perfect play, or `None` if unknown. The
+/// search calls it at every node below the root.
+pub type Oracle = Arc<dyn Fn(&Position) -> Option<i32> + Send + Sync>;
+
+/// Search limits. Each given limit stops the search; with none, the search
+/// runs until `stop` is set (alpha-beta also stops at its maximum depth).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Iterative-deepening depth in plies (an extra turn is a ply). For MCTS:
+    /// `depth × 1000` playouts.
+    pub depth: Option<u32>,
+    /// Nodes (alpha-beta) or playouts (MCTS).
+    pub nodes: Option<u64>,
+    /// Wall-clock time.
+    pub movetime: Option<Duration>,
+}
+
+/// Which search an [`Engine`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// Negamax alpha-beta (PVS) with iterative deepening.
+    AlphaBeta,
+    /// Monte-Carlo tree search (UCT).
+    Mcts,
+}
+
+/// Progress of a search: sent after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Completed depth (MCTS: length of the principal variation).
+    pub depth: u32,
+    /// Score in seeds from the side to move's view.
+    pub score: i32,
+    /// Nodes searched so far (MCTS: playouts).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Principal variation (passes are implicit).
+    pub pv: Vec<hoyito_core::Move>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play, `None` if the game is over.
+    pub best: Option<hoyito_core::Move>,
+    /// Expected final margin in seeds from the side to move's view.
+    pub score: i32,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<hoyito_core::Move>,
+    /// Completed depth.
+    pub depth: u32,
+    /// Nodes searched (MCTS: playouts).
+    pub nodes: u64,
+    /// Milliseconds spent.
+    pub time_ms: u64,
+}
+
+/// What a level does (see `docs/ENGINE.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelSpec {
+    /// The level, 1 to 10.
+    pub level: u8,
+    /// Plays a uniformly random legal move.
+    pub random: bool,
+    /// Greatest search depth (`None`: the caller's limits).
+    pub depth: Option<u32>,
+    /// Uniform noise in `[0, noise]` hundredths of a seed added to each root
+    /// move's score before choosing; ties are broken at random.
+    pub noise: i32,
+    /// Captured margin only, no positional terms.
+    pub material_only: bool,
+}
+
+/// The level table: `LEVELS[l - 1]` is level `l`.
+pub const LEVELS: [LevelSpec; 10] = {
+    const fn l(level: u8, random: bool, depth: Option<u32>, noise: i32, material_only: bool) -> LevelSpec {
+        LevelSpec {
+            level,
+            random,
+            depth,
+            noise,
+            material_only,
+        }
+    }
+    [
+        l(1, true, Some(0), 0, true),
+        l(2, false, Some(1), 0, true),
+        l(3, false, Some(2), 300, false),
+        l(4, false, Some(3), 200, false),
+        l(5, false, Some(4), 150, false),
+        l(6, false, Some(5), 100, false),
+        l(7, false, Some(6), 50, false),
+        l(8, false, Some(8), 25, false),
+        l(9, false, Some(10), 0, false),
+        l(10, false, None, 0, false),
+    ]
+};
+
+/// A game-playing engine. Keeps its transposition table and move-ordering
+/// history between searches; [`Engine::new_game`] clears them.
+pub struct Engine {
+    kind: EngineKind,
+    level: Option<u8>,
+    hash_mb: usize,
+    tt: tt::Tt,
+    history: Box<[[i32; 48]; 2]>,
+    oracle: Option<Oracle>,
+    weights: EvalWeights,
+    rng: SmallRng,
+}
+
+/// Default transposition-table size in MiB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+impl Engine {
+    /// A full-strength engine of that kind.
+    pub fn new(kind: EngineKind) -> Engine {
+        Engine {
+            kind,
+            level: None,
+            hash_mb: DEFAULT_HASH_MB,
+            tt: tt::Tt::new(DEFAULT_HASH_MB),
+            history: Box::new([[0; 48]; 2]),
+            oracle: None,
+            weights: EvalWeights::DEFAULT,
+            rng: SmallRng::seed_from_u64(0x5EED),
+        }
+    }
+
+    /// An alpha-beta engine playing at `level` (clamped to 1..=10): 1 plays
+    /// at random, 2 greedily one ply deep, 3–9 search deeper with less
+    /// randomness, 10 is full strength ([`LEVELS`]).
+    pub fn with_level(level: u8) -> Engine {
+        let level = level.clamp(1, 10);
+        let spec = LEVELS[level as usize - 1];
+        let mut e = Engine::new(EngineKind::AlphaBeta);
+        e.level = Some(level);
+        if spec.material_only {
+            e.weights = EvalWeights::MATERIAL;
+        }
+        if spec.depth.is_some_and(|d| d <= 6) {
+            e.set_hash_mb(1);
+        }
+        e
+    }
+
+    /// The level, if made by [`Engine::with_level`].
+    pub fn level(&self) -> Option<u8> {
+        self.level
+    }
+
+    /// The kind of search.
+    pub fn kind(&self) -> EngineKind {
+        self.kind
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.hash_mb = mb.max(1);
+        self.tt = tt::Tt::new(self.hash_mb);
+    }
+
+    /// Seeds the random choices of levels 1–9 and of MCTS.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = SmallRng::seed_from_u64(seed);
+    }
+
+    /// Installs (or removes) an exact-value oracle, e.g. a tablebase probe.
+    /// Clears the transposition table, whose values may disagree with it.
+    pub fn set_oracle(&mut self, oracle: Option<Oracle>) {
+        self.oracle = oracle;
+        self.tt.clear();
+    }
+
+    /// Replaces the evaluation weights (for tuning). Clears the table.
+    pub fn set_weights(&mut self, weights: EvalWeights) {
+        self.weights = weights;
+        self.tt.clear();
+    }
+
+    /// Forgets the transposition table and the move-ordering history.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        *self.history = [[0; 48]; 2];
+    }
+
+    /// Best move for the side to move of the game's current position
+    /// (history used for repetition). `on_info` receives progress after each
+    /// completed iteration. A search limited by depth only starts from an
+    /// empty table, so its result depends only on the game and the depth.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let pos = *game.position();
+        if pos.is_over() {
+            return SearchResult {
+                best: None,
+                score: 0,
+                pv: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                time_ms: 0,
+            };
+        }
+        let spec = self.level.map(|l| LEVELS[l as usize - 1]);
+        if let Some(spec) = spec.filter(|s| s.random) {
+            let _ = spec;
+            let legal = pos.legal_moves();
+            let m = legal[self.rng.gen_range(0..legal.len())];
+            return SearchResult {
+                best: Some(m),
+                score: 0,
+                pv: vec![m],
+                depth: 0,
+                nodes: 1,
+                time_ms: 0,
+            };
+        }
+        if self.kind == EngineKind::Mcts {
+            return mcts::search(game, limits, stop, &mut self.rng, on_info).0;
+        }
+        let limits = capped(limits, spec);
+        let noisy = spec.is_some_and(|s| s.noise > 0 || s.material_only);
+        let (moves, res) = self.alpha_beta(game, limits, stop, noisy, on_info);
+        match spec {
+            Some(s) if noisy => {
+                // Levels: choose among all root moves by noisy score.
+                let mut best: Option<(i32, u32, usize)> = None;
+                for (i, rm) in moves.iter().enumerate() {
+                    let v = rm.1 + if s.noise > 0 { self.rng.gen_range(0..=s.noise) } else { 0 };
+                    let tie = self.rng.gen::<u32>();
+                    if best.map_or(true, |(bv, bt, _)| (v, tie) > (bv, bt)) {
+                        best = Some((v, tie, i));
+                    }
+                }
+                let (_, _, i) = best.expect("a position that is not over has a move");
+                let (m, v, pv) = &moves[i];
+                SearchResult {
+                    best: Some(*m),
+                    score: to_seeds(*v),
+                    pv: pv.clone(),
+                    ..res
+                }
+            }
+            _ => res,
+        }
+    }
+
+    /// Score of every legal move (each searched to the same limits), best
+    /// first: the move, its score in seeds from the side to move's view, and
+    /// its principal variation (starting with the move).
+    pub fn analyze(&mut self, game: &Game, limits: Limits, stop: &AtomicBool) -> Vec<(Move, i32, Vec<Move>)> {
+        if game.is_over() {
+            return Vec::new();
+        }
+        if self.kind == EngineKind::Mcts {
+            return mcts::search(game, limits, stop, &mut self.rng, &mut |_| {}).1;
+        }
+        let spec = self.level.map(|l| LEVELS[l as usize - 1]);
+        let limits = capped(limits, spec);
+        let (moves, _) = self.alpha_beta(game, limits, stop, true, &mut |_| {});
+        moves.into_iter().map(|(m, v, pv)| (m, to_seeds(v), pv)).collect()
+    }
+
+    /// Iterative deepening. With `all_exact`, every root move is searched with
+    /// a full window, so every root score is exact at the completed depth.
+    /// Returns the root moves (internal units), best first, and the result.
+    fn alpha_beta(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        stop: &AtomicBool,
+        all_exact: bool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> (Vec<(Move, i32, Vec<Move>)>, SearchResult) {
+        let start = Instant::now();
+        let root = *game.position();
+        let me = root.to_move();
+        let depth_only = limits.depth.is_some() && limits.nodes.is_none() && limits.movetime.is_none();
+        if depth_only {
+            self.new_game();
+        }
+        self.tt.new_search();
+        let salt = salt(&root);
+        let history = game.positions();
+        let mut s = Searcher::new(
+            &mut self.tt,
+            &mut self.history,
+            self.oracle.as_ref(),
+            self.weights,
+            salt,
+            stop,
+            &history,
+        );
+        s.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        s.deadline = limits.movetime.map(|t| start + t);
+        s.push_root(&root);
+
+        struct RootMove {
+            mv: Move,
+            pos: Position,
+            captured: u8,
+            score: i32,
+            pv: Vec<Move>,
+        }
+        let mut roots: Vec<RootMove> = root
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                let mut p = root;
+                let played = p.play(m).expect("a legal move");
+                RootMove {
+                    mv: m,
+                    pos: p,
+                    captured: played.captured,
+                    score: -INF,
+                    pv: vec![m],
+                }
+            })
+            .collect();
+        // Captures first in the first iteration.
+        roots.sort_by_key(|r| std::cmp::Reverse(r.captured));
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let mut completed = 0u32;
+        for depth in 1..=max_depth {
+            s.horizon = false;
+            let mut alpha = -INF;
+            let mut scores: Vec<Option<(i32, Vec<Move>)>> = vec![None; roots.len()];
+            for (i, r) in roots.iter().enumerate() {
+                let d = depth as i32 - 1;
+                let v = if all_exact || i == 0 {
+                    s.child_value(&r.pos, me, r.captured, d, 1, -INF, INF)
+                } else {
+                    let v = s.child_value(&r.pos, me, r.captured, d, 1, alpha, alpha + 1);
+                    if v > alpha && !s.aborted {
+                        s.child_value(&r.pos, me, r.captured, d, 1, alpha, INF)
+                    } else {
+                        v
+                    }
+                };
+                if s.aborted {
+                    break;
+                }
+                let mut pv = vec![r.mv];
+                pv.extend_from_slice(s.pv(1));
+                // Moves that fail low under PVS keep an upper bound as their score.
+                scores[i] = Some((v, pv));
+                alpha = alpha.max(v);
+            }
+            let finished = !s.aborted;
+            // A partial iteration still tells a better move if one was proven better
+            // than the previous best (searched first).
+            let better_partial = !finished
+                && scores[0].is_some()
+                && scores
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .any(|(_, x)| x.as_ref().is_some_and(|(v, _)| *v > scores[0].as_ref().map_or(INF, |y| y.0)));
+            if finished || better_partial {
+                for (r, sc) in roots.iter_mut().zip(scores) {
+                    if let Some((v, pv)) = sc {
+                        r.score = v;
+                        r.pv = pv;
+                    } else if !finished {
+                        r.score = r.score.min(alpha - 1);
+                    }
+                }
+                roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+            }
+            if !finished {
+                break;
+            }
+            completed = depth;
+            s.can_abort = true;
+            let ms = start.elapsed().as_millis() as u64;
+            on_info(&Info {
+                depth,
+                score: to_seeds(roots[0].score),
+                nodes: s.nodes,
+                nps: s.nodes * 1000 / ms.max(1),
+                time_ms: ms,
+                pv: roots[0].pv.clone(),
+            });
+            if !s.horizon {
+                break; // Solved: every line ended.
+            }
+            if let Some(t) = limits.movetime {
+                if roots.len() == 1 || start.elapsed() * 2 > t {
+                    break;
+                }
+            }
+            if s.nodes >= s.node_limit || stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+        }
+        let nodes = s.nodes;
+        let time_ms = start.elapsed().as_millis() as u64;
+        let best = &roots[0];
+        let result = SearchResult {
+            best: Some(best.mv),
+            score: to_seeds(best.score),
+            pv: best.pv.clone(),
+            depth: completed,
+            nodes,
+            time_ms,
+        };
+        (roots.into_iter().map(|r| (r.mv, r.score, r.pv)).collect(), result)
+    }
+}
+
+/// The caller's limits, capped by a level's depth.
+fn capped(limits: Limits, spec: Option<LevelSpec>) -> Limits {
+    match spec.and_then(|s| s.depth) {
+        Some(d) => Limits {
+            depth: Some(limits.depth.map_or(d, |x| x.min(d))),
+            ..limits
+        },
+        None => limits,
+    }
+}
+
+/// Internal units to seeds, rounded to nearest.
+fn to_seeds(v: i32) -> i32 {
+    (v as f64 / SCALE as f64).round() as i32
+}
+
+/// A key salt for what [`Position::hash`] leaves out but is constant within
+/// a search: the rules and the last-four award.
+fn salt(pos: &Position) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    pos.rules().hash(&mut h);
+    pos.last_four().hash(&mut h);
+    h.finish()
+}
+
+/// Time to spend on a move given the remaining clock and increment (UGI
+/// p1time/p2time): a 30th of the remaining time plus three quarters of the
+/// increment, never more than half of the remaining time, at least 1 ms.
+pub fn time_for_move(remaining: Duration, increment: Duration) -> Duration {
+    let t = remaining / 30 + increment * 3 / 4;
+    t.min(remaining / 2).max(Duration::from_millis(1))
+}

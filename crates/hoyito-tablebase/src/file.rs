@@ -1,0 +1,176 @@
+//! Layer files: a versioned, checksummed header and one `i8` per position.
+//!
+//! ```text
+//! offset size  field
+//!      0    8  magic "HOYITOTB"
+//!      8    4  format version (little-endian u32, currently 1)
+//!     12    1  variant (1, 2, 3)
+//!     13    1  holes per row
+//!     14    1  skip_origin (0/1)
+//!     15    1  capture_side (0 any, 1 opponent)
+//!     16    4  seeds in play (the layer)
+//!     20    4  reserved, 0
+//!     24    8  positions (u64)
+//!     32    8  xxh3-64 of the payload
+//!     40   24  reserved, 0
+//!     64    …  payload: one i8 value per position, in rank order
+//! ```
+//!
+//! Files are written to a temporary file in the same directory, synced, and
+//! renamed into place, so an interrupted build (Ctrl-C) never leaves a
+//! partial layer under the final name. They are checked (header and
+//! checksum) when opened and then memory-mapped.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use hoyito_core::{CaptureSide, Rules, Variant};
+use memmap2::Mmap;
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::error::TablebaseError;
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"HOYITOTB";
+/// Current format version.
+pub const FORMAT_VERSION: u32 = 1;
+/// Header length; the payload starts here.
+pub const HEADER_LEN: usize = 64;
+
+/// The name of a layer's file inside a tablebase directory.
+pub fn layer_file_name(seeds: u32) -> String {
+    format!("seeds-{seeds:03}.htb")
+}
+
+/// The subdirectory of `dir` holding the tables of `rules`, e.g. `II-2x6`
+/// or `I-2x5-skip_origin-capture_opponent`.
+pub fn rules_dir(dir: &Path, rules: &Rules) -> PathBuf {
+    let mut name = format!("{}-2x{}", rules.variant(), rules.holes());
+    if rules.skip_origin() {
+        name.push_str("-skip_origin");
+    }
+    if rules.capture_side() == CaptureSide::Opponent {
+        name.push_str("-capture_opponent");
+    }
+    dir.join(name)
+}
+
+fn header(rules: &Rules, seeds: u32, payload: &[u8]) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h[12] = match rules.variant() {
+        Variant::I => 1,
+        Variant::II => 2,
+        Variant::III => 3,
+    };
+    h[13] = rules.holes() as u8;
+    h[14] = rules.skip_origin() as u8;
+    h[15] = (rules.capture_side() == CaptureSide::Opponent) as u8;
+    h[16..20].copy_from_slice(&seeds.to_le_bytes());
+    h[24..32].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+    h[32..40].copy_from_slice(&xxh3_64(payload).to_le_bytes());
+    h
+}
+
+/// Writes one layer atomically (temporary file, sync, rename).
+///
+/// # Errors
+/// [`TablebaseError::Io`] if the directory cannot be created or written.
+pub fn write_layer(path: &Path, rules: &Rules, seeds: u32, values: &[i8]) -> Result<(), TablebaseError> {
+    let io = |e: std::io::Error| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    // SAFETY-free reinterpretation: i8 and u8 have the same layout.
+    let payload: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".partial-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(io)?;
+    tmp.write_all(&header(rules, seeds, &payload)).map_err(io)?;
+    tmp.write_all(&payload).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+/// A layer file, checked and memory-mapped.
+#[derive(Debug)]
+pub struct LayerFile {
+    map: Mmap,
+    seeds: u32,
+}
+
+impl LayerFile {
+    /// Opens and checks a layer file: magic, version, rules, layer, length
+    /// and checksum must all match.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Io`] if it cannot be read, [`TablebaseError::Corrupt`]
+    /// if any check fails.
+    pub fn open(path: &Path, rules: &Rules, seeds: u32, positions: u64) -> Result<LayerFile, TablebaseError> {
+        let file = File::open(path).map_err(|e| TablebaseError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        // SAFETY: the file is only ever created by an atomic rename and never
+        // modified in place; a concurrent writer replaces it with a new inode.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TablebaseError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        let corrupt = |why: &str| TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            reason: why.to_string(),
+        };
+        if map.len() < HEADER_LEN || &map[..8] != MAGIC {
+            return Err(corrupt("not a Hoyito tablebase file (bad magic)"));
+        }
+        let version = u32::from_le_bytes(map[8..12].try_into().expect("4 bytes"));
+        if version != FORMAT_VERSION {
+            return Err(corrupt(&format!(
+                "format version {version}, expected {FORMAT_VERSION}"
+            )));
+        }
+        let payload = &map[HEADER_LEN..];
+        let expected = header(rules, seeds, payload);
+        if map[12..16] != expected[12..16] {
+            return Err(corrupt("built for other rules"));
+        }
+        if map[16..20] != expected[16..20] {
+            return Err(corrupt("holds another layer"));
+        }
+        let len = u64::from_le_bytes(map[24..32].try_into().expect("8 bytes"));
+        if len != positions || payload.len() as u64 != positions {
+            return Err(corrupt(&format!(
+                "{} positions, expected {positions}",
+                payload.len()
+            )));
+        }
+        if map[32..40] != expected[32..40] {
+            return Err(corrupt("checksum mismatch"));
+        }
+        Ok(LayerFile { map, seeds })
+    }
+
+    /// The layer's seeds in play.
+    pub fn seeds(&self) -> u32 {
+        self.seeds
+    }
+
+    /// The value of rank `rank`.
+    #[inline]
+    pub fn value(&self, rank: u64) -> i8 {
+        self.map[HEADER_LEN + rank as usize] as i8
+    }
+
+    /// All values, in rank order.
+    pub fn values(&self) -> &[u8] {
+        &self.map[HEADER_LEN..]
+    }
+}

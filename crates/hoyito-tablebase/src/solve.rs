@@ -1,0 +1,234 @@
+//! Retrograde solution of one layer, given the values of the lower layers.
+//!
+//! Within a layer no move captures, so the play is a graph with cycles whose
+//! exits (captures, ends of game) have known values. Infinite play is worth
+//! 0 (RULES.md §4, even split). For every threshold `u ≥ 1` the set of
+//! positions where the mover can force a net gain of at least `u` is the
+//! least fixpoint of an attractor operator, and so is the set where the
+//! opponent can force at least `u`. Both families are computed for all
+//! thresholds at once: `secure[p]` is the largest `u` the mover of `p` is
+//! known to force, `concede[p]` the largest `u` the opponent is known to force
+//! (0: none yet). Starting from 0 and sweeping
+//!
+//! ```text
+//! secure[p]  = max(0, max over edges e: gain(e)          for exits,
+//!                                          concede[c]/secure[c]  for flip/same-side children)
+//! concede[p] = max(0, min over edges e: −gain(e)         for exits,
+//!                                          secure[c]/concede[c]  for flip/same-side children)
+//! ```
+//!
+//! until nothing changes gives, for each `u`, exactly the least fixpoints
+//! (the comparison `≥ u` commutes with `max`/`min`), so the value is
+//! `secure` if positive, else `−concede` if positive, else 0. Updates are
+//! monotone, so sweeping in place from several threads is sound.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use hoyito_core::Rules;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::graph::{Edge, Expander};
+use crate::index::Indexer;
+
+/// Positions per work unit.
+const CHUNK: u64 = 1 << 14;
+/// Marks an edge whose child has the other player to move.
+const FLIP: u32 = 1 << 31;
+/// No exit edge: neutral for `max` / `min`.
+const NO_EXIT_MAX: i16 = i16::MIN;
+const NO_EXIT_MIN: i16 = i16::MAX;
+
+/// Largest layer [`solve_layer`] accepts: child ranks are stored in 31 bits.
+pub const MAX_LAYER_POSITIONS: u64 = 1 << 31;
+
+/// The values of lower layers, looked up by seeds in play and rank.
+pub trait LowerValues: Sync {
+    /// The stored value of rank `rank` in layer `seeds`.
+    fn value(&self, seeds: u32, rank: u64) -> i8;
+}
+
+/// Figures of one solved layer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayerStats {
+    /// Seeds in play.
+    pub seeds: u32,
+    /// Positions in the layer.
+    pub positions: u64,
+    /// Edges inside the layer (non-capturing moves and passes).
+    pub inner_edges: u64,
+    /// Fixpoint sweeps, the last one changing nothing.
+    pub sweeps: u32,
+    /// Time generating moves.
+    pub generate: Duration,
+    /// Time sweeping.
+    pub iterate: Duration,
+    /// Bytes of the layer's in-memory move graph and working arrays.
+    pub work_bytes: u64,
+}
+
+/// One work unit's part of the move graph, in compressed rows.
+struct Chunk {
+    start: u64,
+    /// `offsets[i]..offsets[i+1]` are position `start + i`'s inner edges.
+    offsets: Vec<u32>,
+    edges: Vec<u32>,
+    /// Best exit value for the mover (or `NO_EXIT_MAX`).
+    exit_max: Vec<i16>,
+    /// Smallest opponent's gain (negated mover's value) over exits (or `NO_EXIT_MIN`).
+    exit_concede: Vec<i16>,
+}
+
+fn progress_bar(show: bool, len: u64, msg: String) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template("{msg:>22} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})")
+            .expect("valid template"),
+    );
+    pb.set_message(msg);
+    pb
+}
+
+/// Solves the layer of `seeds` seeds: returns the value of every position
+/// (net future gain of the player to move) in rank order.
+///
+/// # Panics
+/// If the layer has [`MAX_LAYER_POSITIONS`] positions or more, or a value
+/// does not fit in `i8` (more than 127 seeds).
+pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool) -> (Vec<i8>, LayerStats) {
+    assert!(seeds <= 127, "values must fit in i8");
+    let holes = rules.board_len();
+    let indexers: Vec<Indexer> = (0..=seeds).map(|s| Indexer::new(holes, s)).collect();
+    let ix = &indexers[seeds as usize];
+    let count = ix.count();
+    assert!(count < MAX_LAYER_POSITIONS, "layer too large: {count} positions");
+    let rank = |s: u32, b: &[u8]| indexers[s as usize].rank(b);
+
+    // 1. The move graph of the layer, exits valued from the lower layers.
+    let t0 = Instant::now();
+    let pb = progress_bar(show, count, format!("{seeds} seeds: moves"));
+    let starts: Vec<u64> = (0..count).step_by(CHUNK as usize).collect();
+    let chunks: Vec<Chunk> = starts
+        .par_iter()
+        .map_init(
+            || Expander::new(rules),
+            |ex, &start| {
+                let len = CHUNK.min(count - start) as usize;
+                let mut c = Chunk {
+                    start,
+                    offsets: Vec::with_capacity(len + 1),
+                    edges: Vec::with_capacity(len * 4),
+                    exit_max: Vec::with_capacity(len),
+                    exit_concede: Vec::with_capacity(len),
+                };
+                let mut board = vec![0u8; holes];
+                ix.unrank(start, &mut board);
+                c.offsets.push(0);
+                for i in 0..len {
+                    let (mut hi, mut lo) = (NO_EXIT_MAX, NO_EXIT_MIN);
+                    ex.expand(&board, rank, |_, e| {
+                        if let Edge::Same { child, flip } = e {
+                            c.edges.push(child as u32 | if flip { FLIP } else { 0 });
+                        } else {
+                            let v = e.value(|_| unreachable!(), |s, r| lower.value(s, r) as i32) as i16;
+                            hi = hi.max(v);
+                            lo = lo.min(-v);
+                        }
+                    });
+                    c.offsets.push(c.edges.len() as u32);
+                    c.exit_max.push(hi);
+                    c.exit_concede.push(lo);
+                    if i + 1 < len {
+                        ix.next(&mut board);
+                    }
+                }
+                pb.inc(len as u64);
+                c
+            },
+        )
+        .collect();
+    pb.finish_and_clear();
+    let generate = t0.elapsed();
+    let inner_edges: u64 = chunks.iter().map(|c| c.edges.len() as u64).sum();
+
+    // 2. Simultaneous least fixpoints for every threshold.
+    let t1 = Instant::now();
+    let secure: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(0)).collect();
+    let concede: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(0)).collect();
+    let pb = progress_bar(show, count, format!("{seeds} seeds: sweep 1"));
+    let mut sweeps = 0;
+    loop {
+        sweeps += 1;
+        pb.set_message(format!("{seeds} seeds: sweep {sweeps}"));
+        pb.set_position(0);
+        let changed = AtomicBool::new(false);
+        chunks.par_iter().for_each(|c| {
+            let mut any = false;
+            for i in 0..c.exit_max.len() {
+                let p = c.start as usize + i;
+                let mut s = c.exit_max[i].max(0);
+                let mut o = c.exit_concede[i];
+                for &e in &c.edges[c.offsets[i] as usize..c.offsets[i + 1] as usize] {
+                    let child = (e & !FLIP) as usize;
+                    let (cs, co) = (secure[child].load(Relaxed) as i16, concede[child].load(Relaxed) as i16);
+                    if e & FLIP != 0 {
+                        s = s.max(co);
+                        o = o.min(cs);
+                    } else {
+                        s = s.max(cs);
+                        o = o.min(co);
+                    }
+                }
+                let o = o.max(0);
+                if s > secure[p].load(Relaxed) as i16 {
+                    secure[p].store(s as u8, Relaxed);
+                    any = true;
+                }
+                if o > concede[p].load(Relaxed) as i16 {
+                    concede[p].store(o as u8, Relaxed);
+                    any = true;
+                }
+            }
+            if any {
+                changed.store(true, Relaxed);
+            }
+            pb.inc(c.exit_max.len() as u64);
+        });
+        if !changed.load(Relaxed) {
+            break;
+        }
+    }
+    pb.finish_and_clear();
+    let values: Vec<i8> = secure
+        .par_iter()
+        .zip(concede.par_iter())
+        .map(|(s, o)| {
+            let (s, o) = (s.load(Relaxed), o.load(Relaxed));
+            debug_assert!(s == 0 || o == 0, "both players cannot force a gain");
+            if s > 0 {
+                s as i8
+            } else {
+                -(o as i8)
+            }
+        })
+        .collect();
+    let work_bytes = chunks
+        .iter()
+        .map(|c| (c.offsets.capacity() * 4 + c.edges.capacity() * 4 + c.exit_max.capacity() * 4) as u64)
+        .sum::<u64>()
+        + 2 * count;
+    let stats = LayerStats {
+        seeds,
+        positions: count,
+        inner_edges,
+        sweeps,
+        generate,
+        iterate: t1.elapsed(),
+        work_bytes,
+    };
+    (values, stats)
+}

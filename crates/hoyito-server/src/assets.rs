@@ -1,0 +1,66 @@
+//! The browser UI: the static files of `web/`, embedded in the binary.
+//!
+//! Every path that is not an API path or a file below serves `index.html`,
+//! so `/g/<id>`, `/rules` and `/games` are pages of the one-page app.
+
+use std::sync::Arc;
+
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+
+use crate::api::AppState;
+
+macro_rules! assets {
+    ($($path:literal => $mime:literal),* $(,)?) => {
+        /// Embedded files: URL path, content type, contents.
+        pub const ASSETS: &[(&str, &str, &str)] = &[
+            $(($path, $mime, include_str!(concat!("../../../web", $path)))),*
+        ];
+    };
+}
+
+assets! {
+    "/index.html" => "text/html; charset=utf-8",
+    "/app.js" => "text/javascript; charset=utf-8",
+    "/board.js" => "text/javascript; charset=utf-8",
+    "/i18n.js" => "text/javascript; charset=utf-8",
+    "/markdown.js" => "text/javascript; charset=utf-8",
+    "/style.css" => "text/css; charset=utf-8",
+    "/rules.md" => "text/markdown; charset=utf-8",
+    "/favicon.svg" => "image/svg+xml",
+}
+
+/// The embedded file at `path`, if any: content type and contents.
+pub fn asset(path: &str) -> Option<(&'static str, &'static str)> {
+    ASSETS
+        .iter()
+        .find(|(p, _, _)| *p == path)
+        .map(|&(_, mime, body)| (mime, body))
+}
+
+async fn serve(uri: Uri) -> Response {
+    let path = uri.path();
+    let (mime, body) = match asset(path) {
+        Some(a) => a,
+        // Paths with an extension are files: a missing one is a 404.
+        None if path.rsplit('/').next().is_some_and(|last| last.contains('.')) => {
+            return (StatusCode::NOT_FOUND, "not found").into_response();
+        }
+        None => asset("/index.html").expect("index.html is embedded"),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, mime),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Serves the embedded UI for every non-API GET.
+pub fn router() -> Router<Arc<AppState>> {
+    Router::new().fallback(serve)
+}

@@ -1,0 +1,111 @@
+//! [`ApiError`]: every failure of the HTTP API, mapped to a status code and
+//! a JSON body `{"error": "...", "code": "..."}`.
+
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+/// An API error: an HTTP status, a stable machine-readable code and a
+/// human-readable message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{status}: {message}")]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// A stable snake-case code, e.g. `illegal_move`.
+    pub code: &'static str,
+    /// What went wrong, in English.
+    pub message: String,
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: &'a str,
+    code: &'a str,
+    status: u16,
+}
+
+impl ApiError {
+    /// An error with a status, a code and a message.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+    /// 404: no game has this id.
+    pub fn no_game(id: &str) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "unknown_game", format!("no game with id {id:?}"))
+    }
+    /// 400: the request is malformed.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+    /// 403: the token does not hold the seat.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+    /// 409: the request conflicts with the game's state.
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, code, message)
+    }
+    /// 422: the move or the rules are not valid.
+    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+    }
+    /// 500: the server failed (storage, a task that panicked).
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: &self.message,
+            code: self.code,
+            status: self.status.as_u16(),
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rej: JsonRejection) -> ApiError {
+        let status = rej.status();
+        let code = match status {
+            StatusCode::PAYLOAD_TOO_LARGE => "body_too_large",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+            StatusCode::UNPROCESSABLE_ENTITY => "invalid_fields",
+            _ => "malformed_json",
+        };
+        ApiError::new(status, code, rej.body_text())
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(e: rusqlite::Error) -> ApiError {
+        ApiError::internal(format!("storage: {e}"))
+    }
+}
+
+/// A JSON body extractor whose rejections are [`ApiError`]s (JSON bodies
+/// with the right status: 400 malformed, 413 too large, 415, 422).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> axum::extract::FromRequest<S> for ApiJson<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        let Json(v) = Json::<T>::from_request(req, state).await?;
+        Ok(ApiJson(v))
+    }
+}

@@ -1,0 +1,170 @@
+//! # hoyito-server
+//!
+//! The Hoyito web server behind `hoyito serve`: a JSON HTTP API to create,
+//! list, fetch and play games (against the engine, hot-seat, or online
+//! between two people joined through an invite link), a WebSocket per game
+//! for live updates, every game and move stored in SQLite before a move is
+//! acknowledged, and the browser UI embedded in the binary.
+//! The API is documented in `docs/API.md`.
+//!
+//! ```no_run
+//! # fn main() -> anyhow::Result<()> {
+//! let config = hoyito_server::Config::default();
+//! hoyito_server::run(config, |addr| println!("listening on http://{addr}"))
+//! # }
+//! ```
+//!
+//! Engine searches never run on the async executor: they run on blocking
+//! threads ([`tokio::task::spawn_blocking`]), at most one per core at a time.
+
+#![warn(missing_docs)]
+
+pub mod ai;
+pub mod api;
+pub mod assets;
+pub mod error;
+pub mod live;
+pub mod store;
+pub mod trace;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+pub use api::{router, AppState};
+pub use error::ApiError;
+pub use store::Store;
+
+/// Where to listen and where the database lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The listening address (default `127.0.0.1:8080`; port 0 picks a free one).
+    pub addr: SocketAddr,
+    /// The SQLite database file (default `./hoyito.db`), created if missing.
+    pub db: PathBuf,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: PathBuf::from("./hoyito.db"),
+        }
+    }
+}
+
+/// Engine searches allowed at once: one per core.
+pub fn engine_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Serves on `listener` until `shutdown` completes, then closes WebSockets
+/// and finishes the requests in flight.
+///
+/// # Errors
+/// If the server fails to accept connections.
+pub async fn serve_on(
+    listener: TcpListener,
+    store: Store,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let state = AppState::new(store, engine_threads(), stop_rx);
+    let app = router(state);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            let _ = stop_tx.send(true);
+        })
+        .await
+}
+
+/// Opens the database, binds the address, calls `on_listen` with the
+/// bound address, and serves until Ctrl-C or SIGTERM. Builds its own runtime.
+///
+/// # Errors
+/// If the database cannot be opened or the address cannot be bound.
+pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
+    let store = Store::open(&config.db).with_context(|| format!("opening database {}", config.db.display()))?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let result = rt.block_on(async move {
+        let listener = TcpListener::bind(config.addr)
+            .await
+            .with_context(|| format!("binding {}", config.addr))?;
+        on_listen(listener.local_addr()?);
+        serve_on(listener, store, shutdown_signal()).await.context("serving")
+    });
+    // Engine searches still running are abandoned after a short grace period.
+    rt.shutdown_timeout(std::time::Duration::from_secs(2));
+    result
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}
+
+/// Starts a server on a background runtime bound to `127.0.0.1:0` (for
+/// tests and the load test): returns its address and a handle that stops it.
+///
+/// # Errors
+/// If binding fails.
+pub async fn spawn_local(store: Store) -> std::io::Result<(SocketAddr, LocalServer)> {
+    let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
+    let addr = listener.local_addr()?;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let handle = tokio::spawn(async move {
+        let _ = serve_on(listener, store, async {
+            let _ = rx.await;
+        })
+        .await;
+    });
+    Ok((
+        addr,
+        LocalServer {
+            stop: Some(tx),
+            handle,
+        },
+    ))
+}
+
+/// A server started by [`spawn_local`].
+#[derive(Debug)]
+pub struct LocalServer {
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    handle: tokio::task::JoinHandle<()>,
+}
+
+impl LocalServer {
+    /// Stops the server and waits for it to finish.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        let _ = (&mut self.handle).await;
+    }
+}
+

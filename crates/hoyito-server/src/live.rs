@@ -1,0 +1,629 @@
+//! [`LiveGame`]: a game held in memory, rebuilt from its stored steps, with
+//! the views the API sends.
+//!
+//! Changing a game is two-phase so that nothing changes unless the step was
+//! stored: [`LiveGame::prepare`] checks a move completely on a copy of the
+//! position (and records its sowing trace), the caller stores it, then
+//! [`LiveGame::commit`] applies it, which cannot fail.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use hoyito_core::{Game, Match, Move, Played, Position, RulesSpec, Side, State};
+use serde::Serialize;
+
+use crate::error::ApiError;
+use crate::store::{Meta, Mode, Summary};
+use crate::trace::{Trace, MAX_TRACE_EVENTS};
+
+/// The step token that starts the next round of a match.
+pub const NEXT_ROUND: &str = "next";
+
+/// A single game or a match.
+#[derive(Debug, Clone)]
+pub enum Play {
+    /// One game.
+    Single(Game),
+    /// Rounds.
+    Match(Match),
+}
+
+/// Who a token lets move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seat {
+    /// One side.
+    One(Side),
+    /// Both sides (hot-seat).
+    Both,
+}
+
+impl Seat {
+    /// Whether this seat may move for `side`.
+    pub fn holds(self, side: Side) -> bool {
+        match self {
+            Seat::Both => true,
+            Seat::One(s) => s == side,
+        }
+    }
+    /// `south`, `north` or `both`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Seat::Both => "both",
+            Seat::One(s) => s.name(),
+        }
+    }
+}
+
+/// One stored step, with what the board looked like after it (for replay).
+#[derive(Debug, Clone, Serialize)]
+pub struct StepView {
+    /// Step number, from 1.
+    pub seq: u64,
+    /// Round the step belongs to (for `round` steps: the round it started).
+    pub round: u32,
+    /// `move` or `round` (start of the next round).
+    pub kind: &'static str,
+    /// The mover, for moves.
+    pub side: Option<Side>,
+    /// The move token, for moves.
+    pub token: Option<String>,
+    /// Board after the step.
+    pub board: Vec<u8>,
+    /// `[south, north]` captured in the round after the step.
+    pub captured: [u8; 2],
+    /// Player to move after the step (null once the round is over).
+    pub to_move: Option<Side>,
+}
+
+/// One round of a match (or the single game).
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundView {
+    /// Round number, from 1.
+    pub round: u32,
+    /// The board at the start of the round.
+    pub start_board: Vec<u8>,
+    /// Closed holes in this round.
+    pub closed: Vec<usize>,
+    /// Who started the round.
+    pub starter: Side,
+    /// `[south, north]` reserve carried into the round.
+    pub reserve: [u8; 2],
+    /// Moves played in the round.
+    pub moves: usize,
+    /// Whether the round is over.
+    pub over: bool,
+    /// `south`, `north`, `draw` once over.
+    pub winner: Option<&'static str>,
+    /// Why it ended.
+    pub reason: Option<&'static str>,
+    /// `[south, north]`: captured plus reserve.
+    pub score: [u32; 2],
+}
+
+/// Which seats are taken.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct SeatsView {
+    /// South's seat is bound to a token (or is the engine's).
+    pub south: bool,
+    /// North's seat is bound to a token (or is the engine's).
+    pub north: bool,
+}
+
+/// The match result.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchResultView {
+    /// `south`, `north`, or `draw`.
+    pub winner: &'static str,
+    /// Rounds played.
+    pub rounds: u32,
+}
+
+/// Everything the browser needs to draw a game.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameView {
+    /// The game id.
+    pub id: String,
+    /// `engine`, `hotseat` or `online`.
+    pub mode: Mode,
+    /// The rules.
+    pub rules: RulesSpec,
+    /// A match of rounds?
+    #[serde(rename = "match")]
+    pub is_match: bool,
+    /// Engine level.
+    pub level: u8,
+    /// The engine's side in an engine game.
+    pub engine_side: Option<Side>,
+    /// Taken seats.
+    pub seats: SeatsView,
+    /// `waiting`, `playing` or `over`.
+    pub status: &'static str,
+    /// Stored steps so far; the next move is step `seq + 1`.
+    pub seq: u64,
+    /// Undos so far; a client seeing a larger epoch must redraw from scratch.
+    pub epoch: u64,
+    /// Current round.
+    pub round: u32,
+    /// The current position as the JSON state of RULES.md §7.
+    pub state: State,
+    /// Legal move tokens for the player to move.
+    pub legal: Vec<String>,
+    /// Whether the mover chooses a direction (tokens carry `L`/`R`).
+    pub direction_choice: bool,
+    /// Whether the move to play is a two-hole opening (`a+b`).
+    pub opening_pair: bool,
+    /// The engine is thinking.
+    pub thinking: bool,
+    /// Every round so far.
+    pub rounds: Vec<RoundView>,
+    /// Every stored step.
+    pub history: Vec<StepView>,
+    /// The match result once the match is over.
+    pub match_result: Option<MatchResultView>,
+    /// The current round is over and the next can start.
+    pub can_next_round: bool,
+    /// Creation time (ms since the epoch).
+    pub created_ms: i64,
+}
+
+/// One move as it was played, with its sowing trace.
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveEvent {
+    /// Step number of the move.
+    pub seq: u64,
+    /// Undo epoch it was played in.
+    pub epoch: u64,
+    /// Round.
+    pub round: u32,
+    /// The mover.
+    pub side: Side,
+    /// The move's token.
+    pub token: String,
+    /// Board before the move.
+    pub board_before: Vec<u8>,
+    /// `[south, north]` captured before the move.
+    pub captured_before: [u8; 2],
+    /// The sowing events (cut past a limit).
+    pub trace: Trace,
+    /// Seeds captured by the move (last-four award included).
+    pub captured: u8,
+    /// The mover moves again.
+    pub extra_turn: bool,
+    /// The player who should have moved next had no legal move and passed.
+    pub passed: bool,
+}
+
+/// A move checked on a copy, ready to store and commit.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    m: Move,
+    /// The token to store (canonical spelling).
+    pub token: String,
+    /// The event to send once committed.
+    pub event: MoveEvent,
+}
+
+/// A game in memory.
+#[derive(Debug)]
+pub struct LiveGame {
+    /// What was fixed at creation.
+    pub meta: Meta,
+    /// The game or match.
+    pub play: Play,
+    /// Stored steps with their views.
+    pub steps: Vec<StepView>,
+    /// Undos so far.
+    pub epoch: u64,
+    /// The engine is searching.
+    pub thinking: bool,
+    /// Stops the current engine search.
+    pub stop: Arc<AtomicBool>,
+}
+
+fn caps(p: &Position) -> [u8; 2] {
+    let c = p.captured();
+    [c.south, c.north]
+}
+
+impl LiveGame {
+    /// A game with no steps.
+    ///
+    /// # Errors
+    /// 422 if the stored start position is not valid notation.
+    pub fn new(meta: Meta, epoch: u64) -> Result<LiveGame, ApiError> {
+        let play = if meta.is_match {
+            Play::Match(Match::new(meta.rules))
+        } else {
+            let start = match &meta.start {
+                Some(text) => Position::from_notation(meta.rules, text)
+                    .map_err(|e| ApiError::unprocessable("invalid_position", e.to_string()))?,
+                None => Position::new(meta.rules),
+            };
+            Play::Single(Game::from_position(start))
+        };
+        Ok(LiveGame {
+            meta,
+            play,
+            steps: Vec::new(),
+            epoch,
+            thinking: false,
+            stop: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// Rebuilds a game by replaying stored steps.
+    ///
+    /// # Errors
+    /// If a stored step does not replay (a corrupt database or an invalid import).
+    pub fn replay(meta: Meta, epoch: u64, steps: &[String]) -> Result<LiveGame, ApiError> {
+        let mut g = LiveGame::new(meta, epoch)?;
+        for (i, s) in steps.iter().enumerate() {
+            let r = if s == NEXT_ROUND {
+                g.check_next_round().map(|()| g.commit_next_round())
+            } else {
+                g.prepare(s, 0).map(|p| {
+                    g.commit(p);
+                })
+            };
+            if let Err(e) = r {
+                return Err(ApiError::unprocessable(
+                    e.code,
+                    format!("step {} ({s}): {}", i + 1, e.message),
+                ));
+            }
+        }
+        Ok(g)
+    }
+
+    /// The current round's game.
+    pub fn current(&self) -> &Game {
+        match &self.play {
+            Play::Single(g) => g,
+            Play::Match(m) => m.current(),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.current().position()
+    }
+
+    /// Stored steps.
+    pub fn seq(&self) -> u64 {
+        self.steps.len() as u64
+    }
+
+    /// Whether the game (or the whole match) is over.
+    pub fn finished(&self) -> bool {
+        match &self.play {
+            Play::Single(g) => g.is_over(),
+            Play::Match(m) => m.outcome().is_some(),
+        }
+    }
+
+    /// Whether the engine is to move.
+    pub fn engine_to_move(&self) -> bool {
+        self.meta.mode == Mode::Engine
+            && !self.position().is_over()
+            && self.meta.engine_side == Some(self.position().to_move())
+    }
+
+    /// The seat a token holds, if any.
+    pub fn seat_of(&self, token: Option<&str>) -> Option<Seat> {
+        let token = token?;
+        let t = &self.meta.tokens;
+        let south = t.south.as_deref() == Some(token);
+        let north = t.north.as_deref() == Some(token);
+        match (south, north) {
+            (true, true) => Some(Seat::Both),
+            (true, false) => Some(Seat::One(Side::South)),
+            (false, true) => Some(Seat::One(Side::North)),
+            (false, false) => None,
+        }
+    }
+
+    /// Checks that `seat` may move now: the game goes on, it is that seat's turn.
+    ///
+    /// # Errors
+    /// 409 `game_over` or `not_your_turn`.
+    pub fn check_turn(&self, seat: Seat) -> Result<(), ApiError> {
+        let pos = self.position();
+        if pos.is_over() {
+            return Err(if self.can_next_round() {
+                ApiError::conflict("round_over", "this round is over: start the next round")
+            } else {
+                ApiError::conflict("game_over", "the game is over")
+            });
+        }
+        if !seat.holds(pos.to_move()) {
+            return Err(ApiError::conflict(
+                "not_your_turn",
+                format!("it is {}'s turn", pos.to_move()),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks a move token completely on a copy of the position and
+    /// records its sowing trace (at most `trace_limit` events). Changes nothing.
+    ///
+    /// # Errors
+    /// 409 if the game is over; 422 `bad_move` if the token is unreadable,
+    /// `illegal_move` if the move is illegal.
+    pub fn prepare(&self, token: &str, trace_limit: usize) -> Result<Prepared, ApiError> {
+        let pos = *self.position();
+        if pos.is_over() {
+            return Err(ApiError::conflict("game_over", "the game is over"));
+        }
+        let m = pos
+            .parse_move(token)
+            .map_err(|e| ApiError::unprocessable("bad_move", e.to_string()))?;
+        let mut after = pos;
+        let mut trace = Trace::new(trace_limit);
+        let played: Played = after
+            .play_observed(m, &mut trace)
+            .map_err(|e| ApiError::unprocessable("illegal_move", format!("{} is illegal: {e}", token.trim())))?;
+        let side = pos.to_move();
+        let expected_next = if played.extra_turn { side } else { side.other() };
+        let canonical = pos.move_token(m).to_string();
+        Ok(Prepared {
+            m,
+            token: canonical.clone(),
+            event: MoveEvent {
+                seq: self.seq() + 1,
+                epoch: self.epoch,
+                round: pos.round(),
+                side,
+                token: canonical,
+                board_before: pos.board().to_vec(),
+                captured_before: caps(&pos),
+                trace,
+                captured: played.captured,
+                extra_turn: played.extra_turn,
+                passed: !after.is_over() && after.to_move() != expected_next,
+            },
+        })
+    }
+
+    /// Applies a prepared move (after it was stored).
+    pub fn commit(&mut self, p: Prepared) -> MoveEvent {
+        let r = match &mut self.play {
+            Play::Single(g) => g.play(p.m),
+            Play::Match(mt) => mt.play(p.m),
+        };
+        r.expect("a prepared move is legal");
+        let pos = *self.position();
+        self.steps.push(StepView {
+            seq: self.seq() + 1,
+            round: pos.round(),
+            kind: "move",
+            side: Some(p.event.side),
+            token: Some(p.token),
+            board: pos.board().to_vec(),
+            captured: caps(&pos),
+            to_move: (!pos.is_over()).then(|| pos.to_move()),
+        });
+        p.event
+    }
+
+    /// Whether the current round of a match is over and the next can start.
+    pub fn can_next_round(&self) -> bool {
+        matches!(&self.play, Play::Match(m) if m.can_start_next_round())
+    }
+
+    /// Checks that the next round can start.
+    ///
+    /// # Errors
+    /// 409 if this is not a match, the round goes on, or the match is over.
+    pub fn check_next_round(&self) -> Result<(), ApiError> {
+        if self.can_next_round() {
+            Ok(())
+        } else {
+            Err(ApiError::conflict(
+                "no_next_round",
+                "the next round can start only when a round of an unfinished match is over",
+            ))
+        }
+    }
+
+    /// Starts the next round (after [`LiveGame::check_next_round`] and storing the step).
+    pub fn commit_next_round(&mut self) {
+        if let Play::Match(m) = &mut self.play {
+            assert!(m.start_next_round(), "checked before");
+        }
+        let pos = *self.position();
+        self.steps.push(StepView {
+            seq: self.seq() + 1,
+            round: pos.round(),
+            kind: "round",
+            side: None,
+            token: None,
+            board: pos.board().to_vec(),
+            captured: caps(&pos),
+            to_move: (!pos.is_over()).then(|| pos.to_move()),
+        });
+    }
+
+    /// How many steps to keep to undo: in an engine game, back to the
+    /// human's last move in this round; in hot-seat, one move.
+    ///
+    /// # Errors
+    /// 409 if undo is not available in this mode or there is nothing to undo.
+    pub fn undo_target(&self) -> Result<u64, ApiError> {
+        let human = match self.meta.mode {
+            Mode::Online => {
+                return Err(ApiError::conflict(
+                    "undo_unavailable",
+                    "undo is not available in online games",
+                ))
+            }
+            Mode::Hotseat => None,
+            Mode::Engine => self.meta.engine_side.map(Side::other),
+        };
+        let nothing = || ApiError::conflict("nothing_to_undo", "no move of yours to take back in this round");
+        if matches!(&self.play, Play::Match(m) if m.outcome().is_some()) {
+            return Err(ApiError::conflict("game_over", "the match is over"));
+        }
+        // Steps of the current round: after the last round start.
+        let first = self
+            .steps
+            .iter()
+            .rposition(|s| s.kind == "round")
+            .map_or(0, |i| i + 1);
+        let mut keep = self.steps.len();
+        let Some(human) = human else {
+            return if keep > first { Ok(keep as u64 - 1) } else { Err(nothing()) };
+        };
+        // Remove moves until one by the human was removed and the human is to move.
+        let mut removed_human = false;
+        while keep > first {
+            let s = &self.steps[keep - 1];
+            removed_human |= s.side == Some(human);
+            keep -= 1;
+            let to_move = if keep == first {
+                Some(self.round_start(self.position().round()).to_move())
+            } else {
+                self.steps[keep - 1].to_move
+            };
+            if removed_human && to_move == Some(human) {
+                return Ok(keep as u64);
+            }
+        }
+        Err(nothing())
+    }
+
+    fn round_start(&self, round: u32) -> Position {
+        match &self.play {
+            Play::Single(g) => *g.start(),
+            Play::Match(m) => *m.rounds()[round as usize - 1].start(),
+        }
+    }
+
+    /// The list summary.
+    pub fn summary(&self) -> Summary {
+        let pos = self.position();
+        let (c, r) = (pos.captured(), pos.reserve());
+        let result = match &self.play {
+            Play::Single(g) => g
+                .position()
+                .outcome()
+                .map(|o| o.winner.map_or("draw", Side::name)),
+            Play::Match(m) => m.outcome().map(|o| o.winner.map_or("draw", Side::name)),
+        };
+        let status = if result.is_some() {
+            "over"
+        } else if self.meta.mode == Mode::Online
+            && (self.meta.tokens.south.is_none() || self.meta.tokens.north.is_none())
+        {
+            "waiting"
+        } else {
+            "playing"
+        };
+        Summary {
+            status,
+            plies: self.seq(),
+            result,
+            score: [
+                c.south as u32 + r.south as u32,
+                c.north as u32 + r.north as u32,
+            ],
+        }
+    }
+
+    /// Legal move tokens for the player to move.
+    pub fn legal_tokens(&self) -> Vec<String> {
+        let pos = self.position();
+        pos.legal_moves()
+            .iter()
+            .map(|&m| pos.move_token(m).to_string())
+            .collect()
+    }
+
+    /// The full view.
+    pub fn view(&self) -> GameView {
+        let pos = *self.position();
+        let games: Vec<&Game> = match &self.play {
+            Play::Single(g) => vec![g],
+            Play::Match(m) => m.rounds().iter().collect(),
+        };
+        let rounds = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let s = g.start();
+                let e = g.position();
+                let o = e.outcome();
+                let (c, r) = (e.captured(), e.reserve());
+                RoundView {
+                    round: i as u32 + 1,
+                    start_board: s.board().to_vec(),
+                    closed: s.closed_holes().collect(),
+                    starter: s.to_setup().to_move,
+                    reserve: [s.reserve().south, s.reserve().north],
+                    moves: g.moves().len(),
+                    over: o.is_some(),
+                    winner: o.map(|o| o.winner.map_or("draw", Side::name)),
+                    reason: o.map(|o| o.reason.name()),
+                    score: [
+                        c.south as u32 + r.south as u32,
+                        c.north as u32 + r.north as u32,
+                    ],
+                }
+            })
+            .collect();
+        let summary = self.summary();
+        let legal = self.legal_tokens();
+        let engine = self.meta.engine_side;
+        GameView {
+            id: self.meta.id.clone(),
+            mode: self.meta.mode,
+            rules: self.meta.rules.spec(),
+            is_match: self.meta.is_match,
+            level: self.meta.level,
+            engine_side: engine,
+            seats: SeatsView {
+                south: self.meta.tokens.south.is_some() || engine == Some(Side::South),
+                north: self.meta.tokens.north.is_some() || engine == Some(Side::North),
+            },
+            status: summary.status,
+            seq: self.seq(),
+            epoch: self.epoch,
+            round: pos.round(),
+            state: State::from_position(&pos),
+            opening_pair: pos.opening_pending() && legal.iter().any(|t| t.contains('+')),
+            direction_choice: !pos.is_over() && pos.direction_is_choice(),
+            legal,
+            thinking: self.thinking,
+            rounds,
+            history: self.steps.clone(),
+            match_result: match &self.play {
+                Play::Match(m) => m.outcome().map(|o| MatchResultView {
+                    winner: o.winner.map_or("draw", Side::name),
+                    rounds: o.rounds,
+                }),
+                Play::Single(_) => None,
+            },
+            can_next_round: self.can_next_round(),
+            created_ms: self.meta.created_ms,
+        }
+    }
+
+    /// The stored tokens of the first `keep` steps.
+    pub fn step_tokens(&self, keep: u64) -> Vec<String> {
+        self.steps[..keep as usize]
+            .iter()
+            .map(|s| s.token.clone().unwrap_or_else(|| NEXT_ROUND.to_string()))
+            .collect()
+    }
+
+    /// Goes back to the first `keep` steps (after a failed store).
+    pub fn rollback(&mut self, keep: u64) {
+        let tokens = self.step_tokens(keep);
+        let g = LiveGame::replay(self.meta.clone(), self.epoch, &tokens).expect("stored steps replay");
+        self.play = g.play;
+        self.steps = g.steps;
+    }
+
+    /// A trace limit for live moves.
+    pub const TRACE_LIMIT: usize = MAX_TRACE_EVENTS;
+}

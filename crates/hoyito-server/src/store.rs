@@ -1,0 +1,407 @@
+//! [`Store`]: every game and every move in SQLite.
+//!
+//! Two tables: `games` (one row per game: mode, rules, seats, a summary for
+//! listing) and `moves` (one row per stored step: a move token, or `next`
+//! for the start of the next round of a match). A game is rebuilt by
+//! replaying its rows, so the moves are the only truth.
+//!
+//! The database runs in WAL mode with `synchronous = NORMAL`: a committed
+//! move survives the server process being killed; a power failure may lose
+//! the last moves committed before it.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+/// How a game is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A person against the engine.
+    Engine,
+    /// Two people on one device: one token moves for both seats.
+    Hotseat,
+    /// Two people on two devices, joined through an invite link.
+    Online,
+}
+
+impl Mode {
+    /// The name stored and sent: `engine`, `hotseat`, `online`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Engine => "engine",
+            Mode::Hotseat => "hotseat",
+            Mode::Online => "online",
+        }
+    }
+    fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "engine" => Some(Mode::Engine),
+            "hotseat" => Some(Mode::Hotseat),
+            "online" => Some(Mode::Online),
+            _ => None,
+        }
+    }
+}
+
+/// What is fixed when a game is created (plus the seat tokens, bound later
+/// for online games).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Meta {
+    /// The game id (URL-safe).
+    pub id: String,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: i64,
+    /// How the game is played.
+    pub mode: Mode,
+    /// The rules.
+    pub rules: Rules,
+    /// Whether this is a match of rounds rather than a single game.
+    pub is_match: bool,
+    /// Engine level 1–10 (engine games; also used for hints).
+    pub level: u8,
+    /// The engine's seat in an engine game.
+    pub engine_side: Option<Side>,
+    /// A start position in notation, for imported single games that did not start at the standard start.
+    pub start: Option<String>,
+    /// The secret token of each seat (the same token for both in hot-seat).
+    pub tokens: ByPlayer<Option<String>>,
+    /// The secret of an online game's invite link (cleared once the seat is taken).
+    pub invite: Option<String>,
+}
+
+/// A summary kept with each game for listing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// `waiting` (online, second seat free), `playing`, or `over`.
+    pub status: &'static str,
+    /// Stored steps (moves and round starts).
+    pub plies: u64,
+    /// `south`, `north`, `draw` once over.
+    pub result: Option<&'static str>,
+    /// Captured seeds plus reserve, `[south, north]`, in the current round.
+    pub score: [u32; 2],
+}
+
+/// A game in the list.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListedGame {
+    /// The game id.
+    pub id: String,
+    /// `engine`, `hotseat`, `online`.
+    pub mode: String,
+    /// The rules.
+    pub rules: RulesSpec,
+    /// A match of rounds?
+    #[serde(rename = "match")]
+    pub is_match: bool,
+    /// Engine level.
+    pub level: u8,
+    /// Creation time (ms since the epoch).
+    pub created_ms: i64,
+    /// Last change (ms since the epoch).
+    pub updated_ms: i64,
+    /// `waiting`, `playing`, `over`.
+    pub status: String,
+    /// Stored steps.
+    pub plies: u64,
+    /// Result once over.
+    pub result: Option<String>,
+    /// `[south, north]` score.
+    pub score: [u32; 2],
+}
+
+/// A storage failure.
+pub type StoreResult<T> = Result<T, rusqlite::Error>;
+
+/// The SQLite database of games and moves. Cheap calls; use from blocking
+/// threads (`spawn_blocking`), not from async code directly.
+#[derive(Debug)]
+pub struct Store {
+    conn: Mutex<Connection>,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`.
+    ///
+    /// # Errors
+    /// If the file cannot be opened or the schema cannot be created.
+    pub fn open(path: &Path) -> StoreResult<Store> {
+        Store::setup(Connection::open(path)?)
+    }
+
+    /// A private in-memory database (for tests and the load test).
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn in_memory() -> StoreResult<Store> {
+        Store::setup(Connection::open_in_memory()?)
+    }
+
+    fn setup(conn: Connection) -> StoreResult<Store> {
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS games (
+                id TEXT PRIMARY KEY,
+                created_ms INTEGER NOT NULL,
+                updated_ms INTEGER NOT NULL,
+                mode TEXT NOT NULL,
+                rules TEXT NOT NULL,
+                is_match INTEGER NOT NULL,
+                level INTEGER NOT NULL,
+                engine_side TEXT,
+                start TEXT,
+                south_token TEXT,
+                north_token TEXT,
+                invite TEXT,
+                undos INTEGER NOT NULL DEFAULT 0,
+                status TEXT NOT NULL,
+                plies INTEGER NOT NULL DEFAULT 0,
+                result TEXT,
+                score_south INTEGER NOT NULL DEFAULT 0,
+                score_north INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
+            CREATE TABLE IF NOT EXISTS moves (
+                game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                token TEXT NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            ) WITHOUT ROWID;",
+        )?;
+        Ok(Store {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves SQLite consistent (transactions roll back).
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stores a new game with no moves.
+    ///
+    /// # Errors
+    /// If SQLite fails (e.g. the id exists).
+    pub fn insert_game(&self, meta: &Meta, summary: &Summary) -> StoreResult<()> {
+        let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
+        self.conn().execute(
+            "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
+                start, south_token, north_token, invite, status, plies, result, score_south, score_north)
+             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            params![
+                meta.id,
+                meta.created_ms,
+                meta.mode.name(),
+                rules,
+                meta.is_match,
+                meta.level,
+                meta.engine_side.map(Side::name),
+                meta.start,
+                meta.tokens.south,
+                meta.tokens.north,
+                meta.invite,
+                summary.status,
+                summary.plies,
+                summary.result,
+                summary.score[0],
+                summary.score[1],
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Stores a game with its steps in one transaction (record import).
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn insert_game_with_steps(&self, meta: &Meta, steps: &[String], summary: &Summary) -> StoreResult<()> {
+        self.insert_game(meta, summary)?;
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        {
+            let mut st = tx.prepare("INSERT INTO moves (game_id, seq, token) VALUES (?1, ?2, ?3)")?;
+            for (i, t) in steps.iter().enumerate() {
+                st.execute(params![meta.id, i as i64 + 1, t])?;
+            }
+        }
+        tx.commit()
+    }
+
+    /// Appends step number `seq` (from 1) and updates the summary, in one transaction.
+    ///
+    /// # Errors
+    /// If SQLite fails (e.g. the step exists).
+    pub fn append(&self, id: &str, seq: u64, token: &str, summary: &Summary) -> StoreResult<()> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "INSERT INTO moves (game_id, seq, token) VALUES (?1, ?2, ?3)",
+            params![id, seq, token],
+        )?;
+        update_summary(&tx, id, summary)?;
+        tx.commit()
+    }
+
+    /// Deletes every step after `keep` and counts one more undo.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn truncate(&self, id: &str, keep: u64, summary: &Summary) -> StoreResult<()> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute("DELETE FROM moves WHERE game_id = ?1 AND seq > ?2", params![id, keep])?;
+        tx.execute("UPDATE games SET undos = undos + 1 WHERE id = ?1", params![id])?;
+        update_summary(&tx, id, summary)?;
+        tx.commit()
+    }
+
+    /// Binds `side`'s seat to `token` and clears the invite.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn bind_seat(&self, id: &str, side: Side, token: &str, summary: &Summary) -> StoreResult<()> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let sql = match side {
+            Side::South => "UPDATE games SET south_token = ?2, invite = NULL WHERE id = ?1",
+            Side::North => "UPDATE games SET north_token = ?2, invite = NULL WHERE id = ?1",
+        };
+        tx.execute(sql, params![id, token])?;
+        update_summary(&tx, id, summary)?;
+        tx.commit()
+    }
+
+    /// Loads a game: its meta, undo count and stored steps in order.
+    ///
+    /// # Errors
+    /// If SQLite fails or a stored row is corrupt.
+    pub fn load(&self, id: &str) -> StoreResult<Option<(Meta, u64, Vec<String>)>> {
+        let conn = self.conn();
+        let row = conn
+            .query_row(
+                "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
+                        south_token, north_token, invite, undos
+                 FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, bool>(4)?,
+                        r.get::<_, u8>(5)?,
+                        r.get::<_, Option<String>>(6)?,
+                        r.get::<_, Option<String>>(7)?,
+                        r.get::<_, Option<String>>(8)?,
+                        r.get::<_, Option<String>>(9)?,
+                        r.get::<_, Option<String>>(10)?,
+                        r.get::<_, u64>(11)?,
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((id, created_ms, mode, rules, is_match, level, engine_side, start, south, north, invite, undos)) =
+            row
+        else {
+            return Ok(None);
+        };
+        let corrupt = |what: &str| {
+            rusqlite::Error::FromSqlConversionFailure(
+                0,
+                rusqlite::types::Type::Text,
+                format!("game {id}: bad {what}").into(),
+            )
+        };
+        let mode = Mode::parse(&mode).ok_or_else(|| corrupt("mode"))?;
+        let spec: RulesSpec = serde_json::from_str(&rules).map_err(|_| corrupt("rules"))?;
+        let rules = Rules::try_from(spec).map_err(|_| corrupt("rules"))?;
+        let engine_side = match engine_side {
+            Some(s) => Some(s.parse::<Side>().map_err(|_| corrupt("engine side"))?),
+            None => None,
+        };
+        let mut st = conn.prepare_cached("SELECT token FROM moves WHERE game_id = ?1 ORDER BY seq")?;
+        let steps = st
+            .query_map(params![id], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        let meta = Meta {
+            id,
+            created_ms,
+            mode,
+            rules,
+            is_match,
+            level,
+            engine_side,
+            start,
+            tokens: ByPlayer::new(south, north),
+            invite,
+        };
+        Ok(Some((meta, undos, steps)))
+    }
+
+    /// The most recently changed games, newest first.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
+        let conn = self.conn();
+        let mut st = conn.prepare_cached(
+            "SELECT id, mode, rules, is_match, level, created_ms, updated_ms, status, plies, result,
+                    score_south, score_north
+             FROM games WHERE (?2 IS NULL OR status = ?2) ORDER BY updated_ms DESC, id LIMIT ?1",
+        )?;
+        let rows = st.query_map(params![limit, status], |r| {
+            let rules: String = r.get(2)?;
+            Ok(ListedGame {
+                id: r.get(0)?,
+                mode: r.get(1)?,
+                rules: serde_json::from_str(&rules).unwrap_or_default(),
+                is_match: r.get(3)?,
+                level: r.get(4)?,
+                created_ms: r.get(5)?,
+                updated_ms: r.get(6)?,
+                status: r.get(7)?,
+                plies: r.get(8)?,
+                result: r.get(9)?,
+                score: [r.get(10)?, r.get(11)?],
+            })
+        })?;
+        rows.collect()
+    }
+
+    /// Number of stored games.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn count(&self) -> StoreResult<u64> {
+        self.conn().query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+    }
+}
+
+fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> StoreResult<()> {
+    tx.execute(
+        "UPDATE games SET updated_ms = ?2, status = ?3, plies = ?4, result = ?5, score_south = ?6,
+            score_north = ?7 WHERE id = ?1",
+        params![id, now_ms(), s.status, s.plies, s.result, s.score[0], s.score[1]],
+    )?;
+    Ok(())
+}
+
+/// The current time in milliseconds since the Unix epoch.
+pub fn now() -> i64 {
+    now_ms()
+}

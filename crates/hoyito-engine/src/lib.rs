@@ -38,6 +38,9 @@ mod mcts;
 mod search;
 mod tt;
 
+#[cfg(test)]
+mod tests;
+
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -46,7 +49,7 @@ use hoyito_core::{Game, Move, Position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-pub use eval::{EvalWeights, SCALE};
+pub use eval::{evaluate, split_value, EvalWeights, SCALE};
 use search::{Searcher, INF, MAX_PLY};
 
 /// An exact-value oracle (e.g. an endgame tablebase): given a position that
@@ -163,6 +166,8 @@ pub struct Engine {
     oracle: Option<Oracle>,
     weights: EvalWeights,
     rng: SmallRng,
+    /// Use the transposition table (switched off only by tests).
+    use_tt: bool,
 }
 
 /// Default transposition-table size in MiB.
@@ -180,6 +185,7 @@ impl Engine {
             oracle: None,
             weights: EvalWeights::DEFAULT,
             rng: SmallRng::seed_from_u64(0x5EED),
+            use_tt: true,
         }
     }
 
@@ -352,6 +358,7 @@ impl Engine {
             stop,
             &history,
         );
+        s.use_tt = self.use_tt;
         s.node_limit = limits.nodes.unwrap_or(u64::MAX);
         s.deadline = limits.movetime.map(|t| start + t);
         s.push_root(&root);
@@ -501,4 +508,23 @@ fn salt(pos: &Position) -> u64 {
 pub fn time_for_move(remaining: Duration, increment: Duration) -> Duration {
     let t = remaining / 30 + increment * 3 / 4;
     t.min(remaining / 2).max(Duration::from_millis(1))
+}
+
+/// Plays `game` on with `south` and `north` choosing the moves of their side,
+/// each search limited by `limits`, until the game is over or `max_plies`
+/// more moves were played. Returns the number of moves played.
+pub fn play_out(game: &mut Game, south: &mut Engine, north: &mut Engine, limits: Limits, max_plies: usize) -> usize {
+    let stop = AtomicBool::new(false);
+    let mut plies = 0;
+    while !game.is_over() && plies < max_plies {
+        let engine = match game.position().to_move() {
+            hoyito_core::Side::South => &mut *south,
+            hoyito_core::Side::North => &mut *north,
+        };
+        let r = engine.search(game, limits, &stop, &mut |_| {});
+        let m = r.best.expect("a game that is not over has a legal move");
+        game.play(m).expect("the engine plays legal moves");
+        plies += 1;
+    }
+    plies
 }

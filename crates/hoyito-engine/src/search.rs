@@ -28,6 +28,10 @@ pub(crate) const INF: i32 = 1_000_000;
 /// Deepest ply the search reaches (extra turns and passes included).
 pub(crate) const MAX_PLY: usize = 128;
 
+/// Table depth of a value proven without reaching the horizon (every line
+/// ended by the rules): it holds at any depth.
+pub(crate) const SOLVED: u8 = 255;
+
 /// A child of a node: the move, the position after it, and an ordering key.
 #[derive(Clone, Copy)]
 pub(crate) struct Child {
@@ -44,6 +48,8 @@ pub(crate) struct Searcher<'a> {
     pub oracle: Option<&'a Oracle>,
     pub weights: EvalWeights,
     pub salt: u64,
+    /// Probe and store the transposition table (off only in tests).
+    pub use_tt: bool,
     pub nodes: u64,
     pub node_limit: u64,
     pub deadline: Option<Instant>,
@@ -51,7 +57,8 @@ pub(crate) struct Searcher<'a> {
     /// Aborting is allowed only once a first iteration has completed.
     pub can_abort: bool,
     pub aborted: bool,
-    /// Some leaf was cut by the depth horizon (or a table cut-off) in this iteration.
+    /// Some leaf was cut by the depth horizon (directly or through a table
+    /// entry that was) in this iteration: the values are not final.
     pub horizon: bool,
     killers: Vec<[Option<Move>; 2]>,
     /// Positions since the last capture: game history, then the search path.
@@ -94,6 +101,7 @@ impl<'a> Searcher<'a> {
             oracle,
             weights,
             salt,
+            use_tt: true,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -219,7 +227,7 @@ impl<'a> Searcher<'a> {
         }
         let key = pos.hash() ^ self.salt;
         let mut tt_move = None;
-        if let Some(hit) = self.tt.probe(key) {
+        if let Some(hit) = self.tt.probe(key).filter(|_| self.use_tt) {
             tt_move = hit.mv;
             if hit.depth >= depth {
                 let v = hit.value + base;
@@ -229,7 +237,7 @@ impl<'a> Searcher<'a> {
                     Bound::Upper => v <= alpha,
                 };
                 if cut {
-                    self.horizon = true;
+                    self.horizon |= hit.depth < SOLVED as i32;
                     return v;
                 }
             }
@@ -273,6 +281,7 @@ impl<'a> Searcher<'a> {
         children.sort_by_key(|c| std::cmp::Reverse(c.order));
 
         self.path.push((pos.repetition_key(), pos.in_play()));
+        let outer_horizon = std::mem::replace(&mut self.horizon, false);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -323,6 +332,8 @@ impl<'a> Searcher<'a> {
         }
         self.path.pop();
         self.bufs[ply] = children;
+        let solved = !self.horizon;
+        self.horizon |= outer_horizon;
         if self.aborted {
             return 0;
         }
@@ -333,7 +344,11 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Exact
         };
-        self.tt.store(key, best - base, depth, bound, best_move);
+        if self.use_tt {
+            // A subtree where every line ended holds at any depth.
+            let depth = if solved { SOLVED as i32 } else { depth };
+            self.tt.store(key, best - base, depth, bound, best_move);
+        }
         best
     }
 

@@ -25,6 +25,10 @@ enum Command {
     Perft(cmd::perft::Args),
     /// Random-playout speed of the rules engine, single-threaded.
     Bench(cmd::bench::Args),
+    /// Play in the terminal: against the engine (--level, --side) or two humans (--humans).
+    Play(cmd::play::Args),
+    /// Engine protocol (UGI, like UCI) on stdin/stdout, for GUIs and match runners.
+    Ugi(cmd::ugi::Args),
     // (more subcommands are added here, one line each)
 }
 
@@ -53,6 +57,8 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd::replay::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Ugi(a) => cmd::ugi::run(a),
     };
     match result {
         Ok(code) => code,

@@ -3,4 +3,6 @@
 pub mod bench;
 pub mod common;
 pub mod perft;
+pub mod play;
 pub mod replay;
+pub mod ugi;

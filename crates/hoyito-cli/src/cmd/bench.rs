@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use hoyito_core::{Position, RepetitionTracker, Rules, Variant};
+use hoyito_core::{playout, Position, RepetitionTracker, Rules, Variant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -19,6 +19,9 @@ pub struct Args {
     /// Seconds per variant.
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
+    /// Play exactly this many games per variant instead of timing (for instruction counts).
+    #[arg(long)]
+    games: Option<u64>,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -36,66 +39,19 @@ pub struct Totals {
     pub north_wins: u64,
 }
 
-/// Plays one uniformly random game under the full rules; returns plies.
-/// Uniform choice by rejection: a random candidate is tried, and an endless
-/// one is removed and another drawn; a player with none passes.
-pub fn random_game(start: Position, rng: &mut SmallRng, tracker: &mut RepetitionTracker) -> (Position, u64) {
-    let mut pos = start;
-    let mut plies = 0;
-    tracker.clear();
-    while !pos.is_over() {
-        let next = if pos.opening_pending() {
-            let legal = pos.legal_moves();
-            (!legal.is_empty()).then(|| {
-                let mut p = pos;
-                p.play_unchecked(legal[rng.gen_range(0..legal.len())])
-                    .expect("legal");
-                p
-            })
-        } else {
-            random_candidate(&pos, rng)
-        };
-        match next {
-            None => pos.pass(),
-            Some(p) => {
-                if tracker.push(&pos) >= 3 {
-                    pos.end_by_repetition();
-                    break;
-                }
-                pos = p;
-                plies += 1;
-            }
-        }
-    }
-    (pos, plies)
-}
-
-/// The position after a uniformly random legal one-hole move, or `None`.
-#[inline]
-fn random_candidate(pos: &Position, rng: &mut SmallRng) -> Option<Position> {
-    let mut cands = pos.candidates();
-    while !cands.is_empty() {
-        let i = rng.gen_range(0..cands.len());
-        let mut p = *pos;
-        if p.play_unchecked(cands[i]).is_ok() {
-            return Some(p);
-        }
-        cands.swap_remove(i);
-    }
-    None
-}
-
 /// Random playouts from the start for about `seconds`.
-pub fn run_playouts(rules: Rules, seconds: f64, seed: u64) -> (Totals, Duration) {
+pub fn run_playouts(rules: Rules, seconds: f64, games: Option<u64>, seed: u64) -> (Totals, Duration) {
     let start = Position::new(rules);
     let mut rng = SmallRng::seed_from_u64(seed);
+    let mut below = |k: usize| rng.gen_range(0..k);
     let mut tracker = RepetitionTracker::new();
     let mut t = Totals::default();
     let began = Instant::now();
     let limit = Duration::from_secs_f64(seconds.max(0.0));
     loop {
-        for _ in 0..256 {
-            let (end, plies) = random_game(start, &mut rng, &mut tracker);
+        let batch = games.map_or(256, |g| g.saturating_sub(t.games).min(256));
+        for _ in 0..batch {
+            let (end, plies) = playout::random_game(start, &mut below, &mut tracker);
             t.games += 1;
             t.plies += plies;
             match end.outcome().and_then(|o| o.winner) {
@@ -104,7 +60,7 @@ pub fn run_playouts(rules: Rules, seconds: f64, seed: u64) -> (Totals, Duration)
                 None => {}
             }
         }
-        if began.elapsed() >= limit {
+        if games.map_or(began.elapsed() >= limit, |g| t.games >= g) {
             break;
         }
     }
@@ -123,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut spec = base.spec();
         spec.variant = v;
         let rules = Rules::try_from(spec)?;
-        let (t, dt) = run_playouts(rules, args.seconds, args.seed);
+        let (t, dt) = run_playouts(rules, args.seconds, args.games, args.seed);
         let secs = dt.as_secs_f64();
         let gps = t.games as f64 / secs;
         let pps = t.plies as f64 / secs;

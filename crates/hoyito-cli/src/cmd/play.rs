@@ -5,7 +5,7 @@
 mod trace;
 
 use std::fmt::Write as _;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -92,6 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         movetime: Duration::from_millis(args.movetime),
         engine: None,
         shown: false,
+        echo: !stdin.is_terminal(),
     };
     if let Some(path) = &args.load {
         // A record that cannot be read at start-up is a usage error (exit 2).
@@ -155,6 +156,8 @@ struct Ui<R: BufRead, W: Write> {
     engine: Option<Engine>,
     /// The current position has been shown.
     shown: bool,
+    /// Echo each input line after the prompt (input is not a terminal).
+    echo: bool,
 }
 
 /// What to do after a command.
@@ -220,6 +223,10 @@ impl<R: BufRead, W: Write> Ui<R, W> {
                 return Ok(());
             }
             let line = String::from_utf8_lossy(&line).trim().to_string();
+            if self.echo {
+                // Piped input is not shown by a terminal: echo it so a transcript reads well.
+                self.say(&line)?;
+            }
             if let Next::Quit = self.command(&line)? {
                 self.say("Goodbye.")?;
                 return Ok(());
@@ -338,18 +345,15 @@ impl<R: BufRead, W: Write> Ui<R, W> {
     /// Plays a legal move, describing it.
     fn make_move(&mut self, m: Move) -> anyhow::Result<()> {
         let before = self.play.position();
+        let who = self.player_name(before.to_move());
         let traced = trace::trace(&before, m);
         let snapshot = self.play.clone();
         let played = self.play.play(m)?;
         self.history.push((snapshot, before.to_move()));
         let after = self.play.position();
         let lines = match traced {
-            Some((t, _)) => trace::describe(&before, m, &t, played, &after),
-            None => vec![format!(
-                "{} plays {}",
-                side_name(before.to_move()),
-                before.move_token(m)
-            )],
+            Some((t, _)) => trace::describe(&who, &before, m, &t, played, &after),
+            None => vec![format!("{who} plays {}", before.move_token(m))],
         };
         for l in lines {
             self.say(&l)?;

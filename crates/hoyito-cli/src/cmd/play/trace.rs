@@ -119,7 +119,15 @@ pub fn trace(before: &Position, m: Move) -> Option<(Trace, Played)> {
 
 /// Lines describing a played move: `before` is the position it was played
 /// in, `after` the position after it (repetition rule applied).
-pub fn describe(before: &Position, m: Move, t: &Trace, played: Played, after: &Position) -> Vec<String> {
+/// `who` names the mover (e.g. `North (engine, level 3)`).
+pub fn describe(
+    who: &str,
+    before: &Position,
+    m: Move,
+    t: &Trace,
+    played: Played,
+    after: &Position,
+) -> Vec<String> {
     let mover = before.to_move();
     let mut lines = Vec::new();
     let laps: Vec<String> = t
@@ -136,8 +144,7 @@ pub fn describe(before: &Position, m: Move, t: &Trace, played: Played, after: &P
         sowing.push_str(&format!(" → {}({s})", hole_name(before, h)));
     }
     let mut head = format!(
-        "{} plays {}: {} lap{} {sowing}",
-        side_name(mover),
+        "{who} plays {}: {} lap{}: {sowing}",
         before.move_token(m),
         t.laps,
         if t.laps == 1 { "" } else { "s" }
@@ -204,7 +211,7 @@ mod tests {
                 let (t, played) = trace(&pos, m).expect("legal");
                 assert_eq!(t.laps, played.laps);
                 let traced: u32 = t.captures.iter().map(|c| c.1 as u32).sum();
-                let lines = describe(&pos, m, &t, played, &{
+                let lines = describe("South", &pos, m, &t, played, &{
                     let mut p = pos;
                     p.play(m).unwrap();
                     p

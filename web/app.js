@@ -226,9 +226,9 @@ function gameView(id) {
   app.innerHTML = `
   <section class="game" aria-label="game">
     <div class="game-main">
-      <div class="player top" id="p-top"></div>
+      <div class="player upper" id="p-top"></div>
       <div id="board-wrap" class="board-wrap"></div>
-      <div class="player bottom" id="p-bottom"></div>
+      <div class="player lower" id="p-bottom"></div>
       <p id="status" class="status" aria-live="polite"></p>
       <p id="hud" class="hud" aria-live="off"></p>
       <div id="invite"></div>
@@ -251,7 +251,7 @@ function gameView(id) {
     <aside class="moves-panel">
       <h2>${t('game.moves')}</h2>
       <div class="stepper">
-        <button type="button" id="first" title="${esc(t('game.first'))}" aria-label="${esc(t('game.first'))}">⏮</button>
+        <button type="button" id="first" title="${esc(t('game.first'))}" aria-label="${esc(t('game.first'))}">«</button>
         <button type="button" id="prev" title="${esc(t('game.prev'))}" aria-label="${esc(t('game.prev'))}">◀</button>
         <button type="button" id="next" title="${esc(t('game.next'))}" aria-label="${esc(t('game.next'))}">▶</button>
         <button type="button" id="live" title="${esc(t('game.live'))}">${t('game.live')}</button>
@@ -314,7 +314,7 @@ function gameView(id) {
     for (const [slot, side] of [['p-top', top], ['p-bottom', bottom]]) {
       const k = side === 'south' ? 0 : 1;
       const reserve = v.state.reserve[k];
-      $(slot).className = `player ${slot === 'p-top' ? 'top' : 'bottom'}${toMove === side ? ' to-move' : ''}`;
+      $(slot).className = `player ${slot === 'p-top' ? 'upper' : 'lower'}${toMove === side ? ' to-move' : ''}`;
       $(slot).innerHTML = `<span class="name">${esc(playerName(side))}</span>
         <span class="cap" data-side="${side}"><strong>${captured[k]}</strong> ${t('game.captured')}</span>
         ${reserve ? `<span class="muted">+${reserve} ${t('game.reserve')}</span>` : ''}`;

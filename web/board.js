@@ -58,7 +58,10 @@ export class Board {
       const circle = el('circle', { r: R, class: 'pit' }, g);
       const seeds = el('g', { class: 'seeds' }, g);
       const count = el('text', { class: 'count', 'text-anchor': 'middle' }, g);
-      const label = el('text', { class: 'label', 'text-anchor': 'middle' }, g);
+      // The key that plays this hole, shown on legal holes.
+      const badge = el('g', { class: 'badge', 'aria-hidden': 'true' }, g);
+      el('circle', { r: 14 }, badge);
+      const label = el('text', { 'text-anchor': 'middle', y: 7 }, badge);
       g.addEventListener('click', () => this.onHole(i));
       g.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -66,7 +69,7 @@ export class Board {
           this.onHole(i);
         }
       });
-      this.holes.push({ g, circle, seeds, count, label, shown: -1 });
+      this.holes.push({ g, circle, seeds, count, badge, label, shown: -1 });
     }
     container.replaceChildren(this.svg);
     this.layout();
@@ -97,8 +100,7 @@ export class Board {
       const hole = this.holes[i];
       hole.g.setAttribute('transform', `translate(${x} ${y})`);
       hole.count.setAttribute('y', row === 0 ? -R - 6 : R + 22);
-      hole.label.setAttribute('y', 6);
-      hole.label.setAttribute('x', 0);
+      hole.badge.setAttribute('transform', `translate(${-R + 4} ${row === 0 ? R - 4 : -R + 4})`);
       hole.row = row;
     }
     // Each player's captured pile on their right: South's at the right end as
@@ -150,7 +152,7 @@ export class Board {
       }
       h.count.textContent = closedSet.has(i) ? '×' : String(c);
       const num = (i % this.n) + 1;
-      h.label.textContent = labels && c === 0 && !closedSet.has(i) ? String(num) : '';
+      h.label.textContent = labels ? (num === 10 ? '0' : num === 11 ? '-' : num === 12 ? '=' : String(num)) : '';
       h.g.classList.toggle('closed', closedSet.has(i));
       h.g.classList.toggle('legal', legal.has(i));
       h.g.setAttribute('tabindex', focusable && legal.has(i) ? '0' : '-1');

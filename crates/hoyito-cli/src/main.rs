@@ -29,6 +29,8 @@ enum Command {
     Play(cmd::play::Args),
     /// Engine protocol (UGI, like UCI) on stdin/stdout, for GUIs and match runners.
     Ugi(cmd::ugi::Args),
+    /// Exact endgame tablebases: build, probe and verify.
+    Tablebase(cmd::tablebase::Args),
     // (more subcommands are added here, one line each)
 }
 
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd::replay::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Tablebase(a) => cmd::tablebase::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Ugi(a) => cmd::ugi::run(a),
     };

@@ -432,3 +432,8 @@ impl Tablebase {
         Ok((count, mismatches))
     }
 }
+
+/// Worker threads the solver uses (rayon's pool; `RAYON_NUM_THREADS` sets it).
+pub fn threads() -> usize {
+    rayon::current_num_threads()
+}

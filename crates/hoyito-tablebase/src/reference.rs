@@ -191,3 +191,49 @@ impl Reference {
         }
     }
 }
+
+/// Compares every position of layer `seeds` (every board, both sides to
+/// move) between `tb` and `reference`. Returns the number of positions
+/// compared, the number of mismatches, and up to `max_report` of them as
+/// `(notation, tablebase value, reference value)`.
+///
+/// # Errors
+/// [`TablebaseError::Missing`] if either side lacks the layer.
+pub fn compare_layer(
+    tb: &crate::Tablebase,
+    reference: &Reference,
+    seeds: u32,
+    max_report: usize,
+) -> Result<(u64, u64, Vec<(String, i32, i32)>), TablebaseError> {
+    let missing = || TablebaseError::Missing {
+        seeds,
+        built: "reference or tablebase".into(),
+    };
+    let holes = reference.rules.board_len();
+    let ix = crate::index::Indexer::new(holes, seeds);
+    let mut board = vec![0u8; holes];
+    ix.unrank(0, &mut board);
+    let (mut n, mut wrong, mut bad) = (0u64, 0u64, Vec::new());
+    loop {
+        for side in Side::ALL {
+            let pos = reference.position(&board, side);
+            let expected = reference.value(&board, side).ok_or_else(missing)?;
+            let got = match pos.is_over() {
+                true => 0,
+                false if pos.to_move() == side => tb.value(&pos)?,
+                false => -tb.value(&pos)?,
+            };
+            n += 1;
+            if got != expected {
+                wrong += 1;
+                if bad.len() < max_report {
+                    bad.push((pos.to_notation(), got, expected));
+                }
+            }
+        }
+        if !ix.next(&mut board) {
+            break;
+        }
+    }
+    Ok((n, wrong, bad))
+}

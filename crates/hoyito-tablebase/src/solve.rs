@@ -22,7 +22,7 @@
 //! `secure` if positive, else `−concede` if positive, else 0. Updates are
 //! monotone, so sweeping in place from several threads is sound.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use hoyito_core::Rules;
@@ -121,7 +121,7 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
                 let mut c = Chunk {
                     start,
                     offsets: Vec::with_capacity(len + 1),
-                    edges: Vec::with_capacity(len * 4),
+                    edges: Vec::with_capacity(len * 2),
                     exit_max: Vec::with_capacity(len),
                     exit_concede: Vec::with_capacity(len),
                 };
@@ -157,8 +157,9 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
 
     // 2. Simultaneous least fixpoints for every threshold.
     let t1 = Instant::now();
-    let secure: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(0)).collect();
-    let concede: Vec<AtomicU8> = (0..count).map(|_| AtomicU8::new(0)).collect();
+    // `state[p]` packs `secure[p]` (low byte) and `concede[p]` (high byte), so
+    // a child costs one memory access.
+    let state: Vec<AtomicU16> = (0..count).map(|_| AtomicU16::new(0)).collect();
     let pb = progress_bar(show, count, format!("{seeds} seeds: sweep 1"));
     let mut sweeps = 0;
     loop {
@@ -173,8 +174,8 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
                 let mut s = c.exit_max[i].max(0);
                 let mut o = c.exit_concede[i];
                 for &e in &c.edges[c.offsets[i] as usize..c.offsets[i + 1] as usize] {
-                    let child = (e & !FLIP) as usize;
-                    let (cs, co) = (secure[child].load(Relaxed) as i16, concede[child].load(Relaxed) as i16);
+                    let st = state[(e & !FLIP) as usize].load(Relaxed);
+                    let (cs, co) = ((st & 0xff) as i16, (st >> 8) as i16);
                     if e & FLIP != 0 {
                         s = s.max(co);
                         o = o.min(cs);
@@ -183,13 +184,12 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
                         o = o.min(co);
                     }
                 }
-                let o = o.max(0);
-                if s > secure[p].load(Relaxed) as i16 {
-                    secure[p].store(s as u8, Relaxed);
-                    any = true;
-                }
-                if o > concede[p].load(Relaxed) as i16 {
-                    concede[p].store(o as u8, Relaxed);
+                let new = (o.max(0) as u16) << 8 | s as u16;
+                let old = state[p].load(Relaxed);
+                if new != old {
+                    // Both halves only grow: the sweep is monotone.
+                    debug_assert!(new & 0xff >= old & 0xff && new >> 8 >= old >> 8);
+                    state[p].store(new, Relaxed);
                     any = true;
                 }
             }
@@ -203,16 +203,16 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
         }
     }
     pb.finish_and_clear();
-    let values: Vec<i8> = secure
+    let values: Vec<i8> = state
         .par_iter()
-        .zip(concede.par_iter())
-        .map(|(s, o)| {
-            let (s, o) = (s.load(Relaxed), o.load(Relaxed));
+        .map(|st| {
+            let st = st.load(Relaxed);
+            let (s, o) = ((st & 0xff) as i8, (st >> 8) as i8);
             debug_assert!(s == 0 || o == 0, "both players cannot force a gain");
             if s > 0 {
-                s as i8
+                s
             } else {
-                -(o as i8)
+                -o
             }
         })
         .collect();

@@ -5,4 +5,5 @@ pub mod common;
 pub mod perft;
 pub mod play;
 pub mod replay;
+pub mod tablebase;
 pub mod ugi;

@@ -1,0 +1,207 @@
+//! `hoyito tablebase build|probe|verify`: exact endgame tablebases of single games.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use hoyito_core::Position;
+use hoyito_tablebase::reference::{compare_layer, Reference};
+use hoyito_tablebase::{layer_seeds, BuildOptions, LayerReport, Tablebase};
+
+use super::common::RulesArgs;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Solve layers 4, 8, …, --max-seeds (reusing valid layer files) and print figures per layer.
+    Build(BuildArgs),
+    /// Print the value of a position and its best moves.
+    Probe(ProbeArgs),
+    /// Check built layers: Bellman consistency, and an independent solver on small layers.
+    Verify(VerifyArgs),
+}
+
+#[derive(clap::Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Largest number of seeds in play to solve (layers are multiples of 4).
+    #[arg(long)]
+    max_seeds: u32,
+    /// Directory of the tablebases (one subdirectory per rule set).
+    #[arg(long, default_value = "./tablebases")]
+    dir: PathBuf,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(clap::Args)]
+struct ProbeArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Directory of the tablebases.
+    #[arg(long, default_value = "./tablebases")]
+    dir: PathBuf,
+    /// The position, e.g. `0,2,1,1/3,0,1,0 s 10-14` (quoted or as separate words).
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    position: Vec<String>,
+}
+
+#[derive(clap::Args)]
+struct VerifyArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Directory of the tablebases.
+    #[arg(long, default_value = "./tablebases")]
+    dir: PathBuf,
+    /// Also compare every position of the layers up to this many seeds with
+    /// the independent reference solver (slow: hash tables, one threshold at a time).
+    #[arg(long, default_value_t = 0)]
+    reference_max_seeds: u32,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.action {
+        Action::Build(a) => build(a),
+        Action::Probe(a) => probe(a),
+        Action::Verify(a) => verify(a),
+    }
+}
+
+fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    if args.max_seeds < 4 {
+        anyhow::bail!("--max-seeds {} has no layer: expected 4 or more", args.max_seeds);
+    }
+    let threads = hoyito_tablebase::threads() as f64;
+    let start = Instant::now();
+    let (mut positions, mut solved_time) = (0u64, 0f64);
+    println!(
+        "{rules}: layers {:?} into {}",
+        layer_seeds(args.max_seeds).collect::<Vec<_>>(),
+        Tablebase::files_dir(&args.dir, &rules).display()
+    );
+    let tb = Tablebase::build(
+        rules,
+        &args.dir,
+        args.max_seeds,
+        BuildOptions { progress: !args.quiet },
+        |r| match *r {
+            LayerReport::Reused { seeds, positions } => {
+                println!("seeds {seeds:>3}: {positions:>13} positions, file exists and checks out");
+            }
+            LayerReport::Solved(s) => {
+                let t = (s.generate + s.iterate).as_secs_f64();
+                positions += s.positions;
+                solved_time += t;
+                println!(
+                    "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} sweeps, moves {:>8.2}s, \
+                     sweeps {:>8.2}s, {:>10.0} positions/s/core, work memory {:.1} MB",
+                    s.seeds,
+                    s.positions,
+                    s.inner_edges,
+                    s.sweeps,
+                    s.generate.as_secs_f64(),
+                    s.iterate.as_secs_f64(),
+                    s.positions as f64 / t.max(1e-9) / threads,
+                    s.work_bytes as f64 / 1e6,
+                );
+            }
+        },
+    )?;
+    let start_pos = Position::new(rules);
+    if let Ok(v) = tb.value(&start_pos) {
+        println!("start position {}: value {v:+} for South", start_pos.to_notation());
+    }
+    println!(
+        "total {:.2}s ({} positions solved in {:.2}s on {} threads; 1 byte per position on disk + 64-byte header per layer)",
+        start.elapsed().as_secs_f64(),
+        positions,
+        solved_time,
+        threads
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let text = args.position.join(" ");
+    let pos = Position::from_notation(rules, &text).with_context(|| format!("bad position {text:?}"))?;
+    let tb = Tablebase::open(rules, &args.dir)?;
+    if pos.is_over() {
+        println!("game over: value 0");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let value = tb.value(&pos)?;
+    let moves = tb.move_values(&pos)?;
+    let mover = pos.to_move();
+    println!(
+        "{} to move: value {value:+} (final margin {:+} for {mover} with perfect play)",
+        mover,
+        pos.margin(mover) + value
+    );
+    let best: Vec<String> = moves
+        .iter()
+        .filter(|&&(_, v)| v == value)
+        .map(|&(m, _)| pos.move_token(m).to_string())
+        .collect();
+    if moves.is_empty() {
+        println!("best: (pass)");
+    } else {
+        println!("best: {}", best.join(" "));
+        let all: Vec<String> = moves
+            .iter()
+            .map(|&(m, v)| format!("{}:{v:+}", pos.move_token(m)))
+            .collect();
+        println!("moves: {}", all.join(" "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let tb = Tablebase::open(rules, &args.dir)?;
+    let mut ok = true;
+    for seeds in tb.layers() {
+        let t = Instant::now();
+        let (n, bad) = tb.check_bellman(seeds, 3)?;
+        println!(
+            "seeds {seeds:>3}: Bellman check of {n} positions: {} ({:.2}s)",
+            if bad.is_empty() { "ok" } else { "FAILED" },
+            t.elapsed().as_secs_f64()
+        );
+        for b in &bad {
+            println!("  {:?}: stored {}, best successor {}", b.board, b.stored, b.best);
+        }
+        ok &= bad.is_empty();
+    }
+    let top = tb.layers().into_iter().filter(|&s| s <= args.reference_max_seeds).max();
+    if let Some(top) = top {
+        let t = Instant::now();
+        let reference = Reference::solve(rules, top)?;
+        println!("reference solver up to {top} seeds: {:.2}s", t.elapsed().as_secs_f64());
+        for seeds in layer_seeds(top) {
+            let (n, wrong, bad) = compare_layer(&tb, &reference, seeds, 3)?;
+            println!(
+                "seeds {seeds:>3}: {n} positions (both sides to move) against the reference: {}",
+                if wrong == 0 {
+                    "all equal".to_string()
+                } else {
+                    format!("{wrong} DIFFER")
+                }
+            );
+            for (p, got, want) in &bad {
+                println!("  {p}: tablebase {got}, reference {want}");
+            }
+            ok &= wrong == 0;
+        }
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -31,6 +31,10 @@ enum Command {
     Ugi(cmd::ugi::Args),
     /// Exact endgame tablebases: build, probe and verify.
     Tablebase(cmd::tablebase::Args),
+    /// Engine analysis: best move, score, principal variation and the score of every legal move.
+    Analyze(cmd::analyze::Args),
+    /// Engine-against-engine series in parallel: W/D/L, score and Elo difference.
+    Selfplay(cmd::selfplay::Args),
     // (more subcommands are added here, one line each)
 }
 
@@ -57,6 +61,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Tablebase(a) => cmd::tablebase::run(a),

@@ -1,0 +1,215 @@
+//! `hoyito analyze`: the engine's best move, score and principal variation,
+//! and the score of every legal move, for a position or the end of a record.
+
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use hoyito_core::{Game, Move, Position, Record};
+use hoyito_engine::{Engine, EngineKind, Limits};
+
+use super::common::{read_file, RulesArgs};
+
+/// `--engine` values.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum EngineArg {
+    /// Alpha-beta (PVS) with iterative deepening.
+    #[value(alias = "ab", alias = "alpha-beta")]
+    Alphabeta,
+    /// Monte-Carlo tree search.
+    Mcts,
+}
+
+impl From<EngineArg> for EngineKind {
+    fn from(e: EngineArg) -> EngineKind {
+        match e {
+            EngineArg::Alphabeta => EngineKind::AlphaBeta,
+            EngineArg::Mcts => EngineKind::Mcts,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Position in the one-line notation (default: the start position).
+    #[arg(long, conflicts_with = "record")]
+    position: Option<String>,
+    /// A game record: analyse its final position (of the last round for a
+    /// match) with the game's history. The record's rules are used.
+    #[arg(long)]
+    record: Option<std::path::PathBuf>,
+    /// Search depth in plies (MCTS: thousands of playouts). Default 8.
+    #[arg(long, conflicts_with = "time")]
+    depth: Option<u32>,
+    /// Search time in seconds (for every move together).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Search algorithm.
+    #[arg(long, value_enum, default_value = "alphabeta")]
+    engine: EngineArg,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = hoyito_engine::DEFAULT_HASH_MB)]
+    hash: usize,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Search for the best move only (no per-move scores) and print the
+    /// progress of each iteration: depth, score, nodes, nodes/s, time, pv.
+    #[arg(long)]
+    info: bool,
+}
+
+/// A move sequence as tokens, each written in the position it is played in
+/// (passes are automatic). Stops at the first move that is not legal.
+pub fn line_tokens(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        let token = p.move_token(m).to_string();
+        if p.play(m).is_err() {
+            break;
+        }
+        out.push(token);
+    }
+    out
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let game = match &args.record {
+        Some(path) => {
+            let text = read_file(path)?;
+            let record = Record::read(&text).with_context(|| format!("cannot read record {}", path.display()))?;
+            match (record.game(), record.match_()) {
+                (Some(g), _) => g.clone(),
+                (None, Some(m)) => m.current().clone(),
+                (None, None) => bail!("record {} holds no game", path.display()),
+            }
+        }
+        None => {
+            let rules = args.rules.rules()?;
+            match &args.position {
+                Some(text) => Game::from_position(Position::from_notation(rules, text).context("invalid --position")?),
+                None => Game::new(rules),
+            }
+        }
+    };
+    let limits = match (args.depth, args.time) {
+        (_, Some(t)) if !(t > 0.0 && t.is_finite()) => bail!("--time must be a positive number of seconds"),
+        (_, Some(t)) => Limits {
+            movetime: Some(Duration::from_secs_f64(t)),
+            ..Limits::default()
+        },
+        (d, None) => Limits {
+            depth: Some(d.unwrap_or(8).max(1)),
+            ..Limits::default()
+        },
+    };
+    let pos = *game.position();
+    let mut engine = Engine::new(args.engine.into());
+    engine.set_hash_mb(args.hash);
+    let stop = AtomicBool::new(false);
+    if args.info {
+        return search_info(&mut engine, &game, limits, &stop, args.json);
+    }
+    let started = std::time::Instant::now();
+    let moves = engine.analyze(&game, limits, &stop);
+    let elapsed_ms = started.elapsed().as_millis() as u64;
+    let best = moves.first();
+    if args.json {
+        let list: Vec<_> = moves
+            .iter()
+            .map(|(m, score, pv)| {
+                serde_json::json!({
+                    "move": pos.move_token(*m).to_string(),
+                    "score": score,
+                    "pv": line_tokens(&pos, pv),
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "position": pos.to_notation(),
+            "to_move": if pos.is_over() { None } else { Some(pos.to_move().name()) },
+            "over": pos.is_over(),
+            "engine": match args.engine { EngineArg::Alphabeta => "alphabeta", EngineArg::Mcts => "mcts" },
+            "depth": limits.depth,
+            "time_ms": elapsed_ms,
+            "best": best.map(|b| pos.move_token(b.0).to_string()),
+            "score": best.map(|b| b.1),
+            "pv": best.map(|b| line_tokens(&pos, &b.2)).unwrap_or_default(),
+            "moves": list,
+        });
+        println!("{out}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    print!("{}", super::common::board_text(&pos));
+    let Some((bm, bs, bpv)) = best else {
+        println!("no move: the game is over");
+        return Ok(ExitCode::SUCCESS);
+    };
+    println!(
+        "best {}  score {:+}  pv {}",
+        pos.move_token(*bm),
+        bs,
+        line_tokens(&pos, bpv).join(" ")
+    );
+    println!("moves ({} ms):", elapsed_ms);
+    for (m, score, pv) in &moves {
+        println!(
+            "  {:<6} {:>+4}  {}",
+            pos.move_token(*m).to_string(),
+            score,
+            line_tokens(&pos, pv).join(" ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--info`: one line (or JSON object) per completed iteration, then the best move.
+fn search_info(
+    engine: &mut Engine,
+    game: &Game,
+    limits: Limits,
+    stop: &AtomicBool,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let pos = *game.position();
+    let result = engine.search(game, limits, stop, &mut |info| {
+        let pv = line_tokens(&pos, &info.pv);
+        if json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "depth": info.depth, "score": info.score, "nodes": info.nodes,
+                    "nps": info.nps, "time_ms": info.time_ms, "pv": pv,
+                })
+            );
+        } else {
+            println!(
+                "depth {:>3}  score {:>+4}  nodes {:>11}  nps {:>9}  time {:>7} ms  pv {}",
+                info.depth,
+                info.score,
+                info.nodes,
+                info.nps,
+                info.time_ms,
+                pv.join(" ")
+            );
+        }
+    });
+    let best = result.best.map(|m| pos.move_token(m).to_string());
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "best": best, "score": result.score, "depth": result.depth,
+                "nodes": result.nodes, "time_ms": result.time_ms,
+                "pv": line_tokens(&pos, &result.pv),
+            })
+        );
+    } else {
+        println!("bestmove {}", best.as_deref().unwrap_or("(none)"));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,285 @@
+//! `hoyito selfplay`: engine-against-engine series, games in parallel,
+//! colours alternating, with W/D/L, score and an Elo estimate.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use hoyito_core::{Game, Rules, Side};
+use hoyito_engine::{play_out, Engine, EngineKind, Limits};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+use super::common::RulesArgs;
+
+/// Longest game played; a longer one is adjudicated on the captured margin.
+const MAX_PLIES: usize = 3000;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Player A: level:N (1-10), ab, mcts, random or greedy.
+    #[arg(long)]
+    a: String,
+    /// Player B: level:N (1-10), ab, mcts, random or greedy.
+    #[arg(long)]
+    b: String,
+    /// Number of games (A takes South in even-numbered games).
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with = "depth")]
+    movetime_ms: Option<u64>,
+    /// Search depth per move (levels keep their own cap if lower).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Random plies at the start of each pair of games (both colours play the same opening).
+    #[arg(long, default_value_t = 2)]
+    random_plies: u32,
+    /// Seed of the openings and of the engines' random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A player of the series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spec {
+    /// A level of [`Engine::with_level`].
+    Level(u8),
+    /// Full-strength engine of a kind.
+    Full(EngineKind),
+}
+
+impl std::str::FromStr for Spec {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Spec> {
+        let t = s.trim().to_ascii_lowercase();
+        Ok(match t.as_str() {
+            "ab" | "alphabeta" => Spec::Full(EngineKind::AlphaBeta),
+            "mcts" => Spec::Full(EngineKind::Mcts),
+            "random" => Spec::Level(1),
+            "greedy" => Spec::Level(2),
+            _ => match t.strip_prefix("level:").map(str::parse::<u8>) {
+                Some(Ok(l @ 1..=10)) => Spec::Level(l),
+                _ => bail!("unknown player {s:?}: expected level:N (1-10), ab, mcts, random or greedy"),
+            },
+        })
+    }
+}
+
+impl Spec {
+    fn engine(self, seed: u64) -> Engine {
+        let mut e = match self {
+            Spec::Level(l) => Engine::with_level(l),
+            Spec::Full(k) => {
+                let mut e = Engine::new(k);
+                e.set_hash_mb(8);
+                e
+            }
+        };
+        e.set_seed(seed);
+        e
+    }
+}
+
+/// The result of one game from A's view: 1, ½ or 0, plies, A's margin.
+#[derive(Clone, Copy, Debug)]
+struct GameResult {
+    score: f64,
+    plies: usize,
+    margin: i32,
+}
+
+fn play_one(rules: Rules, a: Spec, b: Spec, limits: Limits, index: u32, args_seed: u64, random_plies: u32) -> GameResult {
+    let pair = index / 2;
+    let a_side = if index % 2 == 0 { Side::South } else { Side::North };
+    let mut rng = SmallRng::seed_from_u64(args_seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut game = Game::new(rules);
+    for _ in 0..random_plies {
+        if game.is_over() {
+            break;
+        }
+        let legal = game.position().legal_moves();
+        game.play(legal[rng.gen_range(0..legal.len())]).expect("a legal move");
+    }
+    let opening = game.moves().len();
+    let seed = args_seed.wrapping_add(index as u64 * 7919);
+    let mut ea = a.engine(seed);
+    let mut eb = b.engine(seed ^ 0xABCD);
+    let (south, north) = match a_side {
+        Side::South => (&mut ea, &mut eb),
+        Side::North => (&mut eb, &mut ea),
+    };
+    play_out(&mut game, south, north, limits, MAX_PLIES);
+    let pos = game.position();
+    // An unfinished game (only after MAX_PLIES) is judged on the margin so far.
+    let margin = pos.margin(a_side);
+    let score = match margin.signum() {
+        1 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    };
+    GameResult {
+        score,
+        plies: game.moves().len() - opening,
+        margin,
+    }
+}
+
+/// Elo difference for a score fraction `p` in (0, 1).
+fn elo(p: f64) -> f64 {
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+/// Summary: (W, D, L, score fraction, Elo, 95 % half-width of the Elo interval).
+fn summary(results: &[GameResult]) -> (u32, u32, u32, f64, f64, f64) {
+    let n = results.len() as f64;
+    let w = results.iter().filter(|r| r.score == 1.0).count() as u32;
+    let d = results.iter().filter(|r| r.score == 0.5).count() as u32;
+    let l = results.len() as u32 - w - d;
+    let p = results.iter().map(|r| r.score).sum::<f64>() / n;
+    let var = results.iter().map(|r| (r.score - p).powi(2)).sum::<f64>() / n;
+    let half = 1.96 * (var / n).sqrt();
+    // Scores of 0 or 1 have no finite Elo: clamp to half a game from the edge.
+    let eps = 0.5 / n;
+    let clamp = |x: f64| x.clamp(eps, 1.0 - eps);
+    let e = elo(clamp(p));
+    let err = (elo(clamp(p + half)) - elo(clamp(p - half))) / 2.0;
+    (w, d, l, p, e, err)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let a: Spec = args.a.parse()?;
+    let b: Spec = args.b.parse()?;
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let limits = match (args.movetime_ms, args.depth) {
+        (Some(ms), _) => Limits {
+            movetime: Some(Duration::from_millis(ms.max(1))),
+            ..Limits::default()
+        },
+        (None, Some(d)) => Limits {
+            depth: Some(d.max(1)),
+            ..Limits::default()
+        },
+        (None, None) => Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        },
+    };
+    let pb = ProgressBar::new(args.games as u64);
+    if std::io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::stderr());
+        pb.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})")
+                .expect("a valid template"),
+        );
+    } else {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let mut builder = rayon::ThreadPoolBuilder::new().stack_size(16 << 20);
+    if let Some(t) = args.threads {
+        builder = builder.num_threads(t.max(1));
+    }
+    let pool = builder.build().context("cannot start worker threads")?;
+    let started = std::time::Instant::now();
+    let results: Vec<GameResult> = pool.install(|| {
+        (0..args.games)
+            .into_par_iter()
+            .map(|i| {
+                let r = play_one(rules, a, b, limits, i, args.seed, args.random_plies);
+                pb.inc(1);
+                r
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    let (w, d, l, p, e, err) = summary(&results);
+    let plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / results.len() as f64;
+    let margin = results.iter().map(|r| r.margin as f64).sum::<f64>() / results.len() as f64;
+    if args.json {
+        let out = serde_json::json!({
+            "variant": rules.variant().name(),
+            "holes": rules.holes(),
+            "a": args.a,
+            "b": args.b,
+            "games": args.games,
+            "movetime_ms": args.movetime_ms,
+            "depth": limits.depth,
+            "wins": w,
+            "draws": d,
+            "losses": l,
+            "score": p,
+            "elo": e,
+            "elo_error": err,
+            "avg_plies": plies,
+            "avg_margin": margin,
+            "seconds": secs,
+        });
+        println!("{out}");
+    } else {
+        println!(
+            "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}%  Elo {:+.0} ± {:.0}  (avg {:.0} plies, A margin {:+.1}, {:.1} s)",
+            args.a,
+            args.b,
+            rules.variant().name(),
+            2,
+            rules.holes(),
+            args.games,
+            w,
+            d,
+            l,
+            100.0 * p,
+            e,
+            err,
+            plies,
+            margin,
+            secs
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!("level:7".parse::<Spec>().unwrap(), Spec::Level(7));
+        assert_eq!("random".parse::<Spec>().unwrap(), Spec::Level(1));
+        assert_eq!("greedy".parse::<Spec>().unwrap(), Spec::Level(2));
+        assert_eq!("ab".parse::<Spec>().unwrap(), Spec::Full(EngineKind::AlphaBeta));
+        assert_eq!("MCTS".parse::<Spec>().unwrap(), Spec::Full(EngineKind::Mcts));
+        assert!("level:11".parse::<Spec>().is_err());
+        assert!("stockfish".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn elo_summary() {
+        let r = |score| GameResult {
+            score,
+            plies: 1,
+            margin: 0,
+        };
+        let even = [r(1.0), r(0.0), r(0.5), r(0.5)];
+        let (w, d, l, p, e, err) = summary(&even);
+        assert_eq!((w, d, l), (1, 2, 1));
+        assert!((p - 0.5).abs() < 1e-12 && e.abs() < 1e-9 && err > 0.0);
+        let (_, _, _, p, e, _) = summary(&[r(1.0), r(1.0), r(1.0), r(0.0)]);
+        assert!((p - 0.75).abs() < 1e-12 && (e - 190.8).abs() < 0.1);
+    }
+}

@@ -281,7 +281,9 @@ fn a_whole_match() {
         "--seeds",
         "2",
     ];
-    let (out, ok) = play(&args, &all_holes(4, 150));
+    let path = temp_path("match.hoy");
+    let p = path.to_str().unwrap();
+    let (out, ok) = play(&args, &format!("{}save {p}\nundo\n", all_holes(4, 150)));
     assert!(ok);
     let rules = Rules::try_from(RulesSpec {
         variant: Variant::II,
@@ -309,6 +311,20 @@ fn a_whole_match() {
         out.contains(&format!("Match over after {} rounds", o.rounds)) && out.contains(winner),
         "{out}"
     );
+    // Undo after the end of the match goes back into the last round.
+    let b = boards(&out);
+    assert!(out.contains("Took back 1 ply"), "{out}");
+    assert_eq!(b[b.len() - 1], b[b.len() - 3]);
+    // The saved match record loads with every round.
+    let record = Record::read(&std::fs::read_to_string(&path).unwrap()).expect("a valid record");
+    assert_eq!(record.games().len() as u32, o.rounds);
+    let (out2, ok) = play(&["--humans"], &format!("load {p}\nundo\n"));
+    assert!(ok);
+    assert!(out2.contains("match round"), "{out2}");
+    let b2 = boards(&out2);
+    assert_eq!(b2[1], b[b.len() - 2], "the loaded match ends where it was saved");
+    assert_eq!(b2[2], b[b.len() - 1]);
+    std::fs::remove_file(&path).unwrap();
 }
 
 #[test]

@@ -230,6 +230,41 @@ mod tests {
         }
     }
 
+    /// South sows S1 (2 seeds) into S2 and S3, each made 4: Hoyito I takes
+    /// S2 en passant and S3 as the last seed's casa; II takes S3 then S2 in
+    /// the chain; III takes S3 only.
+    #[test]
+    fn capture_kinds() {
+        let text = "2,3,3,0,0,0/1,1,1,1,1,1 s 0-0";
+        let expect = [
+            (
+                Variant::I,
+                vec![(1, 4, CaptureKind::EnPassant), (2, 4, CaptureKind::Casa)],
+            ),
+            (
+                Variant::II,
+                vec![(2, 4, CaptureKind::Casa), (1, 4, CaptureKind::Chain)],
+            ),
+            (Variant::III, vec![(2, 4, CaptureKind::Casa)]),
+        ];
+        for (variant, captures) in expect {
+            let pos = Position::from_notation(Rules::standard(variant), text).unwrap();
+            let m = pos.parse_move("1").unwrap();
+            let (t, played) = trace(&pos, m).unwrap();
+            assert_eq!(t.captures, captures, "{variant}");
+            let mut after = pos;
+            after.play(m).unwrap();
+            let lines = describe("South", &pos, m, &t, played, &after);
+            assert!(lines[0].starts_with("South plays 1: 1 lap: S1(2)"), "{lines:?}");
+            let kinds: Vec<&str> = captures.iter().map(|c| c.2.name()).collect();
+            assert!(lines[1].contains(kinds[0]), "{lines:?}");
+            assert_eq!(
+                lines.iter().any(|l| l.contains("moves again")),
+                variant != Variant::I
+            );
+        }
+    }
+
     #[test]
     fn hole_names() {
         let pos = Position::new(Rules::standard(Variant::I));

@@ -34,6 +34,7 @@ pub mod error;
 pub mod game;
 pub mod moves;
 pub mod notation;
+pub mod perft;
 pub mod playout;
 pub mod position;
 pub mod record;

@@ -2,7 +2,8 @@
 
 use std::process::ExitCode;
 
-use hoyito_core::{Position, RepetitionKey, Rules};
+use hoyito_core::perft::{perft, perft_with_history};
+use hoyito_core::Position;
 
 use super::common::RulesArgs;
 
@@ -23,58 +24,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.depth > 64 {
         anyhow::bail!("depth {} is too deep: expected at most 64", args.depth);
     }
-    if args.divide {
-        let pos = Position::new(rules);
+    let pos = Position::new(rules);
+    if args.divide && args.depth > 0 {
         let mut total = 0;
         for m in pos.legal_moves() {
             let mut child = pos;
             child.play(m).expect("legal");
-            let mut path = vec![pos.repetition_key()];
-            let n = if args.depth == 0 {
-                0
-            } else {
-                perft_from(child, args.depth - 1, &mut path)
-            };
+            let n = perft_with_history(child, args.depth - 1, &mut vec![pos.repetition_key()]);
             println!("{} {n}", pos.move_token(m));
             total += n;
         }
         println!("total {total}");
     } else {
-        println!("{}", perft(rules, args.depth));
+        println!("{}", perft(&pos, args.depth));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Move sequences of `depth` plies from the start of a game under `rules`,
-/// under the full rules (passes, endless sowings, repetition).
-pub fn perft(rules: Rules, depth: u32) -> u64 {
-    let mut path = Vec::new();
-    perft_from(Position::new(rules), depth, &mut path)
-}
-
-fn perft_from(mut pos: Position, depth: u32, path: &mut Vec<RepetitionKey>) -> u64 {
-    if !pos.is_over() {
-        // Repetition: the third occurrence of a position ends the game.
-        let key = pos.repetition_key();
-        if path.iter().filter(|&&k| k == key).count() >= 2 {
-            pos.end_by_repetition();
-        }
-    }
-    if depth == 0 || pos.is_over() {
-        return 1;
-    }
-    let mut moves = pos.legal_moves();
-    if moves.is_empty() {
-        pos.pass();
-        return perft_from(pos, depth, path);
-    }
-    path.push(pos.repetition_key());
-    let mut n = 0;
-    for m in moves.drain(..) {
-        let mut child = pos;
-        child.play_unchecked(m).expect("legal moves are finite");
-        n += perft_from(child, depth - 1, path);
-    }
-    path.pop();
-    n
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh machine: installs what the tests need
+# (Debian's chromium, the npm packages of the browser tests), then runs the
+# format check, clippy with warnings as errors, every Rust test and doctest,
+# and the end-to-end browser tests against the release binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s ==\n' "$*"; }
+
+step "system packages (chromium for the browser tests)"
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+fi
+/usr/bin/chromium --version
+
+step "npm packages (playwright-core)"
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo test (all crates, doctests included)"
+cargo test --workspace --locked
+
+step "release build"
+cargo build --release --locked -p hoyito-cli
+
+step "end-to-end browser tests"
+HOYITO_BIN="$PWD/target/release/hoyito" bash web/tests/run.sh

@@ -41,7 +41,9 @@ enum Last {
 #[derive(Debug, Clone)]
 pub struct Trace {
     laps: u32,
-    first_laps: Vec<(usize, u8)>,
+    /// `(hole, seeds lifted, starts a new sowing)`: the second sowing of a
+    /// two-hole opening is not a relay of the first.
+    first_laps: Vec<(usize, u8, bool)>,
     last_lap: Option<(usize, u8)>,
     last_seed: Option<usize>,
     /// `(hole, seeds, kind)` in order.
@@ -64,9 +66,13 @@ impl Default for Trace {
 
 impl SowObserver for Trace {
     fn lap(&mut self, hole: usize, seeds: u8) {
+        // A relay lap starts where the last seed fell; any other lap after
+        // the first starts the second sowing of a two-hole opening.
+        let relay = self.last == Last::Seed && self.last_seed == Some(hole);
+        let new_sowing = self.laps > 0 && !relay;
         self.laps += 1;
         if self.first_laps.len() < LAPS_SHOWN {
-            self.first_laps.push((hole, seeds));
+            self.first_laps.push((hole, seeds, new_sowing));
         } else {
             self.last_lap = Some((hole, seeds));
         }
@@ -130,12 +136,15 @@ pub fn describe(
 ) -> Vec<String> {
     let mover = before.to_move();
     let mut lines = Vec::new();
-    let laps: Vec<String> = t
-        .first_laps
-        .iter()
-        .map(|&(h, s)| format!("{}({s})", hole_name(before, h)))
-        .collect();
-    let mut sowing = laps.join(" → ");
+    let mut sowing = String::new();
+    for (i, &(h, s, new_sowing)) in t.first_laps.iter().enumerate() {
+        if new_sowing {
+            sowing.push_str("; then ");
+        } else if i > 0 {
+            sowing.push_str(" → ");
+        }
+        sowing.push_str(&format!("{}({s})", hole_name(before, h)));
+    }
     if let Some((h, s)) = t.last_lap {
         let hidden = t.laps as usize - t.first_laps.len() - 1;
         if hidden > 0 {
@@ -262,6 +271,43 @@ mod tests {
                 lines.iter().any(|l| l.contains("moves again")),
                 variant != Variant::I
             );
+        }
+    }
+
+    /// The second sowing of a two-hole opening is shown as such, once.
+    #[test]
+    fn two_hole_opening_shows_both_sowings() {
+        let spec = hoyito_core::RulesSpec {
+            variant: Variant::II,
+            two_hole_opening: true,
+            ..Default::default()
+        };
+        let pos = Position::new(Rules::try_from(spec).unwrap());
+        for m in pos.legal_moves() {
+            assert!(m.is_pair());
+            let (t, played) = trace(&pos, m).unwrap();
+            let mut after = pos;
+            after.play(m).unwrap();
+            let head = &describe("South", &pos, m, &t, played, &after)[0];
+            let thens = head.matches("; then ").count();
+            if t.laps as usize <= LAPS_SHOWN && !after.is_over() {
+                assert_eq!(thens, 1, "{head}");
+                let second = m.second().unwrap();
+                assert!(
+                    head.contains(&format!("; then {}(", hole_name(&pos, second))),
+                    "{head}"
+                );
+            } else {
+                assert!(thens <= 1, "{head}");
+            }
+        }
+        // One-hole moves never show a second sowing.
+        let pos = Position::new(Rules::standard(Variant::II));
+        for m in pos.legal_moves() {
+            let (t, played) = trace(&pos, m).unwrap();
+            let mut after = pos;
+            after.play(m).unwrap();
+            assert!(!describe("South", &pos, m, &t, played, &after)[0].contains("; then "));
         }
     }
 

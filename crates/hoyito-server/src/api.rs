@@ -69,7 +69,11 @@ impl AppState {
     }
 
     fn cached(&self, id: &str) -> Option<Arc<Slot>> {
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
     }
 
     fn insert(&self, id: String, game: LiveGame) -> Arc<Slot> {
@@ -138,8 +142,13 @@ fn random_token() -> String {
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 enum WsMessage<'a> {
-    State { game: &'a GameView },
-    Move { r#move: &'a MoveEvent, game: &'a GameView },
+    State {
+        game: &'a GameView,
+    },
+    Move {
+        r#move: &'a MoveEvent,
+        game: &'a GameView,
+    },
 }
 
 fn broadcast_state(slot: &Slot, game: &GameView) {
@@ -165,7 +174,13 @@ fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
                 }
                 g.thinking = true;
                 g.stop = Arc::new(AtomicBool::new(false));
-                (g.current().clone(), g.meta.level, g.epoch, g.seq(), g.stop.clone())
+                (
+                    g.current().clone(),
+                    g.meta.level,
+                    g.epoch,
+                    g.seq(),
+                    g.stop.clone(),
+                )
             };
             let Ok(permit) = state.engine_permits.clone().acquire_owned().await else {
                 return;
@@ -410,7 +425,8 @@ async fn import(
     if !(1..=10).contains(&req.level) {
         return Err(ApiError::unprocessable("invalid_level", "level must be 1 to 10"));
     }
-    let record = Record::read(&req.record).map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))?;
+    let record =
+        Record::read(&req.record).map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))?;
     let rules = *record.rules();
     let mut steps = Vec::new();
     let mut start = None;
@@ -490,7 +506,10 @@ async fn list(
     Ok(Json(ListResponse { games }))
 }
 
-async fn get_game(State(st): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+async fn get_game(
+    State(st): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
     let slot = st.slot(&id).await?;
     let g = slot.game.lock().await;
     Ok(Json(g.view()))
@@ -580,7 +599,10 @@ async fn join(
     let slot = st.slot(&id).await?;
     let mut g = slot.game.lock().await;
     if g.meta.mode != Mode::Online {
-        return Err(ApiError::conflict("not_online", "only online games can be joined"));
+        return Err(ApiError::conflict(
+            "not_online",
+            "only online games can be joined",
+        ));
     }
     let Some(invite) = g.meta.invite.clone() else {
         return Err(ApiError::conflict("seat_taken", "both seats are taken"));
@@ -625,7 +647,10 @@ async fn hint(
         let g = slot.game.lock().await;
         let seat = seat(&g, &headers)?;
         if g.meta.mode == Mode::Online {
-            return Err(ApiError::conflict("hint_unavailable", "hints are off in online games"));
+            return Err(ApiError::conflict(
+                "hint_unavailable",
+                "hints are off in online games",
+            ));
         }
         g.check_turn(seat)?;
         (g.current().clone(), g.meta.level.max(ai::HINT_LEVEL))
@@ -689,7 +714,8 @@ async fn ws(
 
 async fn ws_session(mut socket: WebSocket, slot: Arc<Slot>, mut shutdown: watch::Receiver<bool>) {
     let mut rx = slot.tx.subscribe();
-    let snapshot = |view: &GameView| serde_json::to_string(&WsMessage::State { game: view }).expect("serialise");
+    let snapshot =
+        |view: &GameView| serde_json::to_string(&WsMessage::State { game: view }).expect("serialise");
     let first = snapshot(&slot.game.lock().await.view());
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;

@@ -2,6 +2,8 @@
 //!
 //! Every path that is not an API path or a file below serves `index.html`,
 //! so `/g/<id>`, `/rules` and `/games` are pages of the one-page app.
+//! With `HOYITO_WEB_DIR` set, the files are read from that directory at
+//! each request instead (for working on the UI without rebuilding).
 
 use std::sync::Arc;
 
@@ -41,6 +43,24 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static str)> {
 
 async fn serve(uri: Uri) -> Response {
     let path = uri.path();
+    if let Some(dir) = std::env::var_os("HOYITO_WEB_DIR") {
+        // Development: serve the files from disk so that edits show without a rebuild.
+        let file = if asset(path).is_some() {
+            path
+        } else {
+            "/index.html"
+        };
+        if let (Some((mime, _)), Ok(body)) = (
+            asset(file),
+            std::fs::read(std::path::Path::new(&dir).join(file.trim_start_matches('/'))),
+        ) {
+            return (
+                [(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, "no-cache")],
+                body,
+            )
+                .into_response();
+        }
+    }
     let (mime, body) = match asset(path) {
         Some(a) => a,
         // Paths with an extension are files: a missing one is a 404.

@@ -38,7 +38,11 @@ impl ApiError {
     }
     /// 404: no game has this id.
     pub fn no_game(id: &str) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "unknown_game", format!("no game with id {id:?}"))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown_game",
+            format!("no game with id {id:?}"),
+        )
     }
     /// 400: the request is malformed.
     pub fn bad_request(message: impl Into<String>) -> ApiError {

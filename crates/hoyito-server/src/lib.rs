@@ -89,7 +89,8 @@ pub async fn serve_on(
 /// # Errors
 /// If the database cannot be opened or the address cannot be bound.
 pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
-    let store = Store::open(&config.db).with_context(|| format!("opening database {}", config.db.display()))?;
+    let store =
+        Store::open(&config.db).with_context(|| format!("opening database {}", config.db.display()))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -99,7 +100,9 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result
             .await
             .with_context(|| format!("binding {}", config.addr))?;
         on_listen(listener.local_addr()?);
-        serve_on(listener, store, shutdown_signal()).await.context("serving")
+        serve_on(listener, store, shutdown_signal())
+            .await
+            .context("serving")
     });
     // Engine searches still running are abandoned after a short grace period.
     rt.shutdown_timeout(std::time::Duration::from_secs(2));
@@ -167,4 +170,3 @@ impl LocalServer {
         let _ = (&mut self.handle).await;
     }
 }
-

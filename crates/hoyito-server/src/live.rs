@@ -360,9 +360,9 @@ impl LiveGame {
             .map_err(|e| ApiError::unprocessable("bad_move", e.to_string()))?;
         let mut after = pos;
         let mut trace = Trace::new(trace_limit);
-        let played: Played = after
-            .play_observed(m, &mut trace)
-            .map_err(|e| ApiError::unprocessable("illegal_move", format!("{} is illegal: {e}", token.trim())))?;
+        let played: Played = after.play_observed(m, &mut trace).map_err(|e| {
+            ApiError::unprocessable("illegal_move", format!("{} is illegal: {e}", token.trim()))
+        })?;
         let side = pos.to_move();
         let expected_next = if played.extra_turn { side } else { side.other() };
         let canonical = pos.move_token(m).to_string();
@@ -472,7 +472,11 @@ impl LiveGame {
             .map_or(0, |i| i + 1);
         let mut keep = self.steps.len();
         let Some(human) = human else {
-            return if keep > first { Ok(keep as u64 - 1) } else { Err(nothing()) };
+            return if keep > first {
+                Ok(keep as u64 - 1)
+            } else {
+                Err(nothing())
+            };
         };
         // Remove moves until one by the human was removed and the human is to move.
         let mut removed_human = false;
@@ -523,10 +527,7 @@ impl LiveGame {
             status,
             plies: self.seq(),
             result,
-            score: [
-                c.south as u32 + r.south as u32,
-                c.north as u32 + r.north as u32,
-            ],
+            score: [c.south as u32 + r.south as u32, c.north as u32 + r.north as u32],
         }
     }
 
@@ -564,10 +565,7 @@ impl LiveGame {
                     over: o.is_some(),
                     winner: o.map(|o| o.winner.map_or("draw", Side::name)),
                     reason: o.map(|o| o.reason.name()),
-                    score: [
-                        c.south as u32 + r.south as u32,
-                        c.north as u32 + r.north as u32,
-                    ],
+                    score: [c.south as u32 + r.south as u32, c.north as u32 + r.north as u32],
                 }
             })
             .collect();

@@ -228,7 +228,12 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn insert_game_with_steps(&self, meta: &Meta, steps: &[String], summary: &Summary) -> StoreResult<()> {
+    pub fn insert_game_with_steps(
+        &self,
+        meta: &Meta,
+        steps: &[String],
+        summary: &Summary,
+    ) -> StoreResult<()> {
         self.insert_game(meta, summary)?;
         let mut conn = self.conn();
         let tx = conn.transaction()?;
@@ -263,7 +268,10 @@ impl Store {
     pub fn truncate(&self, id: &str, keep: u64, summary: &Summary) -> StoreResult<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
-        tx.execute("DELETE FROM moves WHERE game_id = ?1 AND seq > ?2", params![id, keep])?;
+        tx.execute(
+            "DELETE FROM moves WHERE game_id = ?1 AND seq > ?2",
+            params![id, keep],
+        )?;
         tx.execute("UPDATE games SET undos = undos + 1 WHERE id = ?1", params![id])?;
         update_summary(&tx, id, summary)?;
         tx.commit()
@@ -315,8 +323,20 @@ impl Store {
                 },
             )
             .optional()?;
-        let Some((id, created_ms, mode, rules, is_match, level, engine_side, start, south, north, invite, undos)) =
-            row
+        let Some((
+            id,
+            created_ms,
+            mode,
+            rules,
+            is_match,
+            level,
+            engine_side,
+            start,
+            south,
+            north,
+            invite,
+            undos,
+        )) = row
         else {
             return Ok(None);
         };
@@ -388,7 +408,8 @@ impl Store {
     /// # Errors
     /// If SQLite fails.
     pub fn count(&self) -> StoreResult<u64> {
-        self.conn().query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+        self.conn()
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
     }
 }
 

@@ -1,0 +1,503 @@
+//! API tests against a real server on loopback (127.0.0.1, a free port).
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use hoyito_core::{Game, Record, Rules, RulesSpec, Variant};
+use hoyito_server::{spawn_local, LocalServer, Store};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+struct Api {
+    base: String,
+    http: reqwest::Client,
+    server: Option<LocalServer>,
+}
+
+impl Api {
+    async fn start(store: Store) -> Api {
+        let (addr, server) = spawn_local(store).await.expect("bind");
+        Api {
+            base: format!("http://{addr}"),
+            http: reqwest::Client::new(),
+            server: Some(server),
+        }
+    }
+
+    async fn stop(mut self) {
+        if let Some(s) = self.server.take() {
+            s.stop().await;
+        }
+    }
+
+    async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        let mut req = self.http.post(format!("{}{path}", self.base)).json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status();
+        (status, res.json().await.expect("a JSON body"))
+    }
+
+    async fn post_raw(&self, path: &str, token: Option<&str>, body: Vec<u8>) -> (StatusCode, Value) {
+        let mut req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .body(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status();
+        (status, res.json().await.expect("a JSON body"))
+    }
+
+    async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let res = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("request");
+        let status = res.status();
+        (status, res.json().await.expect("a JSON body"))
+    }
+
+    async fn create(&self, body: Value) -> (String, String, Value) {
+        let (status, v) = self.post("/api/games", None, body).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        (
+            v["id"].as_str().unwrap().to_string(),
+            v["token"].as_str().unwrap().to_string(),
+            v,
+        )
+    }
+
+    async fn play(&self, id: &str, token: &str, mv: &str) -> (StatusCode, Value) {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            Some(token),
+            json!({ "move": mv }),
+        )
+        .await
+    }
+
+    async fn game(&self, id: &str) -> Value {
+        let (status, v) = self.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        v
+    }
+
+    /// Waits until the game satisfies `f` (engine moves are asynchronous).
+    async fn wait_for(&self, id: &str, f: impl Fn(&Value) -> bool) -> Value {
+        for _ in 0..200 {
+            let g = self.game(id).await;
+            if f(&g) {
+                return g;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!(
+            "game {id} never reached the expected state: {}",
+            self.game(id).await
+        );
+    }
+}
+
+fn first_legal(game: &Value) -> String {
+    game["legal"][0].as_str().expect("a legal move").to_string()
+}
+
+fn error_code(v: &Value) -> &str {
+    assert!(
+        v["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "an error message: {v}"
+    );
+    v["code"].as_str().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_fetch_list_and_play_with_trace() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, token, created) = api
+        .create(json!({ "mode": "hotseat", "rules": { "variant": "II", "holes": 6 } }))
+        .await;
+    assert_eq!(created["seat"], "both");
+    assert_eq!(created["game"]["state"]["board"], json!(vec![4; 12]));
+    assert_eq!(created["game"]["legal"], json!(["1", "2", "3", "4", "5", "6"]));
+
+    let (status, r) = api.play(&id, &token, "3").await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    // The trace replayed on the board before gives the board after.
+    let mut board: Vec<i64> = r["move"]["board_before"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_i64().unwrap())
+        .collect();
+    for e in r["move"]["trace"]["events"].as_array().unwrap() {
+        let h = e[1].as_u64().unwrap() as usize;
+        match e[0].as_str().unwrap() {
+            "l" => board[h] = 0,
+            "s" => board[h] += 1,
+            "c" => board[h] -= e[2].as_i64().unwrap(),
+            other => panic!("unknown event {other}"),
+        }
+    }
+    let mut expected = Game::new(Rules::standard(Variant::II));
+    expected.play_token("3").unwrap();
+    let after: Vec<i64> = expected.position().board().iter().map(|&x| x as i64).collect();
+    assert_eq!(board, after);
+    assert_eq!(r["game"]["state"]["board"], json!(after));
+    assert_eq!(r["move"]["trace"]["laps"], json!(5));
+
+    let g = api.game(&id).await;
+    assert_eq!(g["seq"], 1);
+    assert_eq!(g["history"][0]["token"], "3");
+    assert_eq!(g["state"]["to_move"], "north");
+
+    let (status, list) = api.get("/api/games?limit=10").await;
+    assert_eq!(status, StatusCode::OK);
+    let listed = list["games"].as_array().unwrap();
+    assert!(listed.iter().any(|x| x["id"] == id.as_str() && x["plies"] == 1));
+    assert!(!list.to_string().contains(&token), "the list never shows tokens");
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_is_refused_with_json_errors_and_nothing_stored() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, south, created) = api
+        .create(json!({ "mode": "online", "rules": { "variant": "I" } }))
+        .await;
+    let invite = created["invite"].as_str().unwrap();
+    let secret = invite.split("invite=").nth(1).unwrap();
+    let (status, joined) = api
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({ "invite": secret }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let north = joined["token"].as_str().unwrap().to_string();
+    assert_eq!(joined["seat"], "north");
+
+    // Wrong and missing tokens: 403.
+    let (status, v) = api.play(&id, "not-a-token", "3").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::FORBIDDEN, "forbidden"));
+    let (status, v) = api
+        .post(&format!("/api/games/{id}/moves"), None, json!({ "move": "3" }))
+        .await;
+    assert_eq!((status, error_code(&v)), (StatusCode::FORBIDDEN, "forbidden"));
+    // Out of turn: North moves while South is to move.
+    let (status, v) = api.play(&id, &north, "3").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "not_your_turn"));
+    // Illegal and unreadable moves: 422.
+    let (status, v) = api.play(&id, &south, "7").await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "bad_move")
+    );
+    let (status, v) = api.play(&id, &south, "2+3").await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "illegal_move")
+    );
+    // Malformed JSON: 400; a body of the wrong shape: 422; oversized: 413.
+    let (status, v) = api
+        .post_raw(
+            &format!("/api/games/{id}/moves"),
+            Some(&south),
+            b"{\"move\": ".to_vec(),
+        )
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::BAD_REQUEST, "malformed_json")
+    );
+    let (status, v) = api
+        .post_raw(
+            &format!("/api/games/{id}/moves"),
+            Some(&south),
+            b"{\"mv\": 3}".to_vec(),
+        )
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields")
+    );
+    let big = format!("{{\"move\": \"{}\"}}", "1".repeat(64 * 1024));
+    let (status, v) = api
+        .post_raw(&format!("/api/games/{id}/moves"), Some(&south), big.into_bytes())
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::PAYLOAD_TOO_LARGE, "body_too_large")
+    );
+    // Unknown game: 404 (fetch, move, WebSocket path).
+    let (status, v) = api.get("/api/games/nosuchgame").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "unknown_game"));
+    let (status, v) = api.play("nosuchgame", &south, "3").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "unknown_game"));
+    // Invalid rules: 422.
+    let (status, v) = api
+        .post("/api/games", None, json!({ "rules": { "holes": 13 } }))
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_rules")
+    );
+    // Joining a full game: 409; a wrong invite: 403 is checked before (no seat left here).
+    let (status, v) = api
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({ "invite": secret }),
+        )
+        .await;
+    assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "seat_taken"));
+    // Undo is not available online.
+    let (status, v) = api
+        .post(&format!("/api/games/{id}/undo"), Some(&south), json!({}))
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::CONFLICT, "undo_unavailable")
+    );
+
+    // Nothing was stored by any of these.
+    let g = api.game(&id).await;
+    assert_eq!(g["seq"], 0);
+    assert_eq!(g["state"]["board"], json!(vec![4; 12]));
+
+    // A stale seq is refused; the right one is accepted.
+    let (status, v) = api
+        .post(
+            &format!("/api/games/{id}/moves"),
+            Some(&south),
+            json!({ "move": "3", "seq": 5 }),
+        )
+        .await;
+    assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "stale"));
+    let (status, _) = api
+        .post(
+            &format!("/api/games/{id}/moves"),
+            Some(&south),
+            json!({ "move": "3", "seq": 0 }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    // Now South is out of turn, North may move.
+    let (status, v) = api.play(&id, &south, "1").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "not_your_turn"));
+    let g = api.game(&id).await;
+    let (status, v) = api.play(&id, &north, &first_legal(&g)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_invite_is_forbidden() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, _, _) = api.create(json!({ "mode": "online", "side": "north" })).await;
+    let (status, v) = api
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({ "invite": "guess" }),
+        )
+        .await;
+    assert_eq!((status, error_code(&v)), (StatusCode::FORBIDDEN, "forbidden"));
+    assert_eq!(api.game(&id).await["status"], "waiting");
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_moves_first_and_undo_returns_to_the_human() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, token, _) = api
+        .create(json!({ "mode": "engine", "level": 2, "side": "north", "rules": { "variant": "I" } }))
+        .await;
+    // The engine (South) moves by itself.
+    let g = api
+        .wait_for(&id, |g| {
+            g["seq"].as_u64() >= Some(1) && g["state"]["to_move"] == "north"
+        })
+        .await;
+    assert_eq!(g["history"][0]["side"], "south");
+    let seq0 = g["seq"].as_u64().unwrap();
+    // The engine's turn cannot be played by the human.
+    let (status, r) = api.play(&id, &token, &first_legal(&g)).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    let g = api
+        .wait_for(&id, |g| {
+            g["state"]["over"] == true
+                || (g["state"]["to_move"] == "north" && !g["thinking"].as_bool().unwrap())
+        })
+        .await;
+    assert!(g["seq"].as_u64().unwrap() > seq0);
+    // Undo goes back to before the human's move.
+    let (status, u) = api
+        .post(&format!("/api/games/{id}/undo"), Some(&token), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{u}");
+    assert_eq!(u["seq"].as_u64(), Some(seq0));
+    assert_eq!(u["epoch"], 1);
+    assert_eq!(u["state"]["to_move"], "north");
+    // Hint: a legal move for the human.
+    let (status, h) = api
+        .post(&format!("/api/games/{id}/hint"), Some(&token), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{h}");
+    let legal: Vec<String> = serde_json::from_value(u["legal"].clone()).unwrap();
+    assert!(legal.contains(&h["move"].as_str().unwrap().to_string()));
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_resumes_every_game_from_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let (single, t1, _) = api
+        .create(
+            json!({ "mode": "hotseat", "rules": { "variant": "III", "holes": 8, "direction": "per_move" } }),
+        )
+        .await;
+    let (matchg, t2, _) = api
+        .create(json!({ "mode": "hotseat", "match": true, "rules": { "variant": "I", "holes": 4 } }))
+        .await;
+    for _ in 0..5 {
+        let g = api.game(&single).await;
+        api.play(&single, &t1, &first_legal(&g)).await;
+    }
+    // Play the match's first round to its end and start round 2.
+    loop {
+        let g = api.game(&matchg).await;
+        if g["can_next_round"] == true || g["match_result"] != Value::Null {
+            break;
+        }
+        let (status, v) = api.play(&matchg, &t2, &first_legal(&g)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let g = api.game(&matchg).await;
+    if g["can_next_round"] == true {
+        let (status, v) = api
+            .post(&format!("/api/games/{matchg}/next-round"), Some(&t2), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["round"], 2);
+    }
+    let before = (api.game(&single).await, api.game(&matchg).await);
+    api.stop().await;
+
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let after = (api.game(&single).await, api.game(&matchg).await);
+    for (b, a) in [(&before.0, &after.0), (&before.1, &after.1)] {
+        for key in ["seq", "state", "legal", "history", "rounds", "round"] {
+            assert_eq!(b[key], a[key], "{key} after restart");
+        }
+    }
+    // Play goes on after the restart.
+    let (status, v) = api.play(&single, &t1, &first_legal(&after.0)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["game"]["seq"], 6);
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_sends_state_then_moves() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, token, _) = api.create(json!({ "mode": "hotseat" })).await;
+    let url = format!("{}/api/games/{id}/ws", api.base.replace("http://", "ws://"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("ws connect");
+    let next = |m: Option<Result<tokio_tungstenite::tungstenite::Message, _>>| -> Value {
+        let text = m
+            .expect("a message")
+            .expect("no error")
+            .into_text()
+            .expect("text");
+        serde_json::from_str(text.as_str()).expect("JSON")
+    };
+    let first = next(ws.next().await);
+    assert_eq!(first["type"], "state");
+    assert_eq!(first["game"]["seq"], 0);
+    let (status, _) = api.play(&id, &token, "2").await;
+    assert_eq!(status, StatusCode::OK);
+    let m = next(
+        tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(m["type"], "move");
+    assert_eq!(m["move"]["token"], "2");
+    assert_eq!(m["move"]["seq"], 1);
+    assert_eq!(m["game"]["seq"], 1);
+    assert!(!m["move"]["trace"]["events"].as_array().unwrap().is_empty());
+    ws.send(tokio_tungstenite::tungstenite::Message::Text("ping".into()))
+        .await
+        .unwrap();
+    let pong = tokio::time::timeout(Duration::from_secs(5), ws.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(pong.into_text().unwrap().as_str(), "pong");
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn record_download_and_import_round_trip() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, token, _) = api
+        .create(json!({ "mode": "hotseat", "rules": { "variant": "II", "two_hole_opening": true } }))
+        .await;
+    let g = api.game(&id).await;
+    assert_eq!(g["opening_pair"], true);
+    assert!(first_legal(&g).contains('+'));
+    for _ in 0..4 {
+        let g = api.game(&id).await;
+        let (status, v) = api.play(&id, &token, &first_legal(&g)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let text = api
+        .http
+        .get(format!("{}/api/games/{id}/record", api.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let rec = Record::read(&text).expect("a valid record");
+    let spec = RulesSpec {
+        variant: Variant::II,
+        two_hole_opening: true,
+        ..RulesSpec::default()
+    };
+    assert_eq!(rec.rules().spec(), spec);
+    assert_eq!(rec.game().unwrap().moves().len(), 4);
+
+    let (status, imported) = api
+        .post("/api/games/import", None, json!({ "record": text }))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    let original = api.game(&id).await;
+    assert_eq!(imported["game"]["state"], original["state"]);
+    assert_eq!(imported["game"]["history"], original["history"]);
+    let (status, v) = api
+        .post(
+            "/api/games/import",
+            None,
+            json!({ "record": "[Variant \"IV\"]\n" }),
+        )
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_record")
+    );
+    api.stop().await;
+}

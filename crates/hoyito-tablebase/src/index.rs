@@ -111,18 +111,19 @@ impl Indexer {
     pub fn unrank(&self, mut idx: u64, board: &mut [u8]) {
         debug_assert!(idx < self.count);
         let mut r = self.seeds as usize;
-        for i in 0..self.holes - 1 {
-            let p = self.holes - 1 - i;
+        let last = self.holes - 1;
+        for (i, slot) in board[..last].iter_mut().enumerate() {
+            let p = last - i;
             // The largest a with prefix(p, r, a) <= idx.
             let mut a = 0;
             while a < r && self.prefix(p, r, a + 1) <= idx {
                 a += 1;
             }
             idx -= self.prefix(p, r, a);
-            board[i] = a as u8;
+            *slot = a as u8;
             r -= a;
         }
-        board[self.holes - 1] = r as u8;
+        board[last] = r as u8;
     }
 
     /// Steps `board` to the board of the next rank. Returns `false` (leaving

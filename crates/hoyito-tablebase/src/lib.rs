@@ -218,7 +218,8 @@ impl Tablebase {
             let (values, stats) = tb.solve_one(seeds, options.progress)?;
             file::write_layer(&path, &rules, seeds, &values)?;
             drop(values);
-            tb.layers[seeds as usize] = Some(Layer::Mapped(LayerFile::open(&path, &rules, seeds, positions)?));
+            tb.layers[seeds as usize] =
+                Some(Layer::Mapped(LayerFile::open(&path, &rules, seeds, positions)?));
             report(&LayerReport::Solved(stats));
         }
         Ok(tb)
@@ -247,7 +248,8 @@ impl Tablebase {
         for seeds in layer_seeds(top) {
             let path = sub.join(file::layer_file_name(seeds));
             let positions = tb.indexers[seeds as usize].count();
-            tb.layers[seeds as usize] = Some(Layer::Mapped(LayerFile::open(&path, &rules, seeds, positions)?));
+            tb.layers[seeds as usize] =
+                Some(Layer::Mapped(LayerFile::open(&path, &rules, seeds, positions)?));
         }
         Ok(tb)
     }
@@ -341,6 +343,18 @@ impl Tablebase {
         self.board_value(&board).ok_or_else(|| self.missing(seeds))
     }
 
+    /// The final margin of the game (as [`Position::margin`], captures so
+    /// far included) from the view of the player to move under perfect
+    /// play, or `None` if the position is over or cannot be probed. This is
+    /// what an engine's exact-value oracle returns (`hoyito_engine::Oracle`).
+    pub fn final_margin(&self, pos: &Position) -> Option<i32> {
+        if pos.is_over() {
+            return None;
+        }
+        let v = self.value(pos).ok()?;
+        Some(pos.margin(pos.to_move()) + v)
+    }
+
     /// Every legal move of `pos` with its value for the mover (the net score
     /// they will still gain after playing it, perfect play from then on).
     ///
@@ -352,9 +366,7 @@ impl Tablebase {
         let mut out = Vec::new();
         for m in pos.legal_moves() {
             let mut child = *pos;
-            child
-                .play(m)
-                .expect("legal moves can be played");
+            child.play(m).expect("legal moves can be played");
             let gain = child.margin(mover) - pos.margin(mover);
             let v = if child.is_over() {
                 gain

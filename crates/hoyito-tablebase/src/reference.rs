@@ -177,10 +177,7 @@ impl Reference {
                 }
                 for (i, &w) in win.iter().enumerate() {
                     if w {
-                        assert!(
-                            value[i] == 0 || value[i] * sign > 0,
-                            "both players force a gain"
-                        );
+                        assert!(value[i] == 0 || value[i] * sign > 0, "both players force a gain");
                         value[i] = sign * u;
                     }
                 }
@@ -191,6 +188,10 @@ impl Reference {
         }
     }
 }
+
+/// What [`compare_layer`] found: positions compared, mismatches, and
+/// examples as `(notation, tablebase value, reference value)`.
+pub type Comparison = (u64, u64, Vec<(String, i32, i32)>);
 
 /// Compares every position of layer `seeds` (every board, both sides to
 /// move) between `tb` and `reference`. Returns the number of positions
@@ -204,7 +205,7 @@ pub fn compare_layer(
     reference: &Reference,
     seeds: u32,
     max_report: usize,
-) -> Result<(u64, u64, Vec<(String, i32, i32)>), TablebaseError> {
+) -> Result<Comparison, TablebaseError> {
     let missing = || TablebaseError::Missing {
         seeds,
         built: "reference or tablebase".into(),

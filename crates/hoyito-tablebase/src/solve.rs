@@ -86,8 +86,10 @@ fn progress_bar(show: bool, len: u64, msg: String) -> ProgressBar {
     }
     let pb = ProgressBar::new(len);
     pb.set_style(
-        ProgressStyle::with_template("{msg:>22} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})")
-            .expect("valid template"),
+        ProgressStyle::with_template(
+            "{msg:>22} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})",
+        )
+        .expect("valid template"),
     );
     pb.set_message(msg);
     pb

@@ -92,7 +92,9 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         rules,
         &args.dir,
         args.max_seeds,
-        BuildOptions { progress: !args.quiet },
+        BuildOptions {
+            progress: !args.quiet,
+        },
         |r| match *r {
             LayerReport::Reused { seeds, positions } => {
                 println!("seeds {seeds:>3}: {positions:>13} positions, file exists and checks out");
@@ -118,7 +120,10 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     )?;
     let start_pos = Position::new(rules);
     if let Ok(v) = tb.value(&start_pos) {
-        println!("start position {}: value {v:+} for South", start_pos.to_notation());
+        println!(
+            "start position {}: value {v:+} for South",
+            start_pos.to_notation()
+        );
     }
     println!(
         "total {:.2}s ({} positions solved in {:.2}s on {} threads; 1 byte per position on disk + 64-byte header per layer)",
@@ -182,11 +187,18 @@ fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         }
         ok &= bad.is_empty();
     }
-    let top = tb.layers().into_iter().filter(|&s| s <= args.reference_max_seeds).max();
+    let top = tb
+        .layers()
+        .into_iter()
+        .filter(|&s| s <= args.reference_max_seeds)
+        .max();
     if let Some(top) = top {
         let t = Instant::now();
         let reference = Reference::solve(rules, top)?;
-        println!("reference solver up to {top} seeds: {:.2}s", t.elapsed().as_secs_f64());
+        println!(
+            "reference solver up to {top} seeds: {:.2}s",
+            t.elapsed().as_secs_f64()
+        );
         for seeds in layer_seeds(top) {
             let (n, wrong, bad) = compare_layer(&tb, &reference, seeds, 3)?;
             println!(

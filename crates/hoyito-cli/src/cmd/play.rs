@@ -21,15 +21,16 @@ use super::common::{board_text, legal_tokens, read_file, write_file_atomic, Rule
 
 /// Play in the terminal: against the engine, or two humans.
 #[derive(clap::Args)]
+#[command(after_help = HELP)]
 pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// Engine strength, 1 (weakest) to 10 (strongest).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
+    #[arg(long, value_name = "1-10", default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
     level: u8,
     /// Longest engine think per move, in milliseconds (levels 1 to 9 usually
     /// stop earlier at their depth).
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "MS", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     movetime: u64,
     /// Your side against the engine (South moves first).
     #[arg(long, value_enum, default_value = "south")]
@@ -42,7 +43,7 @@ pub struct Args {
     #[arg(long = "match")]
     as_match: bool,
     /// Start from a saved game record (its rules replace the rule options).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     load: Option<PathBuf>,
 }
 
@@ -54,11 +55,11 @@ pub enum SideArg {
 }
 
 const HELP: &str = "\
-Commands:
+Commands at the prompt:
   <move>      a move token: 3 (your hole 3, counted from your left), 3R (clockwise,
               where the direction is a choice), 2+5 (two-hole opening)
   moves       list the legal moves
-  hint        ask the engine for a move
+  hint        the engine's move here, at the chosen --level
   undo        take back your last move (and the engine's reply)
   save FILE   save the game record to FILE
   load FILE   load a game record from FILE

@@ -146,11 +146,11 @@ pub const LEVELS: [LevelSpec; 10] = {
         l(2, false, Some(1), 0, true),
         l(3, false, Some(2), 300, false),
         l(4, false, Some(3), 200, false),
-        l(5, false, Some(4), 150, false),
-        l(6, false, Some(5), 100, false),
-        l(7, false, Some(6), 50, false),
-        l(8, false, Some(8), 25, false),
-        l(9, false, Some(10), 0, false),
+        l(5, false, Some(4), 100, false),
+        l(6, false, Some(6), 50, false),
+        l(7, false, Some(8), 25, false),
+        l(8, false, Some(10), 0, false),
+        l(9, false, Some(13), 0, false),
         l(10, false, None, 0, false),
     ]
 };
@@ -200,7 +200,7 @@ impl Engine {
         if spec.material_only {
             e.weights = EvalWeights::MATERIAL;
         }
-        if spec.depth.is_some_and(|d| d <= 6) {
+        if spec.depth.is_some_and(|d| d <= 8) {
             e.set_hash_mb(1);
         }
         e
@@ -293,9 +293,14 @@ impl Engine {
                 // Levels: choose among all root moves by noisy score.
                 let mut best: Option<(i32, u32, usize)> = None;
                 for (i, rm) in moves.iter().enumerate() {
-                    let v = rm.1 + if s.noise > 0 { self.rng.gen_range(0..=s.noise) } else { 0 };
+                    let v = rm.1
+                        + if s.noise > 0 {
+                            self.rng.gen_range(0..=s.noise)
+                        } else {
+                            0
+                        };
                     let tie = self.rng.gen::<u32>();
-                    if best.map_or(true, |(bv, bt, _)| (v, tie) > (bv, bt)) {
+                    if best.is_none_or(|(bv, bt, _)| (v, tie) > (bv, bt)) {
                         best = Some((v, tie, i));
                     }
                 }
@@ -387,7 +392,10 @@ impl Engine {
             .collect();
         // Captures first in the first iteration.
         roots.sort_by_key(|r| std::cmp::Reverse(r.captured));
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
         let mut completed = 0u32;
         for depth in 1..=max_depth {
             s.horizon = false;
@@ -419,11 +427,10 @@ impl Engine {
             // than the previous best (searched first).
             let better_partial = !finished
                 && scores[0].is_some()
-                && scores
-                    .iter()
-                    .enumerate()
-                    .skip(1)
-                    .any(|(_, x)| x.as_ref().is_some_and(|(v, _)| *v > scores[0].as_ref().map_or(INF, |y| y.0)));
+                && scores.iter().enumerate().skip(1).any(|(_, x)| {
+                    x.as_ref()
+                        .is_some_and(|(v, _)| *v > scores[0].as_ref().map_or(INF, |y| y.0))
+                });
             if finished || better_partial {
                 for (r, sc) in roots.iter_mut().zip(scores) {
                     if let Some((v, pv)) = sc {
@@ -513,7 +520,13 @@ pub fn time_for_move(remaining: Duration, increment: Duration) -> Duration {
 /// Plays `game` on with `south` and `north` choosing the moves of their side,
 /// each search limited by `limits`, until the game is over or `max_plies`
 /// more moves were played. Returns the number of moves played.
-pub fn play_out(game: &mut Game, south: &mut Engine, north: &mut Engine, limits: Limits, max_plies: usize) -> usize {
+pub fn play_out(
+    game: &mut Game,
+    south: &mut Engine,
+    north: &mut Engine,
+    limits: Limits,
+    max_plies: usize,
+) -> usize {
     let stop = AtomicBool::new(false);
     let mut plies = 0;
     while !game.is_over() && plies < max_plies {

@@ -125,7 +125,8 @@ pub(crate) fn search(
         return (empty, Vec::new());
     }
     let me = root_pos.to_move();
-    let total = root_pos.in_play() as i32 + root_pos.captured().south as i32 + root_pos.captured().north as i32;
+    let total =
+        root_pos.in_play() as i32 + root_pos.captured().south as i32 + root_pos.captured().north as i32;
     let mut tree = vec![Node::new(root_pos, None, me.other())];
     // The root's children: exactly the legal moves, passes settled exactly.
     let legal = root_pos.legal_moves();
@@ -148,10 +149,11 @@ pub(crate) fn search(
     let mut iters = 0u64;
     let mut next_info = 50_000u64;
     while iters < max_iter.max(1) {
-        if iters > 0 && iters % 64 == 0 {
-            if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
+        if iters > 0
+            && iters & 63 == 0
+            && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            break;
         }
         if legal.len() == 1 && limits.movetime.is_some() && iters >= 1 {
             break;
@@ -245,7 +247,8 @@ pub(crate) fn search(
         time_ms,
         pv: pv.clone(),
     });
-    let mut all: Vec<(u32, Move, i32, Vec<Move>)> = (tree[0].first_child..tree[0].first_child + tree[0].n_children)
+    let mut all: Vec<(u32, Move, i32, Vec<Move>)> = (tree[0].first_child
+        ..tree[0].first_child + tree[0].n_children)
         .map(|c| {
             let ch = &tree[c as usize];
             let mut line = vec![ch.mv.expect("root children are moves")];

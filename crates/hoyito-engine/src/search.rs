@@ -181,6 +181,7 @@ impl<'a> Searcher<'a> {
     /// The value of `child` (reached by a move of `me` that changed the seeds
     /// in play iff `captured > 0`), from `me`'s view.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn child_value(
         &mut self,
         child: &Position,

@@ -3,9 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use hoyito_core::{
-    EndReason, Game, Position, RepetitionKey, Repetition, Rules, RulesSpec, Side, Variant,
-};
+use hoyito_core::{EndReason, Game, Position, Repetition, RepetitionKey, Rules, RulesSpec, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -51,7 +49,14 @@ fn minimax(pos: &Position, depth: i32, path: &mut Vec<(RepetitionKey, u8)>, w: &
     best
 }
 
-fn child_minimax(child: &Position, me: Side, captured: u8, depth: i32, path: &mut Vec<(RepetitionKey, u8)>, w: &EvalWeights) -> i32 {
+fn child_minimax(
+    child: &Position,
+    me: Side,
+    captured: u8,
+    depth: i32,
+    path: &mut Vec<(RepetitionKey, u8)>,
+    w: &EvalWeights,
+) -> i32 {
     if child.is_over() {
         return child.margin(me) * SCALE;
     }
@@ -80,7 +85,10 @@ fn reference_scores(game: &Game, depth: i32, w: &EvalWeights) -> Vec<(Move, i32)
         .map(|&m| {
             let mut p = root;
             let played = p.play(m).unwrap();
-            (m, child_minimax(&p, root.to_move(), played.captured, depth - 1, &mut path, w))
+            (
+                m,
+                child_minimax(&p, root.to_move(), played.captured, depth - 1, &mut path, w),
+            )
         })
         .collect()
 }
@@ -100,7 +108,7 @@ fn engine_scores(engine: &mut Engine, game: &Game, depth: u32) -> Vec<(Move, i32
 /// A random small position on 2×4: up to `max_seeds` seeds in play.
 fn random_position(rng: &mut SmallRng, r: Rules, max_seeds: u32) -> Position {
     loop {
-        let mut board = vec![0u8; 8];
+        let mut board = [0u8; 8];
         let seeds = rng.gen_range(2..=max_seeds);
         for _ in 0..seeds {
             board[rng.gen_range(0..8)] += 1;
@@ -176,7 +184,10 @@ fn table_search_agrees_with_minimax() {
         }
     }
     eprintln!("table search agrees on {same} of {total} root moves");
-    assert!(same * 100 >= total * 95, "table search agrees on only {same} of {total} root moves");
+    assert!(
+        same * 100 >= total * 95,
+        "table search agrees on only {same} of {total} root moves"
+    );
 }
 
 #[test]
@@ -189,12 +200,27 @@ fn extra_turn_keeps_the_sign() {
     let game = Game::from_position(pos);
     let mut e = Engine::new(EngineKind::AlphaBeta);
     let stop = AtomicBool::new(false);
-    let res = e.search(&game, Limits { depth: Some(4), ..Limits::default() }, &stop, &mut |_| {});
+    let res = e.search(
+        &game,
+        Limits {
+            depth: Some(4),
+            ..Limits::default()
+        },
+        &stop,
+        &mut |_| {},
+    );
     assert_eq!(res.score, 12);
     assert_eq!(res.pv.len(), 2, "two captures by South: {:?}", res.pv);
     assert!([0, 2].contains(&res.pv[0].hole()) && [0, 2].contains(&res.pv[1].hole()));
     // From North's view (North to move first, same board mirrored) the sign flips.
-    let analysis = e.analyze(&game, Limits { depth: Some(4), ..Limits::default() }, &stop);
+    let analysis = e.analyze(
+        &game,
+        Limits {
+            depth: Some(4),
+            ..Limits::default()
+        },
+        &stop,
+    );
     assert_eq!(analysis[0].1, 12);
     assert!(analysis.iter().skip(1).all(|x| x.1 <= 12));
 }
@@ -205,7 +231,9 @@ fn pass_when_the_opponent_has_no_seeds() {
     let r = rules(Variant::I, 4, Repetition::Even);
     let pos = Position::from_notation(r, "2,0,0,0/0,0,0,0 s 20-18").unwrap();
     let mut after = pos;
-    after.play(hoyito_core::Move::single(0, hoyito_core::Direction::Ccw)).unwrap();
+    after
+        .play(hoyito_core::Move::single(0, hoyito_core::Direction::Ccw))
+        .unwrap();
     assert_eq!(after.to_move(), Side::South, "North passes");
     let game = Game::from_position(pos);
     for depth in 1..=6 {
@@ -276,7 +304,10 @@ fn fixed_depth_is_deterministic() {
         let rb = a.search(&game, limits, &stop, &mut |_| {});
         let rc = Engine::new(EngineKind::AlphaBeta).search(&game, limits, &stop, &mut |_| {});
         for r in [&rb, &rc] {
-            assert_eq!((ra.best, ra.score, &ra.pv, ra.nodes), (r.best, r.score, &r.pv, r.nodes));
+            assert_eq!(
+                (ra.best, ra.score, &ra.pv, ra.nodes),
+                (r.best, r.score, &r.pv, r.nodes)
+            );
         }
         assert_eq!(ra.depth, 6);
     }
@@ -287,7 +318,15 @@ fn limits_stop_the_search() {
     let game = Game::new(Rules::standard(Variant::II));
     let stop = AtomicBool::new(false);
     let mut e = Engine::new(EngineKind::AlphaBeta);
-    let r = e.search(&game, Limits { nodes: Some(5_000), ..Limits::default() }, &stop, &mut |_| {});
+    let r = e.search(
+        &game,
+        Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+        &stop,
+        &mut |_| {},
+    );
     assert!(r.best.is_some());
     assert!(r.nodes < 6_000, "{} nodes", r.nodes);
     let set = AtomicBool::new(true);
@@ -295,7 +334,10 @@ fn limits_stop_the_search() {
     assert!(r.best.is_some() && r.depth <= 1);
     let r = e.search(
         &game,
-        Limits { movetime: Some(std::time::Duration::from_millis(50)), ..Limits::default() },
+        Limits {
+            movetime: Some(std::time::Duration::from_millis(50)),
+            ..Limits::default()
+        },
         &stop,
         &mut |_| {},
     );
@@ -309,7 +351,15 @@ fn mcts_finds_the_double_capture() {
     let game = Game::from_position(pos);
     let mut e = Engine::new(EngineKind::Mcts);
     let stop = AtomicBool::new(false);
-    let res = e.search(&game, Limits { nodes: Some(3000), ..Limits::default() }, &stop, &mut |_| {});
+    let res = e.search(
+        &game,
+        Limits {
+            nodes: Some(3000),
+            ..Limits::default()
+        },
+        &stop,
+        &mut |_| {},
+    );
     assert!([0, 2].contains(&res.best.unwrap().hole()));
     assert_eq!(res.score, 12);
 }
@@ -322,14 +372,21 @@ fn level_ten_beats_random() {
             let mut weak = Engine::with_level(1);
             weak.set_seed(i as u64 + 1);
             let mut game = Game::new(Rules::standard(variant));
-            let limits = Limits { depth: Some(4), ..Limits::default() };
+            let limits = Limits {
+                depth: Some(4),
+                ..Limits::default()
+            };
             let (s, n) = match strong_side {
                 Side::South => (&mut strong, &mut weak),
                 Side::North => (&mut weak, &mut strong),
             };
             play_out(&mut game, s, n, limits, 1000);
             assert!(game.is_over());
-            assert_eq!(game.position().outcome().unwrap().winner, Some(strong_side), "{variant:?}");
+            assert_eq!(
+                game.position().outcome().unwrap().winner,
+                Some(strong_side),
+                "{variant:?}"
+            );
         }
     }
 }
@@ -339,7 +396,7 @@ fn levels_table_is_ordered() {
     for w in LEVELS.windows(2) {
         assert!(w[0].level + 1 == w[1].level);
         assert!(w[0].noise >= w[1].noise || w[0].material_only);
-        assert!(w[1].depth.map_or(true, |d| w[0].depth.is_some_and(|e| e <= d)));
+        assert!(w[1].depth.is_none_or(|d| w[0].depth.is_some_and(|e| e <= d)));
     }
     assert_eq!(Engine::with_level(0).level(), Some(1));
     assert_eq!(Engine::with_level(42).level(), Some(10));

@@ -49,7 +49,11 @@ impl Tt {
     /// A table of about `mb` mebibytes (rounded down to a power of two entries, at least 1024).
     pub fn new(mb: usize) -> Tt {
         let want = (mb.max(1) << 20) / core::mem::size_of::<Entry>();
-        let len = if want.is_power_of_two() { want } else { want.next_power_of_two() >> 1 };
+        let len = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() >> 1
+        };
         let len = len.max(1024);
         Tt {
             entries: vec![Entry::default(); len],
@@ -131,7 +135,11 @@ pub(crate) fn decode_move(v: u16) -> Option<Move> {
         return None;
     }
     let hole = (v & 0x1f) as usize;
-    let dir = if v >> 5 & 1 == 1 { Direction::Cw } else { Direction::Ccw };
+    let dir = if v >> 5 & 1 == 1 {
+        Direction::Cw
+    } else {
+        Direction::Ccw
+    };
     let second = (v >> 6 & 0x1f) as usize;
     Some(if second == 0 {
         Move::single(hole, dir)
@@ -168,7 +176,10 @@ mod tests {
         let m = Move::single(4, Direction::Ccw);
         tt.store(12345, -7, 5, Bound::Lower, Some(m));
         let hit = tt.probe(12345).expect("stored");
-        assert_eq!((hit.value, hit.depth, hit.bound, hit.mv), (-7, 5, Bound::Lower, Some(m)));
+        assert_eq!(
+            (hit.value, hit.depth, hit.bound, hit.mv),
+            (-7, 5, Bound::Lower, Some(m))
+        );
         assert!(tt.probe(12346).is_none());
         tt.clear();
         assert!(tt.probe(12345).is_none());

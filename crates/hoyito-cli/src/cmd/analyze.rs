@@ -81,7 +81,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = match &args.record {
         Some(path) => {
             let text = read_file(path)?;
-            let record = Record::read(&text).with_context(|| format!("cannot read record {}", path.display()))?;
+            let record =
+                Record::read(&text).with_context(|| format!("cannot read record {}", path.display()))?;
             match (record.game(), record.match_()) {
                 (Some(g), _) => g.clone(),
                 (None, Some(m)) => m.current().clone(),
@@ -91,7 +92,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => {
             let rules = args.rules.rules()?;
             match &args.position {
-                Some(text) => Game::from_position(Position::from_notation(rules, text).context("invalid --position")?),
+                Some(text) => {
+                    Game::from_position(Position::from_notation(rules, text).context("invalid --position")?)
+                }
                 None => Game::new(rules),
             }
         }

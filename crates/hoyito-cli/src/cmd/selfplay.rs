@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use hoyito_core::{Game, Rules, Side};
-use hoyito_engine::{play_out, Engine, EngineKind, Limits};
+use hoyito_engine::{play_out, Engine, EngineKind, EvalWeights, Limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -22,7 +22,8 @@ const MAX_PLIES: usize = 3000;
 pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Player A: level:N (1-10), ab, mcts, random or greedy.
+    /// Player A: level:N (1-10), ab, mcts, random, greedy, or ab:ROW,MOBILITY,THREAT,TEMPO
+    /// (alpha-beta with other evaluation weights, hundredths of a seed).
     #[arg(long)]
     a: String,
     /// Player B: level:N (1-10), ab, mcts, random or greedy.
@@ -58,6 +59,8 @@ pub enum Spec {
     Level(u8),
     /// Full-strength engine of a kind.
     Full(EngineKind),
+    /// Full-strength alpha-beta with other evaluation weights (for tuning).
+    Weighted(EvalWeights),
 }
 
 impl std::str::FromStr for Spec {
@@ -69,9 +72,27 @@ impl std::str::FromStr for Spec {
             "mcts" => Spec::Full(EngineKind::Mcts),
             "random" => Spec::Level(1),
             "greedy" => Spec::Level(2),
+            _ if t.starts_with("ab:") => {
+                let w: Vec<i32> = t[3..]
+                    .split(',')
+                    .map(str::parse)
+                    .collect::<Result<_, _>>()
+                    .with_context(|| format!("bad weights in {s:?}: expected ab:ROW,MOBILITY,THREAT,TEMPO"))?;
+                let [row_seed, mobility, threat, tempo] = w[..] else {
+                    bail!("bad weights in {s:?}: expected ab:ROW,MOBILITY,THREAT,TEMPO");
+                };
+                Spec::Weighted(EvalWeights {
+                    row_seed,
+                    mobility,
+                    threat,
+                    tempo,
+                })
+            }
             _ => match t.strip_prefix("level:").map(str::parse::<u8>) {
                 Some(Ok(l @ 1..=10)) => Spec::Level(l),
-                _ => bail!("unknown player {s:?}: expected level:N (1-10), ab, mcts, random or greedy"),
+                _ => bail!(
+                    "unknown player {s:?}: expected level:N (1-10), ab, mcts, random, greedy or ab:ROW,MOBILITY,THREAT,TEMPO"
+                ),
             },
         })
     }
@@ -84,6 +105,12 @@ impl Spec {
             Spec::Full(k) => {
                 let mut e = Engine::new(k);
                 e.set_hash_mb(8);
+                e
+            }
+            Spec::Weighted(w) => {
+                let mut e = Engine::new(EngineKind::AlphaBeta);
+                e.set_hash_mb(8);
+                e.set_weights(w);
                 e
             }
         };
@@ -100,7 +127,15 @@ struct GameResult {
     margin: i32,
 }
 
-fn play_one(rules: Rules, a: Spec, b: Spec, limits: Limits, index: u32, args_seed: u64, random_plies: u32) -> GameResult {
+fn play_one(
+    rules: Rules,
+    a: Spec,
+    b: Spec,
+    limits: Limits,
+    index: u32,
+    args_seed: u64,
+    random_plies: u32,
+) -> GameResult {
     let pair = index / 2;
     let a_side = if index % 2 == 0 { Side::South } else { Side::North };
     let mut rng = SmallRng::seed_from_u64(args_seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -110,7 +145,8 @@ fn play_one(rules: Rules, a: Spec, b: Spec, limits: Limits, index: u32, args_see
             break;
         }
         let legal = game.position().legal_moves();
-        game.play(legal[rng.gen_range(0..legal.len())]).expect("a legal move");
+        game.play(legal[rng.gen_range(0..legal.len())])
+            .expect("a legal move");
     }
     let opening = game.moves().len();
     let seed = args_seed.wrapping_add(index as u64 * 7919);
@@ -208,6 +244,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     pb.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     let (w, d, l, p, e, err) = summary(&results);
+    // With every game won (or lost) the Elo has no finite estimate: `e` is a bound.
+    let lopsided = w == args.games || l == args.games;
+    let elo_text = if lopsided {
+        format!(
+            "Elo {} {:+.0} (bound: all games {})",
+            if w > 0 { ">=" } else { "<=" },
+            e,
+            if w > 0 { "won" } else { "lost" }
+        )
+    } else {
+        format!("Elo {:+.0} ± {err:.0}", e + 0.0)
+    };
     let plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / results.len() as f64;
     let margin = results.iter().map(|r| r.margin as f64).sum::<f64>() / results.len() as f64;
     if args.json {
@@ -224,7 +272,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "losses": l,
             "score": p,
             "elo": e,
-            "elo_error": err,
+            "elo_error": if lopsided { None } else { Some(err) },
             "avg_plies": plies,
             "avg_margin": margin,
             "seconds": secs,
@@ -232,7 +280,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{out}");
     } else {
         println!(
-            "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}%  Elo {:+.0} ± {:.0}  (avg {:.0} plies, A margin {:+.1}, {:.1} s)",
+            "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}%  {}  (avg {:.0} plies, A margin {:+.1}, {:.1} s)",
             args.a,
             args.b,
             rules.variant().name(),
@@ -243,8 +291,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             d,
             l,
             100.0 * p,
-            e,
-            err,
+            elo_text,
             plies,
             margin,
             secs
@@ -265,6 +312,16 @@ mod tests {
         assert_eq!("ab".parse::<Spec>().unwrap(), Spec::Full(EngineKind::AlphaBeta));
         assert_eq!("MCTS".parse::<Spec>().unwrap(), Spec::Full(EngineKind::Mcts));
         assert!("level:11".parse::<Spec>().is_err());
+        assert_eq!(
+            "ab:5,1,2,3".parse::<Spec>().unwrap(),
+            Spec::Weighted(EvalWeights {
+                row_seed: 5,
+                mobility: 1,
+                threat: 2,
+                tempo: 3
+            })
+        );
+        assert!("ab:5,1".parse::<Spec>().is_err());
         assert!("stockfish".parse::<Spec>().is_err());
     }
 

@@ -4,7 +4,8 @@ use anyhow::Context;
 use clap::ValueEnum;
 use hoyito_core::{CaptureSide, DirectionRule, Repetition, Rules, RulesSpec, Variant};
 
-/// `--variant` values.
+/// `--variant` values (Roman numerals, as the variants are named).
+#[allow(clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum VariantArg {
     #[value(name = "I", alias = "i", alias = "1")]

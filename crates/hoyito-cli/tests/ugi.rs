@@ -8,9 +8,9 @@
 //! `> ` line the test reads exactly the `< ` lines that follow it, so the
 //! exchange is deterministic even though the search runs on a thread. The
 //! volatile fields `nps` and `time` of `info` lines and the version in
-//! `id name` are masked. Regenerate with `UPDATE_GOLDEN=1 cargo test -p
-//! hoyito-cli --test ugi` (then copy the changed exchanges into
-//! docs/PROTOCOL.md; a test checks they agree).
+//! `id name` are masked. Regenerate the golden files and the exchanges in
+//! docs/PROTOCOL.md with `UPDATE_GOLDEN=1 cargo test -p hoyito-cli --test
+//! ugi golden_exchanges` (a test checks that the two agree).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -273,16 +273,59 @@ fn update_golden(g: &Golden) {
     std::fs::write(&g.path, out).expect("write golden file");
 }
 
+fn protocol_doc() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/PROTOCOL.md")
+}
+
+/// Replaces, in docs/PROTOCOL.md, the text block after the line naming each
+/// golden file (`` `01-handshake.txt`: ``) with the file's exchange.
+fn update_doc() {
+    let doc = std::fs::read_to_string(protocol_doc()).expect("docs/PROTOCOL.md");
+    let mut out: Vec<String> = Vec::new();
+    let mut lines = doc.lines().peekable();
+    while let Some(line) = lines.next() {
+        out.push(line.to_string());
+        let name = line.strip_prefix('`').and_then(|l| l.strip_suffix("`:"));
+        let Some(name) = name.filter(|n| n.ends_with(".txt")) else {
+            continue;
+        };
+        // Copy up to the opening fence, drop the old block, write the new one.
+        for l in lines.by_ref() {
+            out.push(l.to_string());
+            if l.starts_with("```") {
+                break;
+            }
+        }
+        for l in lines.by_ref() {
+            if l.starts_with("```") {
+                break;
+            }
+        }
+        let golden = std::fs::read_to_string(golden_dir().join(name)).expect("golden file named in the doc");
+        out.extend(
+            golden
+                .lines()
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(String::from),
+        );
+        out.push("```".into());
+    }
+    std::fs::write(protocol_doc(), out.join("\n") + "\n").expect("write docs/PROTOCOL.md");
+}
+
 #[test]
 fn golden_exchanges() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut failures = Vec::new();
+    if update {
+        for path in golden_files() {
+            update_golden(&read_golden(&path));
+        }
+        update_doc();
+        return;
+    }
     for path in golden_files() {
         let g = read_golden(&path);
-        if update {
-            update_golden(&g);
-            continue;
-        }
         let diffs = check_golden(&g);
         if !diffs.is_empty() {
             failures.push(format!("{}:\n{}", path.display(), diffs.join("\n")));
@@ -298,8 +341,7 @@ fn golden_exchanges() {
 /// Every golden exchange is printed, line for line, in docs/PROTOCOL.md.
 #[test]
 fn protocol_doc_shows_the_golden_exchanges() {
-    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/PROTOCOL.md");
-    let doc = std::fs::read_to_string(&doc_path).expect("docs/PROTOCOL.md");
+    let doc = std::fs::read_to_string(protocol_doc()).expect("docs/PROTOCOL.md");
     let doc_lines: Vec<&str> = doc.lines().collect();
     for path in golden_files() {
         let text = std::fs::read_to_string(&path).expect("golden");

@@ -85,7 +85,6 @@ pub fn write_layer(path: &Path, rules: &Rules, seeds: u32, values: &[i8]) -> Res
     };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io)?;
-    // SAFETY-free reinterpretation: i8 and u8 have the same layout.
     let payload: Vec<u8> = values.iter().map(|&v| v as u8).collect();
     let mut tmp = tempfile::Builder::new()
         .prefix(".partial-")
@@ -94,6 +93,14 @@ pub fn write_layer(path: &Path, rules: &Rules, seeds: u32, values: &[i8]) -> Res
         .map_err(io)?;
     tmp.write_all(&header(rules, seeds, &payload)).map_err(io)?;
     tmp.write_all(&payload).map_err(io)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // Temporary files are private; a finished table is for everyone to read.
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(io)?;
+    }
     tmp.as_file().sync_all().map_err(io)?;
     tmp.persist(path).map_err(|e| io(e.error))?;
     Ok(())

@@ -17,12 +17,13 @@
 //!                                          secure[c]/concede[c]  for flip/same-side children)
 //! ```
 //!
-//! until nothing changes gives, for each `u`, exactly the least fixpoints
+//! until nothing changes (after a first full sweep, only the predecessors
+//! of changed positions are re-evaluated) gives, for each `u`, exactly the least fixpoints
 //! (the comparison `≥ u` commutes with `max`/`min`), so the value is
 //! `secure` if positive, else `−concede` if positive, else 0. Updates are
 //! monotone, so sweeping in place from several threads is sound.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use hoyito_core::Rules;
@@ -58,7 +59,9 @@ pub struct LayerStats {
     pub positions: u64,
     /// Edges inside the layer (non-capturing moves and passes).
     pub inner_edges: u64,
-    /// Fixpoint sweeps, the last one changing nothing.
+    /// Rounds of the fixpoint iteration (the first evaluates every
+    /// position, later ones the predecessors of changed positions; the last
+    /// changes nothing).
     pub sweeps: u32,
     /// Time generating moves.
     pub generate: Duration,
@@ -157,52 +160,116 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
     let generate = t0.elapsed();
     let inner_edges: u64 = chunks.iter().map(|c| c.edges.len() as u64).sum();
 
-    // 2. Simultaneous least fixpoints for every threshold.
+    // 2. Predecessor lists, so that a round re-evaluates only the
+    //    predecessors of the positions that changed in the round before.
     let t1 = Instant::now();
-    // `state[p]` packs `secure[p]` (low byte) and `concede[p]` (high byte), so
-    // a child costs one memory access.
+    assert!(inner_edges < u32::MAX as u64, "too many edges for u32 offsets");
+    let pred_off: Vec<AtomicU32> = (0..=count).map(|_| AtomicU32::new(0)).collect();
+    chunks.par_iter().for_each(|c| {
+        for &e in &c.edges {
+            pred_off[(e & !FLIP) as usize + 1].fetch_add(1, Relaxed);
+        }
+    });
+    let mut acc = 0u32;
+    for o in &pred_off {
+        acc += o.load(Relaxed);
+        o.store(acc, Relaxed);
+    }
+    let preds: Vec<AtomicU32> = (0..inner_edges).map(|_| AtomicU32::new(0)).collect();
+    {
+        let cursor: Vec<AtomicU32> = pred_off[..count as usize]
+            .par_iter()
+            .map(|o| AtomicU32::new(o.load(Relaxed)))
+            .collect();
+        chunks.par_iter().for_each(|c| {
+            for i in 0..c.exit_max.len() {
+                let p = (c.start as usize + i) as u32;
+                for &e in &c.edges[c.offsets[i] as usize..c.offsets[i + 1] as usize] {
+                    let slot = cursor[(e & !FLIP) as usize].fetch_add(1, Relaxed);
+                    preds[slot as usize].store(p, Relaxed);
+                }
+            }
+        });
+    }
+
+    // 3. Simultaneous least fixpoints for every threshold. `state[p]` packs
+    //    `secure[p]` (low byte) and `concede[p]` (high byte), so a child costs
+    //    one memory access. Bit sets mark the positions to evaluate and the
+    //    positions that changed.
     let state: Vec<AtomicU16> = (0..count).map(|_| AtomicU16::new(0)).collect();
-    let pb = progress_bar(show, count, format!("{seeds} seeds: sweep 1"));
+    let words = count.div_ceil(64) as usize;
+    let queued: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(u64::MAX)).collect();
+    let changed: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let pb = progress_bar(show, count, format!("{seeds} seeds: round 1"));
+    let eval = |c: &Chunk, i: usize| -> bool {
+        let p = c.start as usize + i;
+        let mut s = c.exit_max[i].max(0);
+        let mut o = c.exit_concede[i];
+        for &e in &c.edges[c.offsets[i] as usize..c.offsets[i + 1] as usize] {
+            let st = state[(e & !FLIP) as usize].load(Relaxed);
+            let (cs, co) = ((st & 0xff) as i16, (st >> 8) as i16);
+            if e & FLIP != 0 {
+                s = s.max(co);
+                o = o.min(cs);
+            } else {
+                s = s.max(cs);
+                o = o.min(co);
+            }
+        }
+        let new = (o.max(0) as u16) << 8 | s as u16;
+        let old = state[p].load(Relaxed);
+        if new == old {
+            return false;
+        }
+        // Both halves only grow: the iteration is monotone.
+        debug_assert!(new & 0xff >= old & 0xff && new >> 8 >= old >> 8);
+        state[p].store(new, Relaxed);
+        true
+    };
     let mut sweeps = 0;
     loop {
         sweeps += 1;
-        pb.set_message(format!("{seeds} seeds: sweep {sweeps}"));
+        pb.set_message(format!("{seeds} seeds: round {sweeps}"));
         pb.set_position(0);
-        let changed = AtomicBool::new(false);
+        let any = AtomicBool::new(false);
+        // Evaluate the queued positions.
         chunks.par_iter().for_each(|c| {
-            let mut any = false;
-            for i in 0..c.exit_max.len() {
-                let p = c.start as usize + i;
-                let mut s = c.exit_max[i].max(0);
-                let mut o = c.exit_concede[i];
-                for &e in &c.edges[c.offsets[i] as usize..c.offsets[i + 1] as usize] {
-                    let st = state[(e & !FLIP) as usize].load(Relaxed);
-                    let (cs, co) = ((st & 0xff) as i16, (st >> 8) as i16);
-                    if e & FLIP != 0 {
-                        s = s.max(co);
-                        o = o.min(cs);
-                    } else {
-                        s = s.max(cs);
-                        o = o.min(co);
+            let len = c.exit_max.len();
+            let w0 = (c.start / 64) as usize;
+            for w in w0..w0 + len.div_ceil(64) {
+                let mut bits = queued[w].swap(0, Relaxed);
+                let mut out = 0u64;
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let i = (w - w0) * 64 + b;
+                    if i < len && eval(c, i) {
+                        out |= 1 << b;
                     }
                 }
-                let new = (o.max(0) as u16) << 8 | s as u16;
-                let old = state[p].load(Relaxed);
-                if new != old {
-                    // Both halves only grow: the sweep is monotone.
-                    debug_assert!(new & 0xff >= old & 0xff && new >> 8 >= old >> 8);
-                    state[p].store(new, Relaxed);
-                    any = true;
+                if out != 0 {
+                    changed[w].store(out, Relaxed);
+                    any.store(true, Relaxed);
                 }
             }
-            if any {
-                changed.store(true, Relaxed);
-            }
-            pb.inc(c.exit_max.len() as u64);
+            pb.inc(len as u64);
         });
-        if !changed.load(Relaxed) {
+        if !any.load(Relaxed) {
             break;
         }
+        // Queue the predecessors of the changed positions.
+        (0..words).into_par_iter().with_min_len(256).for_each(|w| {
+            let mut bits = changed[w].swap(0, Relaxed);
+            while bits != 0 {
+                let p = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (lo, hi) = (pred_off[p].load(Relaxed), pred_off[p + 1].load(Relaxed));
+                for q in &preds[lo as usize..hi as usize] {
+                    let q = q.load(Relaxed) as usize;
+                    queued[q / 64].fetch_or(1 << (q % 64), Relaxed);
+                }
+            }
+        });
     }
     pb.finish_and_clear();
     let values: Vec<i8> = state
@@ -222,7 +289,10 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
         .iter()
         .map(|c| (c.offsets.capacity() * 4 + c.edges.capacity() * 4 + c.exit_max.capacity() * 4) as u64)
         .sum::<u64>()
-        + 2 * count;
+        + 2 * count
+        + 4 * (count + 1)
+        + 4 * inner_edges
+        + 16 * words as u64;
     let stats = LayerStats {
         seeds,
         positions: count,

@@ -122,7 +122,7 @@ fn two_humans_and_refused_tokens() {
 
 #[test]
 fn against_the_engine_to_the_end() {
-    let (out, ok) = play(&["--level", "1", "--variant", "III"], &all_holes(6, 120));
+    let (out, ok) = play(&["--level", "1", "--variant", "III"], &all_holes(6, 250));
     assert!(ok);
     assert!(out.contains("North (engine, level 1) plays "), "{out}");
     // Every reported move is legal, and the game ends as the rules say.

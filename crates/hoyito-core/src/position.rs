@@ -93,6 +93,33 @@ fn add_lap<const CCW: bool>(w: &mut [u64; 3], pos: usize, h: usize, len: usize) 
     }
 }
 
+/// Whether a lap of `h` seeds from `pos` may make a casa on its way: a full
+/// lap, or a hole holding 3 among those it sows (found eight at a time; a
+/// rare false alarm only costs the seed-by-seed path).
+#[inline(always)]
+fn lap_may_make_casa<const CCW: bool>(w: &[u64; 3], pos: usize, h: usize, len: usize) -> bool {
+    if h >= len {
+        return true;
+    }
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let (a1, b1, a2, b2) = if CCW {
+        let end = pos + h + 1;
+        let wrap = end.saturating_sub(len);
+        (pos + 1, end - wrap, 0, wrap)
+    } else {
+        let under = h.saturating_sub(pos);
+        (pos - (h - under), pos, len - under, len)
+    };
+    let mut hit = 0u64;
+    for (k, &x) in w.iter().enumerate() {
+        let range = ONES[b1][k].wrapping_sub(ONES[a1][k]) | ONES[b2][k].wrapping_sub(ONES[a2][k]);
+        let y = x ^ (3 * LOW); // bytes holding 3 become 0
+        let zero = y.wrapping_sub(LOW) & !y & (0x80 * LOW);
+        hit |= zero & (range << 7);
+    }
+    hit != 0
+}
+
 /// Brent's cycle detection on the lap-start state (board, lap origin,
 /// seeds in hand): exact, constant memory, one comparison per lap.
 #[derive(Default)]
@@ -817,7 +844,11 @@ impl Position {
         let skip_origin =
             self.rules.skip_origin() && (self.closed.count_ones() as usize) + 1 < self.rules.board_len();
         let general = skip_origin || self.closed != 0;
-        let words = !general && !O::TRACES && self.rules.variant() != Variant::I;
+        // Hoyito I's en-passant captures are found eight holes at a time when
+        // every casa is capturable; otherwise seed by seed.
+        let words = !general
+            && !O::TRACES
+            && (self.rules.variant() != Variant::I || self.rules.capture_side() == CaptureSide::Any);
         match (dir, general) {
             (Direction::Ccw, false) if words => self.sow_words::<O, true>(start, obs),
             (Direction::Cw, false) if words => self.sow_words::<O, false>(start, obs),
@@ -875,8 +906,20 @@ impl Position {
         clear_byte(&mut w, pos);
         let mut laps = 1u32;
         let mut cycle = CycleCheck::default();
+        let variant_i = self.rules.variant() == Variant::I;
         loop {
-            pos = add_lap::<CCW>(&mut w, pos, hand as usize, len);
+            if variant_i && lap_may_make_casa::<CCW>(&w, pos, hand as usize, len) {
+                // Hoyito I: a hole at 3 in the lap's way becomes a casa and is
+                // captured at once; sow this lap seed by seed.
+                set_board_words(&mut self.board, &w);
+                match self.sow_lap::<O, CCW, false>(pos, hand, usize::MAX, obs) {
+                    Some(p) => pos = p,
+                    None => return Ok(laps),
+                }
+                w = board_words(&self.board);
+            } else {
+                pos = add_lap::<CCW>(&mut w, pos, hand as usize, len);
+            }
             let last = byte(&w, pos);
             if last == 1 {
                 break;

@@ -104,8 +104,8 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 positions += s.positions;
                 solved_time += t;
                 println!(
-                    "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} sweeps, moves {:>8.2}s, \
-                     sweeps {:>8.2}s, {:>10.0} positions/s/core, work memory {:.1} MB",
+                    "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} rounds, moves {:>8.2}s, \
+                     fixpoint {:>8.2}s, {:>10.0} positions/s/core, work memory {:.1} MB",
                     s.seeds,
                     s.positions,
                     s.inner_edges,

@@ -1,0 +1,123 @@
+//! `hoyito tablebase build|probe|verify` end to end, on small 2x4 layers.
+
+use std::process::Command;
+
+fn hoyito(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hoyito"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn build_probe_verify() {
+    let dir = tempfile_dir();
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "build",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "12",
+        "--dir",
+        d,
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("seeds  12:         50388 positions"), "{out}");
+    assert!(dir.join("II-2x4/seeds-012.htb").exists());
+
+    // A position with 12 seeds; the value and best moves come from the table.
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "probe",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--dir",
+        d,
+        "2,0,1,3/0,4,0,2 s 10-10",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("south to move: value "), "{out}");
+    assert!(lines[1].starts_with("best: "), "{out}");
+    assert!(lines[2].starts_with("moves: "), "{out}");
+    // The best moves are exactly the moves whose value equals the position's.
+    let value: i32 = lines[0]["south to move: value ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let best: Vec<&str> = lines[1]["best: ".len()..].split(' ').collect();
+    let keep: Vec<&str> = lines[2]["moves: ".len()..]
+        .split(' ')
+        .filter(|mv| mv.split_once(':').unwrap().1.parse::<i32>().unwrap() == value)
+        .map(|mv| mv.split_once(':').unwrap().0)
+        .collect();
+    assert_eq!(best, keep);
+
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "verify",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--dir",
+        d,
+        "--reference-max-seeds",
+        "8",
+    ]);
+    assert_eq!(code, 0, "{err}{out}");
+    assert_eq!(out.matches(": ok (").count(), 3, "{out}");
+    assert_eq!(out.matches("all equal").count(), 2, "{out}");
+
+    // A missing layer and bad input are one-line errors with exit code 2.
+    let (code, _, err) = hoyito(&[
+        "tablebase",
+        "probe",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--dir",
+        d,
+        "4,4,4,4/4,4,4,4 s 0-0",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no tablebase layer for 32 seeds"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    let (code, _, err) = hoyito(&[
+        "tablebase",
+        "build",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "8",
+        "--direction",
+        "per-move",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unsupported"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn tempfile_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hoyito-tb-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -67,6 +67,27 @@ pub fn run_playouts(rules: Rules, seconds: f64, games: Option<u64>, seed: u64) -
     (t, began.elapsed())
 }
 
+/// Before timing, checks the rules engine against golden move counts on the
+/// standard 2x6 board (crates/hoyito-core/tests/golden), so a fast wrong
+/// engine cannot report a figure.
+fn verify(rules: Rules) -> anyhow::Result<()> {
+    if rules != Rules::standard(rules.variant()) {
+        return Ok(());
+    }
+    let want = match rules.variant() {
+        Variant::I => 13805,
+        Variant::II => 19922,
+        Variant::III => 20065,
+    };
+    let got = hoyito_core::perft::perft(&Position::new(rules), 6);
+    anyhow::ensure!(
+        got == want,
+        "perft 6 of Hoyito {} is {got}, expected {want}: the rules engine is wrong",
+        rules.variant()
+    );
+    Ok(())
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let base = args.rules.rules()?;
     let explicit_variant = std::env::args().any(|a| a == "--variant" || a.starts_with("--variant="));
@@ -79,6 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut spec = base.spec();
         spec.variant = v;
         let rules = Rules::try_from(spec)?;
+        verify(rules)?;
         let (t, dt) = run_playouts(rules, args.seconds, args.games, args.seed);
         let secs = dt.as_secs_f64();
         let gps = t.games as f64 / secs;

@@ -29,6 +29,8 @@ enum Command {
     Play(cmd::play::Args),
     /// Engine protocol (UGI, like UCI) on stdin/stdout, for GUIs and match runners.
     Ugi(cmd::ugi::Args),
+    /// Serve the web app: JSON API, live WebSocket updates and the browser UI.
+    Serve(cmd::serve::Args),
     /// Exact endgame tablebases: build, probe and verify.
     Tablebase(cmd::tablebase::Args),
     /// Engine analysis: best move, score, principal variation and the score of every legal move.
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Command::Tablebase(a) => cmd::tablebase::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Ugi(a) => cmd::ugi::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
     };
     match result {
         Ok(code) => code,

@@ -7,5 +7,6 @@ pub mod perft;
 pub mod play;
 pub mod replay;
 pub mod selfplay;
+pub mod serve;
 pub mod tablebase;
 pub mod ugi;

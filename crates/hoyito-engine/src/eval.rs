@@ -18,6 +18,9 @@ pub struct EvalWeights {
     pub threat: i32,
     /// Bonus for having the move.
     pub tempo: i32,
+    /// Quiescence plies at the horizon: captures (and game-ending moves)
+    /// only, with stand-pat on the static value (0: none).
+    pub quiescence: i32,
 }
 
 impl EvalWeights {
@@ -27,6 +30,7 @@ impl EvalWeights {
         mobility: 0,
         threat: 0,
         tempo: 0,
+        quiescence: 0,
     };
     /// Captured margin only (the greedy levels).
     pub const MATERIAL: EvalWeights = EvalWeights {
@@ -34,6 +38,7 @@ impl EvalWeights {
         mobility: 0,
         threat: 0,
         tempo: 0,
+        quiescence: 0,
     };
 }
 
@@ -49,7 +54,7 @@ impl Default for EvalWeights {
 pub fn evaluate(pos: &Position, w: &EvalWeights) -> i32 {
     let me = pos.to_move();
     let mut v = pos.margin(me) * SCALE + w.tempo;
-    if *w == EvalWeights::MATERIAL {
+    if w.row_seed == 0 && w.mobility == 0 && w.threat == 0 {
         return v;
     }
     let (mine, theirs) = (pos.row(me), pos.row(me.other()));

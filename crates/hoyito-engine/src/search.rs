@@ -224,6 +224,9 @@ impl<'a> Searcher<'a> {
         }
         if depth <= 0 || ply >= MAX_PLY {
             self.horizon = true;
+            if self.weights.quiescence > 0 && ply < MAX_PLY {
+                return self.quiesce(pos, self.weights.quiescence, ply, alpha, beta);
+            }
             return evaluate(pos, &self.weights);
         }
         let key = pos.hash() ^ self.salt;
@@ -350,6 +353,39 @@ impl<'a> Searcher<'a> {
             let depth = if solved { SOLVED as i32 } else { depth };
             self.tt.store(key, best - base, depth, bound, best_move);
         }
+        best
+    }
+
+    /// Quiescence: the static value, or better by a capture (an extra
+    /// turn continues), up to `q` plies.
+    fn quiesce(&mut self, pos: &Position, q: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        let stand = evaluate(pos, &self.weights);
+        if q <= 0 || stand >= beta || ply >= MAX_PLY {
+            return stand;
+        }
+        let me = pos.to_move();
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut children = std::mem::take(&mut self.bufs[ply]);
+        Self::gen_children(pos, &mut children);
+        for c in children.iter().filter(|c| c.captured > 0) {
+            self.nodes += 1;
+            let v = if c.pos.is_over() {
+                c.pos.margin(me) * SCALE
+            } else if c.pos.to_move() == me {
+                self.quiesce(&c.pos, q - 1, ply + 1, alpha, beta)
+            } else {
+                -self.quiesce(&c.pos, q - 1, ply + 1, -beta, -alpha)
+            };
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        self.bufs[ply] = children;
         best
     }
 

@@ -23,7 +23,7 @@ pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// Player A: level:N (1-10), ab, mcts, random, greedy, or ab:ROW,MOBILITY,THREAT,TEMPO
-    /// (alpha-beta with other evaluation weights, hundredths of a seed).
+    /// (alpha-beta with other evaluation weights, hundredths of a seed) or ab:ROW,MOBILITY,THREAT,TEMPO,QUIESCENCE.
     #[arg(long)]
     a: String,
     /// Player B: level:N (1-10), ab, mcts, random or greedy.
@@ -73,19 +73,23 @@ impl std::str::FromStr for Spec {
             "random" => Spec::Level(1),
             "greedy" => Spec::Level(2),
             _ if t.starts_with("ab:") => {
+                let bad = || format!("bad weights in {s:?}: expected ab:ROW,MOBILITY,THREAT,TEMPO[,QUIESCENCE]");
                 let w: Vec<i32> = t[3..]
                     .split(',')
                     .map(str::parse)
                     .collect::<Result<_, _>>()
-                    .with_context(|| format!("bad weights in {s:?}: expected ab:ROW,MOBILITY,THREAT,TEMPO"))?;
-                let [row_seed, mobility, threat, tempo] = w[..] else {
-                    bail!("bad weights in {s:?}: expected ab:ROW,MOBILITY,THREAT,TEMPO");
+                    .with_context(bad)?;
+                let (&[row_seed, mobility, threat, tempo], quiescence) = match w[..] {
+                    [a, b, c, d] => (&[a, b, c, d], 0),
+                    [a, b, c, d, q] => (&[a, b, c, d], q),
+                    _ => bail!(bad()),
                 };
                 Spec::Weighted(EvalWeights {
                     row_seed,
                     mobility,
                     threat,
                     tempo,
+                    quiescence,
                 })
             }
             _ => match t.strip_prefix("level:").map(str::parse::<u8>) {
@@ -122,6 +126,8 @@ impl Spec {
 /// The result of one game from A's view: 1, ½ or 0, plies, A's margin.
 #[derive(Clone, Copy, Debug)]
 struct GameResult {
+    /// A played South.
+    a_south: bool,
     score: f64,
     plies: usize,
     margin: i32,
@@ -166,6 +172,7 @@ fn play_one(
         _ => 0.0,
     };
     GameResult {
+        a_south: a_side == Side::South,
         score,
         plies: game.moves().len() - opening,
         margin,
@@ -256,6 +263,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         format!("Elo {:+.0} ± {err:.0}", e + 0.0)
     };
+    let by_colour = |south: bool| {
+        let rs: Vec<GameResult> = results.iter().copied().filter(|r| r.a_south == south).collect();
+        let w = rs.iter().filter(|r| r.score == 1.0).count();
+        let d = rs.iter().filter(|r| r.score == 0.5).count();
+        (w, d, rs.len() - w - d)
+    };
+    let (south, north) = (by_colour(true), by_colour(false));
     let plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / results.len() as f64;
     let margin = results.iter().map(|r| r.margin as f64).sum::<f64>() / results.len() as f64;
     if args.json {
@@ -273,6 +287,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "score": p,
             "elo": e,
             "elo_error": if lopsided { None } else { Some(err) },
+            "a_south": { "wins": south.0, "draws": south.1, "losses": south.2 },
+            "a_north": { "wins": north.0, "draws": north.1, "losses": north.2 },
             "avg_plies": plies,
             "avg_margin": margin,
             "seconds": secs,
@@ -280,7 +296,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{out}");
     } else {
         println!(
-            "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}%  {}  (avg {:.0} plies, A margin {:+.1}, {:.1} s)",
+            "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}%  {}  (A as South +{} ={} -{}, as North +{} ={} -{}; avg {:.0} plies, A margin {:+.1}, {:.1} s)",
             args.a,
             args.b,
             rules.variant().name(),
@@ -292,6 +308,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             l,
             100.0 * p,
             elo_text,
+            south.0,
+            south.1,
+            south.2,
+            north.0,
+            north.1,
+            north.2,
             plies,
             margin,
             secs
@@ -318,7 +340,8 @@ mod tests {
                 row_seed: 5,
                 mobility: 1,
                 threat: 2,
-                tempo: 3
+                tempo: 3,
+                quiescence: 0
             })
         );
         assert!("ab:5,1".parse::<Spec>().is_err());
@@ -328,6 +351,7 @@ mod tests {
     #[test]
     fn elo_summary() {
         let r = |score| GameResult {
+            a_south: true,
             score,
             plies: 1,
             margin: 0,

@@ -1,0 +1,96 @@
+//! `hoyito analyze` and `hoyito selfplay` end to end.
+
+use std::process::Command;
+
+fn hoyito(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hoyito"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn analyze_finds_the_double_capture() {
+    // Hoyito III: holes 1 and 3 each make a casa with an extra turn; both
+    // captures leave the last four to South, 12-0.
+    let (code, out, err) = hoyito(&[
+        "analyze",
+        "--variant",
+        "III",
+        "--holes",
+        "4",
+        "--position",
+        "1,3,1,3/0,0,0,4 s 0-0",
+        "--depth",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["score"], 12);
+    assert!(["1", "3"].contains(&v["best"].as_str().unwrap()), "{v}");
+    assert_eq!(v["pv"].as_array().unwrap().len(), 2);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4, "every legal move is scored: {v}");
+    assert!(moves
+        .windows(2)
+        .all(|w| w[0]["score"].as_i64() >= w[1]["score"].as_i64()));
+}
+
+#[test]
+fn analyze_info_and_errors() {
+    let (code, out, err) = hoyito(&["analyze", "--variant", "II", "--depth", "5", "--info"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("depth")).count(), 5, "{out}");
+    assert!(out.lines().last().unwrap().starts_with("bestmove "), "{out}");
+
+    let (code, out, err) = hoyito(&["analyze", "--position", "4,4/4,4 s 0-0"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("hoyito: "), "{err}");
+}
+
+#[test]
+fn selfplay_reports_a_series() {
+    let (code, out, err) = hoyito(&[
+        "selfplay",
+        "--variant",
+        "II",
+        "--a",
+        "level:3",
+        "--b",
+        "random",
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    let (w, d, l) = (
+        v["wins"].as_u64().unwrap(),
+        v["draws"].as_u64().unwrap(),
+        v["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 6);
+    assert!(w >= 4, "level 3 should beat random: {v}");
+    assert_eq!(
+        v["a_south"]["wins"].as_u64().unwrap() + v["a_north"]["wins"].as_u64().unwrap(),
+        w
+    );
+
+    let (code, _, err) = hoyito(&["selfplay", "--a", "level:99", "--b", "random", "--games", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("level:N"), "{err}");
+}

@@ -23,8 +23,8 @@
 //!
 //! Layers are solved from few seeds to many (a capture always moves to a
 //! lower layer) by [`solve::solve_layer`]; positions are numbered by
-//! [`index::Indexer`]; files are described in [`file`]. The independent
-//! solver in [`reference`] and [`Tablebase::check_bellman`] verify them.
+//! [`index::Indexer`]; files are described in [`file`](mod@file). The independent
+//! solver in [`reference`](mod@reference) and [`Tablebase::check_bellman`] verify them.
 //!
 //! **Scope.** Options that change sowing or capturing (`skip_origin`,
 //! `capture_side`) are supported by passing the [`Rules`] through. Not

@@ -1,7 +1,7 @@
 //! The HTTP API and WebSocket handlers (documented in `docs/API.md`).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -31,7 +31,12 @@ const CHANNEL_CAPACITY: usize = 64;
 pub struct Slot {
     game: tokio::sync::Mutex<LiveGame>,
     tx: broadcast::Sender<Arc<str>>,
+    last_used: AtomicI64,
 }
+
+/// A game nobody has touched or watched for this long is dropped from
+/// memory (it stays in the database and is reloaded on the next request).
+pub const IDLE_EVICT_MS: i64 = 10 * 60 * 1000;
 
 /// Shared server state: the store, the games in memory, and the engine's
 /// thread budget.
@@ -83,6 +88,7 @@ impl AppState {
                 Arc::new(Slot {
                     game: tokio::sync::Mutex::new(game),
                     tx: broadcast::channel(CHANNEL_CAPACITY).0,
+                    last_used: AtomicI64::new(crate::store::now()),
                 })
             })
             .clone()
@@ -91,6 +97,7 @@ impl AppState {
     /// The game with this id, loaded from the store (and replayed) on first use.
     async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<Slot>, ApiError> {
         if let Some(s) = self.cached(id) {
+            s.last_used.store(crate::store::now(), Ordering::Relaxed);
             return Ok(s);
         }
         if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
@@ -106,6 +113,28 @@ impl AppState {
         let slot = self.insert(id.to_string(), game);
         kick_engine(self.clone(), slot.clone());
         Ok(slot)
+    }
+}
+
+impl AppState {
+    /// Drops from memory the games idle for `idle_ms` with no WebSocket
+    /// watcher and no engine search. Returns how many were dropped.
+    pub fn evict_idle(&self, idle_ms: i64) -> usize {
+        let now = crate::store::now();
+        let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let before = map.len();
+        map.retain(|_, slot| {
+            let idle = now - slot.last_used.load(Ordering::Relaxed) >= idle_ms;
+            let unwatched = slot.tx.receiver_count() == 0;
+            let quiet = slot.game.try_lock().is_ok_and(|g| !g.thinking);
+            !(idle && unwatched && quiet)
+        });
+        before - map.len()
+    }
+
+    /// Games held in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 }
 
@@ -783,4 +812,53 @@ pub fn router(state: Arc<AppState>) -> Router {
         .nest("/api", api)
         .merge(crate::assets::router())
         .with_state(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn idle_games_are_evicted_and_reloaded_from_the_store() {
+        let (_stop, rx) = watch::channel(false);
+        let st = AppState::new(Store::in_memory().unwrap(), 1, rx);
+        let req = CreateRequest {
+            mode: Mode::Hotseat,
+            rules: RulesSpec::default(),
+            is_match: false,
+            level: 3,
+            side: None,
+        };
+        let (_, Json(created)) = create(State(st.clone()), ApiJson(req)).await.unwrap();
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::AUTHORIZATION,
+            format!("Bearer {}", created.token).parse().unwrap(),
+        );
+        let mv = MoveRequest {
+            token: "3".into(),
+            seq: None,
+        };
+        let Json(played) = post_move(State(st.clone()), Path(created.id.clone()), headers, ApiJson(mv))
+            .await
+            .unwrap();
+        assert_eq!(st.games_in_memory(), 1);
+        // Let the spawned engine checks (which lock the game briefly) run.
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        // Recently used games stay; idle ones go.
+        assert_eq!(st.evict_idle(IDLE_EVICT_MS), 0);
+        assert_eq!(st.evict_idle(0), 1);
+        assert_eq!(st.games_in_memory(), 0);
+        // The next request reloads the game exactly as it was.
+        let Json(view) = get_game(State(st.clone()), Path(created.id.clone()))
+            .await
+            .unwrap();
+        assert_eq!(st.games_in_memory(), 1);
+        assert_eq!(view.seq, 1);
+        assert_eq!(view.state, played.game.state);
+        // A watched game is never evicted.
+        let slot = st.cached(&created.id).unwrap();
+        let _rx = slot.tx.subscribe();
+        assert_eq!(st.evict_idle(0), 0);
+    }
 }

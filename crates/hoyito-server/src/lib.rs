@@ -74,13 +74,25 @@ pub async fn serve_on(
 ) -> std::io::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let state = AppState::new(store, engine_threads(), stop_rx);
+    let sweeper = {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                state.evict_idle(api::IDLE_EVICT_MS);
+            }
+        })
+    };
     let app = router(state);
-    axum::serve(listener, app)
+    let result = axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;
             let _ = stop_tx.send(true);
         })
-        .await
+        .await;
+    sweeper.abort();
+    result
 }
 
 /// Opens the database, binds the address, calls `on_listen` with the

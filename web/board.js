@@ -41,11 +41,11 @@ export class Board {
     this.flipped = false;
     this.holes = [];
     const w = (n + 2) * CELL;
-    const h = 2 * CELL + 60;
+    const h = 2 * CELL + 100;
     this.svg = el('svg', {
       viewBox: `0 0 ${w} ${h}`, class: 'board', role: 'group', 'aria-label': 'Hoyito board',
     });
-    el('rect', { x: 4, y: 24, width: w - 8, height: 2 * CELL + 12, rx: 60, class: 'wood' }, this.svg);
+    el('rect', { x: 4, y: 6, width: w - 8, height: h - 12, rx: 70, class: 'wood' }, this.svg);
     this.piles = [0, 1].map(() => {
       const g = el('g', { class: 'pile' }, this.svg);
       const shape = el('rect', { width: CELL - 24, height: 2 * CELL - 30, rx: 36, class: 'pile-bg' }, g);
@@ -90,7 +90,7 @@ export class Board {
       col = n + 1 - col;
       row = 1 - row;
     }
-    return { x: col * CELL + CELL / 2, y: 30 + row * CELL + CELL / 2, row };
+    return { x: col * CELL + CELL / 2, y: 50 + row * CELL + CELL / 2, row };
   }
 
   layout() {
@@ -99,7 +99,7 @@ export class Board {
       const { x, y, row } = this.place(i);
       const hole = this.holes[i];
       hole.g.setAttribute('transform', `translate(${x} ${y})`);
-      hole.count.setAttribute('y', row === 0 ? -R - 6 : R + 22);
+      hole.count.setAttribute('y', row === 0 ? -R - 10 : R + 30);
       hole.badge.setAttribute('transform', `translate(${-R + 4} ${row === 0 ? R - 4 : -R + 4})`);
       hole.row = row;
     }
@@ -110,8 +110,8 @@ export class Board {
     const [south, north] = this.piles;
     const sx = this.flipped ? topLeft : bottomRight;
     const nx = this.flipped ? bottomRight : topLeft;
-    south.g.setAttribute('transform', `translate(${sx} 45)`);
-    north.g.setAttribute('transform', `translate(${nx} 45)`);
+    south.g.setAttribute('transform', `translate(${sx} 65)`);
+    north.g.setAttribute('transform', `translate(${nx} 65)`);
     for (const p of this.piles) {
       p.text.setAttribute('x', (CELL - 24) / 2);
       p.text.setAttribute('y', 2 * CELL - 42);
@@ -167,7 +167,7 @@ export class Board {
         p.seeds.replaceChildren();
         for (let s = 0; s < shown; s++) {
           el('circle', {
-            cx: 18 + (s % 4) * 14, cy: 2 * CELL - 66 - Math.floor(s / 4) * 12, r: SEED_R,
+            cx: 18 + (s % 4) * 14, cy: 2 * CELL - 86 - Math.floor(s / 4) * 12, r: SEED_R,
             fill: SEED_COLORS[s % SEED_COLORS.length], class: 'seed',
           }, p.seeds);
         }

@@ -144,9 +144,10 @@ impl Record {
         let rules = *self.rules();
         let mut out = String::new();
         let mut tag = |k: &str, v: &str| {
+            // A tag is one line: line breaks in a value become spaces.
             out.push_str(&format!(
                 "[{k} \"{}\"]\n",
-                v.replace('\\', "\\\\").replace('"', "\\\"")
+                v.replace(['\n', '\r'], " ").replace('\\', "\\\\").replace('"', "\\\"")
             ));
         };
         for (k, v) in &self.tags {

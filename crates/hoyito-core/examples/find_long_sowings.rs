@@ -1,0 +1,195 @@
+//! Searches, by random play in Hoyito II and III on 2×6, for
+//! (a) a position and move whose relay sowing is endless
+//!     (`Position::play` returns `PlayError::Endless`), and
+//! (b) a position and move whose finite sowing has more than 10,000 laps.
+//!
+//! ```text
+//! cargo run --release -p hoyito-core --example find_long_sowings -- [seed] [max_moves_tested] [games]
+//! ```
+//!
+//! With `games`, random single games are played instead of whole matches.
+//!
+//! Every candidate move of every position met in random matches (games
+//! chained into rounds, so later rounds have closed holes) is tried on a
+//! copy. The examples found are committed in `tests/examples.rs`.
+//!
+//! `find_long_sowings perturb < endless.txt` instead tries, for each
+//! `ENDLESS` line of an earlier run, every board one seed away.
+//!
+//! Findings (2×6, standard rules, Hoyito II and III alternately):
+//! - endless sowings are common: 39,955 in 10^9 candidates of random single
+//!   games (1 in 25,000), 88,800 in 3·10^8 candidates of random matches
+//!   (1 in 3,400: closed holes shorten the ring); their cycles run from
+//!   48 laps to several million (4,628,448 laps for
+//!   `1,0,4,6,2,1/13,9,3,7,0,2 n 0-0`, North 4); the cycles checked with
+//!   an independent simulation all come back to the move's own first lap.
+//! - finite sowings are short: the longest in 10^9 candidates was 592 laps
+//!   (`1,10,1,2,1,0/4,0,2,9,0,2 s 8-8`, South 2, Hoyito II); the number of
+//!   sowings falls about tenfold per doubling of the lap count
+//!   (256–511 laps: 45, 512–1023: 3), so no finite sowing of more than
+//!   10,000 laps was found, by random play or one seed away from the
+//!   endless positions (longest 249 laps there).
+
+use hoyito_core::{Match, PlayError, Position, Rules, Variant};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+fn main() {
+    if std::env::args().nth(1).as_deref() == Some("perturb") {
+        return perturb();
+    }
+    let mut args = std::env::args().skip(1);
+    let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let budget: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(50_000_000);
+    let single_games = args.next().as_deref() == Some("games");
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let t0 = std::time::Instant::now();
+    let mut tested = 0u64;
+    let mut endless = 0u64;
+    let mut long = 0u64;
+    let mut max_laps = 0u32;
+    let mut games = 0u64;
+    // hist[k]: finite sowings of 2^k..2^(k+1)-1 laps.
+    let mut hist = [0u64; 32];
+    let mut longest = String::new();
+    while tested < budget && long < 5 {
+        let variant = [Variant::II, Variant::III][(games % 2) as usize];
+        games += 1;
+        let rules = Rules::standard(variant);
+        // Whole matches: later rounds have closed holes (a shorter ring).
+        let mut mat = Match::new(rules);
+        for _ply in 0..20_000 {
+            if mat.outcome().is_some() {
+                break;
+            }
+            if mat.current().is_over() {
+                if single_games || !mat.start_next_round() {
+                    break;
+                }
+                continue;
+            }
+            let pos = *mat.current().position();
+            for m in pos.candidates() {
+                tested += 1;
+                let mut p = pos;
+                // `play_unchecked` sows exactly like `play` (candidates are
+                // checked moves), without settling the next player's passes.
+                match p.play_unchecked(m) {
+                    Err(PlayError::Endless) => {
+                        endless += 1;
+                        if endless <= 5 {
+                            println!(
+                                "ENDLESS variant={} pos=\"{}\" move={}",
+                                variant,
+                                pos.to_notation(),
+                                pos.move_token(m)
+                            );
+                        }
+                    }
+                    Ok(played) => {
+                        hist[31 - played.laps.leading_zeros() as usize] += 1;
+                        if played.laps > max_laps {
+                            max_laps = played.laps;
+                            longest = format!(
+                                "variant={} pos=\"{}\" move={} laps={}",
+                                variant,
+                                pos.to_notation(),
+                                pos.move_token(m),
+                                played.laps
+                            );
+                        }
+                        if played.laps > 10_000 {
+                            long += 1;
+                            println!(
+                                "LONG variant={} pos=\"{}\" move={} laps={} captured={} extra={} after=\"{}\"",
+                                variant,
+                                pos.to_notation(),
+                                pos.move_token(m),
+                                played.laps,
+                                played.captured,
+                                played.extra_turn,
+                                p.to_notation()
+                            );
+                        }
+                    }
+                    Err(e) => panic!("candidate {m:?} of {} failed: {e}", pos.to_notation()),
+                }
+            }
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[rng.gen_range(0..legal.len())];
+            mat.play(m).expect("legal moves play");
+        }
+    }
+    println!(
+        "seed {seed}: {games} games, {tested} moves tested, {endless} endless, {long} over 10,000 laps, longest finite {max_laps} laps, {:.1?}",
+        t0.elapsed()
+    );
+    println!("longest finite: {longest}");
+    for (k, c) in hist.iter().enumerate().filter(|(_, &c)| c > 0) {
+        println!("laps {:>7}..{:<7} {c}", 1u64 << k, (1u64 << (k + 1)) - 1);
+    }
+}
+
+/// Reads `ENDLESS variant=V pos="…" move=K` lines on standard input and tries,
+/// for each, every board one seed away (a seed moved from one hole to
+/// another), reporting finite sowings of the same move longer than 10,000 laps.
+fn perturb() {
+    use std::io::BufRead;
+    let t0 = std::time::Instant::now();
+    let mut tested = 0u64;
+    let mut best = 0u32;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.unwrap();
+        let Some(rest) = line.strip_prefix("ENDLESS variant=") else {
+            continue;
+        };
+        let (v, rest) = rest.split_once(' ').unwrap();
+        let variant: Variant = v.parse().unwrap();
+        let rules = Rules::standard(variant);
+        let text = rest.split('"').nth(1).unwrap();
+        let token = rest.rsplit_once("move=").unwrap().1.trim();
+        let pos = Position::from_notation(rules, text).unwrap();
+        let m = pos.parse_move(token).unwrap();
+        let mut setup = pos.to_setup();
+        let len = setup.board.len();
+        for a in 0..len {
+            for b in 0..len {
+                if a == b || setup.board[a] == 0 {
+                    continue;
+                }
+                setup.board[a] -= 1;
+                setup.board[b] += 1;
+                if setup.board[m.hole()] > 0 {
+                    if let Ok(p) = Position::from_setup(rules, &setup) {
+                        if !p.is_over() && p.to_move() == pos.to_move() {
+                            tested += 1;
+                            let mut q = p;
+                            if let Ok(played) = q.play_unchecked(m) {
+                                best = best.max(played.laps);
+                                if played.laps > 10_000 {
+                                    println!(
+                                        "LONG variant={} pos=\"{}\" move={} laps={} after=\"{}\"",
+                                        variant,
+                                        p.to_notation(),
+                                        p.move_token(m),
+                                        played.laps,
+                                        q.to_notation()
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+                setup.board[a] += 1;
+                setup.board[b] -= 1;
+            }
+        }
+    }
+    println!(
+        "perturb: {tested} tested, longest finite {best} laps, {:.1?}",
+        t0.elapsed()
+    );
+}

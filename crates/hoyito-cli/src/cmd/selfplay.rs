@@ -143,7 +143,7 @@ fn play_one(
     random_plies: u32,
 ) -> GameResult {
     let pair = index / 2;
-    let a_side = if index % 2 == 0 { Side::South } else { Side::North };
+    let a_side = if index & 1 == 0 { Side::South } else { Side::North };
     let mut rng = SmallRng::seed_from_u64(args_seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut game = Game::new(rules);
     for _ in 0..random_plies {

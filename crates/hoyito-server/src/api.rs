@@ -24,8 +24,9 @@ pub const MAX_BODY: usize = 16 * 1024;
 /// Largest body accepted by record import.
 pub const MAX_IMPORT_BODY: usize = 1024 * 1024;
 /// Messages buffered per game for slow WebSocket clients; a client that
-/// falls further behind gets a fresh state instead.
-const CHANNEL_CAPACITY: usize = 64;
+/// falls further behind gets a fresh state instead. The channel keeps its
+/// last messages (each a full game view) in memory, so this stays small.
+const CHANNEL_CAPACITY: usize = 16;
 
 /// A game in memory, with its live-update channel.
 pub struct Slot {

@@ -7,6 +7,8 @@
 //! cargo run --release -p hoyito-core --example find_long_sowings -- [seed] [max_moves_tested] [games]
 //! ```
 //!
+//! `HOYITO_HOLES=n` plays on 2×n instead of 2×6.
+//!
 //! With `games`, random single games are played instead of whole matches.
 //!
 //! Every candidate move of every position met in random matches (games
@@ -29,6 +31,9 @@
 //!   (256–511 laps: 45, 512–1023: 3), so no finite sowing of more than
 //!   10,000 laps was found, by random play or one seed away from the
 //!   endless positions (longest 249 laps there).
+//! - other boards, 10^8 candidates of random matches each (seed 7; 2×12
+//!   and 2×9 3·10^7, seed 5): longest finite 136 laps on 2×4, 416 on 2×5,
+//!   117 on 2×9, 61 on 2×12.
 
 use hoyito_core::{Match, PlayError, Position, Rules, Variant};
 use rand::rngs::SmallRng;
@@ -42,6 +47,8 @@ fn main() {
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let budget: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(50_000_000);
     let single_games = args.next().as_deref() == Some("games");
+    // Board size: HOYITO_HOLES (default 6).
+    let holes: usize = std::env::var("HOYITO_HOLES").ok().and_then(|h| h.parse().ok()).unwrap_or(6);
     let mut rng = SmallRng::seed_from_u64(seed);
     let t0 = std::time::Instant::now();
     let mut tested = 0u64;
@@ -55,7 +62,7 @@ fn main() {
     while tested < budget && long < 5 {
         let variant = [Variant::II, Variant::III][(games % 2) as usize];
         games += 1;
-        let rules = Rules::standard(variant);
+        let rules = Rules::new(variant, holes).expect("HOYITO_HOLES is 4..=12");
         // Whole matches: later rounds have closed holes (a shorter ring).
         let mut mat = Match::new(rules);
         for _ply in 0..20_000 {

@@ -48,7 +48,10 @@ fn main() {
     let budget: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(50_000_000);
     let single_games = args.next().as_deref() == Some("games");
     // Board size: HOYITO_HOLES (default 6).
-    let holes: usize = std::env::var("HOYITO_HOLES").ok().and_then(|h| h.parse().ok()).unwrap_or(6);
+    let holes: usize = std::env::var("HOYITO_HOLES")
+        .ok()
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(6);
     let mut rng = SmallRng::seed_from_u64(seed);
     let t0 = std::time::Instant::now();
     let mut tested = 0u64;

@@ -147,7 +147,9 @@ impl Record {
             // A tag is one line: line breaks in a value become spaces.
             out.push_str(&format!(
                 "[{k} \"{}\"]\n",
-                v.replace(['\n', '\r'], " ").replace('\\', "\\\\").replace('"', "\\\"")
+                v.replace(['\n', '\r'], " ")
+                    .replace('\\', "\\\\")
+                    .replace('"', "\\\"")
             ));
         };
         for (k, v) in &self.tags {

@@ -121,3 +121,62 @@ fn tempfile_dir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `hoyito analyze --tablebases DIR` scores a covered position exactly at
+/// depth 1, as the table says; without the table, depth 1 does not.
+#[test]
+fn analyze_uses_the_tablebases() {
+    let dir = std::env::temp_dir().join(format!("hoyito-tb-analyze-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let build = [
+        "tablebase",
+        "build",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "16",
+        "--dir",
+        d,
+        "--quiet",
+    ];
+    assert_eq!(hoyito(&build).0, 0);
+    let pos = "1,0,3,0/0,2,0,2 s 20-4";
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "probe",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--dir",
+        d,
+        pos,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("final margin +8 for south"), "{out}");
+    let analyze = |extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            "--variant",
+            "II",
+            "--holes",
+            "4",
+            "--position",
+            pos,
+            "--depth",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        hoyito(&args)
+    };
+    let (code, out, err) = analyze(&["--tablebases", d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("score +8"), "{out}");
+    let (code, _, err) = analyze(&["--tablebases", "/nonexistent/hoyito-tables"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("hoyito: cannot use the tablebases"), "{err}");
+}

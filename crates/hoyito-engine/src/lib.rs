@@ -234,6 +234,27 @@ impl Engine {
         self.tt.clear();
     }
 
+    /// Uses the endgame tablebases of `rules` stored under `dir` (as built
+    /// by `hoyito tablebase build`) as the exact-value oracle: every covered
+    /// position below the root is scored perfectly, so wherever the root's
+    /// children are covered the engine plays perfectly. Returns the seed
+    /// counts of the layers loaded.
+    ///
+    /// # Errors
+    /// [`hoyito_tablebase::TablebaseError`] if the rules are not covered by
+    /// tablebases, no layer is present, or a file fails its checks.
+    pub fn load_tablebases(
+        &mut self,
+        rules: hoyito_core::Rules,
+        dir: &std::path::Path,
+    ) -> Result<Vec<u32>, hoyito_tablebase::TablebaseError> {
+        let tb = Arc::new(hoyito_tablebase::Tablebase::open(rules, dir)?);
+        let layers = tb.layers();
+        let oracle: Oracle = Arc::new(move |p: &Position| tb.final_margin(p));
+        self.set_oracle(Some(oracle));
+        Ok(layers)
+    }
+
     /// Replaces the evaluation weights (for tuning). Clears the table.
     pub fn set_weights(&mut self, weights: EvalWeights) {
         self.weights = weights;

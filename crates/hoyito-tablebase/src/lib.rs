@@ -321,6 +321,11 @@ impl Tablebase {
         if pos.opening_pending() {
             return Err(TablebaseError::Unsupported("the two-hole opening".into()));
         }
+        if pos.last_four() != hoyito_core::LastFour::Captor {
+            return Err(TablebaseError::Unsupported(
+                "the last four going to a fixed player (Hoyito III from round 3 of a match)".into(),
+            ));
+        }
         Ok(())
     }
 

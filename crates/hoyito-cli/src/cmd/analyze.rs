@@ -53,6 +53,8 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = hoyito_engine::DEFAULT_HASH_MB)]
     hash: usize,
+    #[command(flatten)]
+    tablebases: super::common::TablebaseArgs,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -113,6 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pos = *game.position();
     let mut engine = Engine::new(args.engine.into());
     engine.set_hash_mb(args.hash);
+    args.tablebases.attach(&mut engine, *game.rules())?;
     let stop = AtomicBool::new(false);
     if args.info {
         return search_info(&mut engine, &game, limits, &stop, args.json);

@@ -203,3 +203,41 @@ pub fn legal_tokens(pos: &hoyito_core::Position) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// `--tablebases DIR`: endgame tablebases for perfect play.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct TablebaseArgs {
+    /// Directory of endgame tablebases built by `hoyito tablebase build`; the
+    /// engine plays perfectly wherever they cover the position. Default:
+    /// ./tablebases, if it exists and holds tables for these rules.
+    #[arg(long, value_name = "DIR")]
+    pub tablebases: Option<std::path::PathBuf>,
+}
+
+impl TablebaseArgs {
+    /// Loads the tablebases of `rules` into `engine`. Returns the layers
+    /// loaded (seed counts), or `None` when the default directory has none.
+    ///
+    /// # Errors
+    /// Only when `--tablebases` was given and cannot be used.
+    pub fn attach(
+        &self,
+        engine: &mut hoyito_engine::Engine,
+        rules: Rules,
+    ) -> anyhow::Result<Option<Vec<u32>>> {
+        match &self.tablebases {
+            Some(dir) => engine
+                .load_tablebases(rules, dir)
+                .map(Some)
+                .with_context(|| format!("cannot use the tablebases in {}", dir.display())),
+            None => {
+                let dir = std::path::Path::new("tablebases");
+                Ok(if dir.is_dir() {
+                    engine.load_tablebases(rules, dir).ok()
+                } else {
+                    None
+                })
+            }
+        }
+    }
+}

@@ -45,6 +45,8 @@ pub struct Args {
     /// Start from a saved game record (its rules replace the rule options).
     #[arg(long, value_name = "FILE")]
     load: Option<PathBuf>,
+    #[command(flatten)]
+    tablebases: super::common::TablebaseArgs,
 }
 
 /// `--side` values.
@@ -92,6 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         level: args.level,
         movetime: Duration::from_millis(args.movetime),
         engine: None,
+        tablebases: args.tablebases.clone(),
         shown: false,
         echo: !stdin.is_terminal(),
     };
@@ -155,6 +158,7 @@ struct Ui<R: BufRead, W: Write> {
     level: u8,
     movetime: Duration,
     engine: Option<Engine>,
+    tablebases: super::common::TablebaseArgs,
     /// The current position has been shown.
     shown: bool,
     /// Echo each input line after the prompt (input is not a terminal).
@@ -314,9 +318,18 @@ impl<R: BufRead, W: Write> Ui<R, W> {
     }
 
     fn engine(&mut self) -> &mut Engine {
-        let level = self.level;
-        let engine = self.engine.get_or_insert_with(|| Engine::with_level(level));
-        engine
+        if self.engine.is_none() {
+            let mut engine = Engine::with_level(self.level);
+            if self.level == 10 {
+                // Full strength plays perfectly where tablebases cover the position.
+                let rules = *self.play.game().rules();
+                if let Err(e) = self.tablebases.attach(&mut engine, rules) {
+                    eprintln!("hoyito: {e:#}; playing without tablebases");
+                }
+            }
+            self.engine = Some(engine);
+        }
+        self.engine.as_mut().expect("created above")
     }
 
     /// The engine's choice in the current position.

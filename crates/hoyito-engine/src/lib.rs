@@ -248,7 +248,30 @@ impl Engine {
         rules: hoyito_core::Rules,
         dir: &std::path::Path,
     ) -> Result<Vec<u32>, hoyito_tablebase::TablebaseError> {
-        let tb = Arc::new(hoyito_tablebase::Tablebase::open(rules, dir)?);
+        // Opening checks every file's checksum: keep opened tables for the process.
+        type Cache = std::sync::Mutex<
+            std::collections::HashMap<
+                (hoyito_core::Rules, std::path::PathBuf),
+                Arc<hoyito_tablebase::Tablebase>,
+            >,
+        >;
+        static OPENED: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+        let key = (rules, dir.to_path_buf());
+        let cached = OPENED
+            .get_or_init(Default::default)
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&key).cloned());
+        let tb = match cached {
+            Some(tb) => tb,
+            None => {
+                let tb = Arc::new(hoyito_tablebase::Tablebase::open(rules, dir)?);
+                if let Ok(mut c) = OPENED.get_or_init(Default::default).lock() {
+                    c.insert(key, Arc::clone(&tb));
+                }
+                tb
+            }
+        };
         let layers = tb.layers();
         let oracle: Oracle = Arc::new(move |p: &Position| tb.final_margin(p));
         self.set_oracle(Some(oracle));

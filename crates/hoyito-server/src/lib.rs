@@ -46,6 +46,9 @@ pub struct Config {
     pub addr: SocketAddr,
     /// The SQLite database file (default `./hoyito.db`), created if missing.
     pub db: PathBuf,
+    /// Endgame tablebases (`hoyito tablebase build`) for level-10 engine
+    /// moves and hints: perfect play where they cover the position.
+    pub tablebases: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -53,6 +56,7 @@ impl Default for Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("./hoyito.db"),
+            tablebases: None,
         }
     }
 }
@@ -101,6 +105,9 @@ pub async fn serve_on(
 /// # Errors
 /// If the database cannot be opened or the address cannot be bound.
 pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
+    if let Some(dir) = &config.tablebases {
+        ai::use_tablebases(dir.clone());
+    }
     let store =
         Store::open(&config.db).with_context(|| format!("opening database {}", config.db.display()))?;
     let rt = tokio::runtime::Builder::new_multi_thread()

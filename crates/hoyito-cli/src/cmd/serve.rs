@@ -14,6 +14,9 @@ pub struct Args {
     /// SQLite database holding every game and move (created if missing).
     #[arg(long, default_value = "./hoyito.db")]
     pub db: PathBuf,
+    /// Endgame tablebases for the level-10 engine (default: ./tablebases if it exists).
+    #[arg(long, value_name = "DIR")]
+    pub tablebases: Option<PathBuf>,
 }
 
 /// Serves until Ctrl-C or SIGTERM. Prints `listening on http://ADDR` once bound.
@@ -21,6 +24,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = hoyito_server::Config {
         addr: args.addr,
         db: args.db,
+        tablebases: args
+            .tablebases
+            .or_else(|| Some(PathBuf::from("tablebases")).filter(|d| d.is_dir())),
     };
     hoyito_server::run(config, |addr| {
         let mut out = std::io::stdout().lock();

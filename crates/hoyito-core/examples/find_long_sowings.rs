@@ -7,7 +7,8 @@
 //! cargo run --release -p hoyito-core --example find_long_sowings -- [seed] [max_moves_tested] [games]
 //! ```
 //!
-//! `HOYITO_HOLES=n` plays on 2×n instead of 2×6.
+//! `HOYITO_HOLES=n` plays on 2×n instead of 2×6; `HOYITO_SEEDS=s` starts
+//! with `s` seeds per hole instead of 4.
 //!
 //! With `games`, random single games are played instead of whole matches.
 //!
@@ -52,6 +53,11 @@ fn main() {
         .ok()
         .and_then(|h| h.parse().ok())
         .unwrap_or(6);
+    // Seeds per hole: HOYITO_SEEDS (default 4).
+    let seeds: u8 = std::env::var("HOYITO_SEEDS")
+        .ok()
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(4);
     let mut rng = SmallRng::seed_from_u64(seed);
     let t0 = std::time::Instant::now();
     let mut tested = 0u64;
@@ -65,7 +71,13 @@ fn main() {
     while tested < budget && long < 5 {
         let variant = [Variant::II, Variant::III][(games % 2) as usize];
         games += 1;
-        let rules = Rules::new(variant, holes).expect("HOYITO_HOLES is 4..=12");
+        let rules = Rules::try_from(hoyito_core::RulesSpec {
+            variant,
+            holes: holes as u8,
+            seeds,
+            ..Default::default()
+        })
+        .expect("HOYITO_HOLES is 4..=12 and HOYITO_SEEDS fits");
         // Whole matches: later rounds have closed holes (a shorter ring).
         let mut mat = Match::new(rules);
         for _ply in 0..20_000 {

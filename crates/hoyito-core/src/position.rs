@@ -522,7 +522,7 @@ impl Position {
 
     /// Directions the player to move may sow in.
     #[inline]
-    fn directions(&self) -> (Direction, Option<Direction>) {
+    pub(crate) fn directions(&self) -> (Direction, Option<Direction>) {
         match self.rules.direction() {
             DirectionRule::Fixed => (Direction::Ccw, None),
             DirectionRule::PerMove => (Direction::Ccw, Some(Direction::Cw)),
@@ -536,7 +536,20 @@ impl Position {
     /// Whether `side` has seeds in an open hole of their row (closed holes hold none).
     #[inline]
     pub fn has_seeds(&self, side: Side) -> bool {
-        self.board[self.row(side)].iter().fold(0, |a, &s| a | s) != 0
+        let n = self.rules.holes();
+        let row = ((1u32 << n) - 1) << (n * side.index());
+        nonempty_mask(&self.board) & row != 0
+    }
+
+    /// The mover's non-empty holes as bits, bit `k` for the row's `k`-th
+    /// hole (index `row.start + k`).
+    #[inline]
+    pub(crate) fn mover_mask(&self) -> (u32, usize) {
+        let row = self.row(self.to_move);
+        (
+            (nonempty_mask(&self.board) >> row.start) & ((1u32 << row.len()) - 1),
+            row.start,
+        )
     }
 
     /// Candidate one-hole moves: every non-empty open hole of the mover in
@@ -549,11 +562,10 @@ impl Position {
             return list;
         }
         let (d0, d1) = self.directions();
-        let row = self.row(self.to_move);
         // A mask of non-empty holes first: no branch per hole.
-        let mut mask = (nonempty_mask(&self.board) >> row.start) & ((1u32 << row.len()) - 1);
+        let (mut mask, start) = self.mover_mask();
         while mask != 0 {
-            let i = row.start + mask.trailing_zeros() as usize;
+            let i = start + mask.trailing_zeros() as usize;
             mask &= mask - 1;
             list.push(Move::single(i, d0));
             if let Some(d1) = d1 {
@@ -905,7 +917,9 @@ impl Position {
         let mut hand = byte(&w, pos);
         clear_byte(&mut w, pos);
         let mut laps = 1u32;
-        let mut cycle = CycleCheck::default();
+        // Brent's check starts at lap CYCLE_CHECK_FROM_LAP; until then no
+        // state is kept (most moves end long before).
+        let mut cycle: Option<CycleCheck> = None;
         let variant_i = self.rules.variant() == Variant::I;
         loop {
             if variant_i && lap_may_make_casa::<CCW>(&w, pos, hand as usize, len) {
@@ -932,7 +946,11 @@ impl Position {
             hand = last;
             clear_byte(&mut w, pos);
             laps += 1;
-            if laps >= CYCLE_CHECK_FROM_LAP && cycle.repeats(&w, pos, hand) {
+            if laps >= CYCLE_CHECK_FROM_LAP
+                && cycle
+                    .get_or_insert_with(CycleCheck::default)
+                    .repeats(&w, pos, hand)
+            {
                 return Err(PlayError::Endless);
             }
         }
@@ -1129,6 +1147,22 @@ impl RepetitionTracker {
             self.in_play = pos.in_play();
         }
         self.insert(pos.repetition_key())
+    }
+
+    /// Takes back the last [`push`](Self::push) of `pos` (its mover turned
+    /// out to have no legal move, so the position does not count).
+    #[inline]
+    pub fn pop(&mut self, pos: &Position) {
+        let key = pos.repetition_key();
+        let mask = self.slots.len() - 1;
+        let mut i = key.mix() as usize & mask;
+        while self.slots[i].gen == self.gen {
+            if self.slots[i].key == key {
+                self.slots[i].count = self.slots[i].count.saturating_sub(1);
+                return;
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     fn insert(&mut self, key: RepetitionKey) -> usize {

@@ -108,19 +108,20 @@ impl<T> Index<Side> for ByPlayer<T> {
     type Output = T;
     #[inline]
     fn index(&self, s: Side) -> &T {
-        match s {
-            Side::South => &self.south,
-            Side::North => &self.north,
-        }
+        // An address select rather than a branch: the side to move is
+        // unpredictable in playouts.
+        [&self.south, &self.north][s as usize]
     }
 }
 
 impl<T> IndexMut<Side> for ByPlayer<T> {
     #[inline]
     fn index_mut(&mut self, s: Side) -> &mut T {
-        match s {
-            Side::South => &mut self.south,
-            Side::North => &mut self.north,
+        let [south, north] = [&mut self.south, &mut self.north];
+        if s == Side::South {
+            south
+        } else {
+            north
         }
     }
 }

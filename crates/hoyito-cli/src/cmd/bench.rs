@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use hoyito_core::{playout, Position, RepetitionTracker, Rules, Variant};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::{RngCore, SeedableRng};
 
 use super::common::RulesArgs;
 
@@ -43,7 +43,7 @@ pub struct Totals {
 pub fn run_playouts(rules: Rules, seconds: f64, games: Option<u64>, seed: u64) -> (Totals, Duration) {
     let start = Position::new(rules);
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut below = |k: usize| rng.gen_range(0..k);
+    let mut below = |k: usize| playout::uniform_below(k, || rng.next_u32());
     let mut tracker = RepetitionTracker::new();
     let mut t = Totals::default();
     let began = Instant::now();

@@ -39,6 +39,7 @@ pub mod error;
 pub mod file;
 pub mod graph;
 pub mod index;
+pub mod lean;
 pub mod reference;
 pub mod solve;
 
@@ -52,6 +53,7 @@ pub use error::TablebaseError;
 use file::LayerFile;
 use graph::{Edge, Expander};
 use index::{rotate, Indexer};
+pub use lean::SweepStats;
 pub use solve::LayerStats;
 use solve::{LowerValues, MAX_LAYER_POSITIONS};
 
@@ -115,11 +117,48 @@ impl LowerValues for Tablebase {
     }
 }
 
+/// Which solver solves a layer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Solver {
+    /// The graph solver when the layer's move graph fits in memory
+    /// (see [`graph_fits`]), else the lean solver.
+    #[default]
+    Auto,
+    /// [`solve::solve_layer`]: stores the layer's move graph (27–43 bytes per position).
+    Graph,
+    /// [`lean::solve_layer_lean`]: 2 bytes per position, moves regenerated on every sweep.
+    Lean,
+}
+
+/// Bytes per position assumed for the graph solver's work memory when
+/// choosing a solver (the largest measured: 43 on 2×6 with work lists).
+pub const GRAPH_BYTES_PER_POSITION: u64 = 44;
+
+/// Memory the graph solver may use: half of the memory available now
+/// (`MemAvailable` of `/proc/meminfo`), or 4 GiB where that is unknown.
+pub fn graph_memory_budget() -> u64 {
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    });
+    available.map_or(4 << 30, |b| b / 2)
+}
+
+/// Whether the graph solver can take a layer of `positions` positions within
+/// `budget` bytes (and its 31-bit child ranks).
+pub fn graph_fits(positions: u64, budget: u64) -> bool {
+    positions < MAX_LAYER_POSITIONS && positions.saturating_mul(GRAPH_BYTES_PER_POSITION) <= budget
+}
+
 /// Options of [`Tablebase::build`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BuildOptions {
     /// Show progress bars on stderr.
     pub progress: bool,
+    /// Which solver to use for layers that are not reused.
+    pub solver: Solver,
 }
 
 /// What [`Tablebase::build`] did for one layer.
@@ -131,6 +170,13 @@ pub enum LayerReport {
         seeds: u32,
         /// Positions.
         positions: u64,
+    },
+    /// One sweep of the lean solver is done (the layer is not written yet).
+    Sweep {
+        /// Seeds in play of the layer being solved.
+        seeds: u32,
+        /// The sweep's figures.
+        stats: SweepStats,
     },
     /// The layer was solved and written.
     Solved(LayerStats),
@@ -163,8 +209,25 @@ impl Tablebase {
         })
     }
 
-    fn solve_one(&self, seeds: u32, progress: bool) -> Result<(Vec<i8>, LayerStats), TablebaseError> {
+    fn solve_one(
+        &self,
+        seeds: u32,
+        progress: bool,
+        solver: Solver,
+        report: &mut dyn FnMut(&LayerReport),
+    ) -> Result<(Vec<i8>, LayerStats), TablebaseError> {
         let positions = self.indexers[seeds as usize].count();
+        let lean = match solver {
+            Solver::Graph => false,
+            Solver::Lean => true,
+            Solver::Auto => !graph_fits(positions, graph_memory_budget()),
+        };
+        if lean {
+            let (values, stats, _) = lean::solve_layer_lean(self.rules, seeds, self, progress, |st| {
+                report(&LayerReport::Sweep { seeds, stats: *st })
+            });
+            return Ok((values, stats));
+        }
         if positions >= MAX_LAYER_POSITIONS {
             return Err(TablebaseError::TooLarge {
                 seeds,
@@ -175,15 +238,28 @@ impl Tablebase {
         Ok(solve::solve_layer(self.rules, seeds, self, progress))
     }
 
-    /// Solves layers 4, 8, …, `max_seeds` in memory, without files.
+    /// Solves layers 4, 8, …, `max_seeds` in memory, without files, with
+    /// the solver chosen by [`Solver::Auto`].
     ///
     /// # Errors
-    /// [`TablebaseError::Unsupported`] for rules the tablebase does not
-    /// cover, [`TablebaseError::TooLarge`] for a layer of 2³¹ positions or more.
+    /// [`TablebaseError::Unsupported`] for rules the tablebase does not cover.
     pub fn solve_in_memory(rules: Rules, max_seeds: u32) -> Result<Tablebase, TablebaseError> {
+        Tablebase::solve_in_memory_with(rules, max_seeds, Solver::Auto)
+    }
+
+    /// Solves layers 4, 8, …, `max_seeds` in memory with `solver`.
+    ///
+    /// # Errors
+    /// As [`Tablebase::solve_in_memory`], plus [`TablebaseError::TooLarge`]
+    /// for a layer of 2³¹ positions or more with [`Solver::Graph`].
+    pub fn solve_in_memory_with(
+        rules: Rules,
+        max_seeds: u32,
+        solver: Solver,
+    ) -> Result<Tablebase, TablebaseError> {
         let mut tb = Tablebase::empty(rules, max_seeds)?;
         for seeds in layer_seeds(max_seeds) {
-            let (values, _) = tb.solve_one(seeds, false)?;
+            let (values, _) = tb.solve_one(seeds, false, solver, &mut |_| {})?;
             tb.layers[seeds as usize] = Some(Layer::Owned(values));
         }
         Ok(tb)
@@ -215,7 +291,7 @@ impl Tablebase {
                     continue;
                 }
             }
-            let (values, stats) = tb.solve_one(seeds, options.progress)?;
+            let (values, stats) = tb.solve_one(seeds, options.progress, options.solver, &mut report)?;
             file::write_layer(&path, &rules, seeds, &values)?;
             drop(values);
             tb.layers[seeds as usize] =

@@ -69,6 +69,9 @@ pub struct LayerStats {
     pub iterate: Duration,
     /// Bytes of the layer's in-memory move graph and working arrays.
     pub work_bytes: u64,
+    /// Solved by the lean solver ([`crate::lean`]: no move graph; `generate`
+    /// is then its first sweep and `iterate` the other sweeps).
+    pub lean: bool,
 }
 
 /// One work unit's part of the move graph, in compressed rows.
@@ -301,6 +304,7 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
         generate,
         iterate: t1.elapsed(),
         work_bytes,
+        lean: false,
     };
     (values, stats)
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Context;
 use hoyito_core::Position;
 use hoyito_tablebase::reference::{compare_layer, Reference};
-use hoyito_tablebase::{layer_seeds, BuildOptions, LayerReport, Tablebase};
+use hoyito_tablebase::{layer_seeds, BuildOptions, LayerReport, Solver, Tablebase};
 
 use super::common::RulesArgs;
 
@@ -40,6 +40,19 @@ struct BuildArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// Solver: `graph` stores each layer's move graph (27–43 bytes per
+    /// position, fastest), `lean` only 2 bytes per position and regenerates
+    /// moves on every sweep, `auto` takes `graph` when it fits in half the
+    /// available memory.
+    #[arg(long, value_enum, default_value_t = SolverArg::Auto)]
+    solver: SolverArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SolverArg {
+    Auto,
+    Graph,
+    Lean,
 }
 
 #[derive(clap::Args)]
@@ -82,7 +95,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let threads = hoyito_tablebase::threads() as f64;
     let start = Instant::now();
-    let (mut positions, mut solved_time) = (0u64, 0f64);
+    let (mut positions, mut solved_time, mut evaluated) = (0u64, 0f64, 0u64);
     println!(
         "{rules}: layers {:?} into {}",
         layer_seeds(args.max_seeds).collect::<Vec<_>>(),
@@ -94,10 +107,48 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         args.max_seeds,
         BuildOptions {
             progress: !args.quiet,
+            solver: match args.solver {
+                SolverArg::Auto => Solver::Auto,
+                SolverArg::Graph => Solver::Graph,
+                SolverArg::Lean => Solver::Lean,
+            },
         },
         |r| match *r {
             LayerReport::Reused { seeds, positions } => {
                 println!("seeds {seeds:>3}: {positions:>13} positions, file exists and checks out");
+            }
+            LayerReport::Sweep { seeds, stats: w } => {
+                evaluated += w.evaluated;
+                println!(
+                    "seeds {seeds:>3}: lean sweep {:>3}: {:>13} evaluated, {:>13} changed, {:>9.2}s, \
+                     {:>10.0} evaluations/s/core",
+                    w.sweep,
+                    w.evaluated,
+                    w.changed,
+                    w.time.as_secs_f64(),
+                    w.evaluated as f64 / w.time.as_secs_f64().max(1e-9) / threads,
+                );
+            }
+            LayerReport::Solved(s) if s.lean => {
+                let t = (s.generate + s.iterate).as_secs_f64();
+                positions += s.positions;
+                solved_time += t;
+                println!(
+                    "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} sweeps (lean), first {:>8.2}s, \
+                     others {:>8.2}s, {:.2} evaluations per position, {:>10.0} positions/s/core, \
+                     work memory {:.1} MB ({:.2} bytes/position)",
+                    s.seeds,
+                    s.positions,
+                    s.inner_edges,
+                    s.sweeps,
+                    s.generate.as_secs_f64(),
+                    s.iterate.as_secs_f64(),
+                    evaluated as f64 / s.positions as f64,
+                    s.positions as f64 / t.max(1e-9) / threads,
+                    s.work_bytes as f64 / 1e6,
+                    s.work_bytes as f64 / s.positions as f64,
+                );
+                evaluated = 0;
             }
             LayerReport::Solved(s) => {
                 let t = (s.generate + s.iterate).as_secs_f64();

@@ -1,0 +1,265 @@
+//! The lean solver: the same fixpoint as [`crate::solve`], without the move graph.
+//!
+//! [`solve_layer`](crate::solve::solve_layer) stores a layer's move graph
+//! (27–43 bytes per position), which does not fit in memory for layers of
+//! several hundred million positions. [`solve_layer_lean`] keeps only the
+//! packed `secure`/`concede` state of every position (2 bytes, see
+//! [`crate::solve`]) and regenerates every position's moves with
+//! `hoyito-core` on every sweep: each sweep walks the layer in rank order,
+//! in parallel chunks (`unrank` once per chunk, then the in-place `next`),
+//! re-reads the children's state (same layer, in place) and the exits' exact
+//! values (lower layers, memory-mapped), and updates the state. Sweeps repeat
+//! until one changes nothing. Updates are monotone (both halves of a state
+//! only grow, and never beyond the least fixpoint), so reading a child's
+//! state while another thread updates it (relaxed atomics) only ever reads a
+//! value between the one of the previous sweep and the final one: the chaotic
+//! (Gauss–Seidel) iteration converges to the same least fixpoint as the graph
+//! solver, and the values are identical.
+//!
+//! **Skipping chunks, exactly.** The first sweep also records, for every
+//! chunk of [`LEAN_CHUNK`] positions, the sorted set of chunks its
+//! same-layer children lie in (its *dependencies*; a few bytes per position).
+//! Each chunk remembers the last sweep in which it was evaluated (`eval[c]`)
+//! and the last sweep in which one of its positions changed (`changed[c]`).
+//! A later sweep evaluates chunk `c` only if some dependency `d` has
+//! `changed[d] ≥ eval[c]`: otherwise every child of every position of `c`
+//! has kept the state `c` read during its last evaluation (changes in
+//! earlier sweeps were complete before that evaluation started, sweeps being
+//! separated by a barrier), so re-evaluating would give the same states. The
+//! iteration stops after a sweep that changes nothing: then every chunk was
+//! last evaluated on the final states of its children, i.e. every position
+//! satisfies the fixpoint equations.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use hoyito_core::Rules;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::graph::{Edge, Expander};
+use crate::index::Indexer;
+use crate::solve::{LayerStats, LowerValues};
+
+/// Positions per chunk of the lean solver (the unit of work and of skipping).
+pub const LEAN_CHUNK: u64 = 1 << 12;
+
+/// Figures of one sweep of the lean solver.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SweepStats {
+    /// Sweep number, from 1.
+    pub sweep: u32,
+    /// Positions evaluated (those of the chunks not skipped).
+    pub evaluated: u64,
+    /// Positions whose state changed.
+    pub changed: u64,
+    /// Wall-clock time of the sweep.
+    pub time: Duration,
+}
+
+fn progress_bar(show: bool, len: u64) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{msg:>34} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})",
+        )
+        .expect("valid template"),
+    );
+    pb
+}
+
+/// Solves the layer of `seeds` seeds without storing its move graph: returns
+/// the value of every position (as [`crate::solve::solve_layer`], which it
+/// equals exactly), the layer's figures (`generate` is the first sweep,
+/// `iterate` the others, `sweeps` counts all of them) and every sweep's
+/// figures. `on_sweep` is called after each sweep (for progress output).
+///
+/// # Panics
+/// If a value does not fit in `i8` (more than 127 seeds) or the layer has
+/// 2⁴⁴ positions or more (chunk numbers are 32-bit).
+pub fn solve_layer_lean(
+    rules: Rules,
+    seeds: u32,
+    lower: &dyn LowerValues,
+    show: bool,
+    mut on_sweep: impl FnMut(&SweepStats),
+) -> (Vec<i8>, LayerStats, Vec<SweepStats>) {
+    assert!(seeds <= 127, "values must fit in i8");
+    let holes = rules.board_len();
+    let indexers: Vec<Indexer> = (0..=seeds).map(|s| Indexer::new(holes, s)).collect();
+    let ix = &indexers[seeds as usize];
+    let count = ix.count();
+    let nchunks = count.div_ceil(LEAN_CHUNK);
+    assert!(nchunks < u32::MAX as u64, "layer too large: {count} positions");
+    let rank = |s: u32, b: &[u8]| indexers[s as usize].rank(b);
+
+    // `state[p]`: `secure` in the low byte, `concede` in the high byte.
+    let state: Vec<AtomicU16> = (0..count).map(|_| AtomicU16::new(0)).collect();
+    let last_changed: Vec<AtomicU32> = (0..nchunks).map(|_| AtomicU32::new(0)).collect();
+    let last_eval: Vec<AtomicU32> = (0..nchunks).map(|_| AtomicU32::new(0)).collect();
+    let inner_edges = AtomicU64::new(0);
+
+    // Evaluates chunk `c` in sweep `sweep`; records its dependencies into
+    // `deps` if given. Returns the number of positions that changed.
+    let eval_chunk = |ex: &mut Expander, c: u64, sweep: u32, mut deps: Option<&mut Vec<u32>>| -> u64 {
+        let start = c * LEAN_CHUNK;
+        let len = LEAN_CHUNK.min(count - start);
+        let mut board = vec![0u8; holes];
+        ix.unrank(start, &mut board);
+        let mut changed = 0u64;
+        let mut edges = 0u64;
+        for i in 0..len {
+            let p = (start + i) as usize;
+            // Exits: secure starts at max(0, gains); concede at min(−gains).
+            let (mut s, mut o) = (0i16, i16::MAX);
+            ex.expand(&board, rank, |_, e| match e {
+                Edge::Same { child, flip } => {
+                    let st = state[child as usize].load(Relaxed);
+                    let (cs, co) = ((st & 0xff) as i16, (st >> 8) as i16);
+                    if flip {
+                        s = s.max(co);
+                        o = o.min(cs);
+                    } else {
+                        s = s.max(cs);
+                        o = o.min(co);
+                    }
+                    edges += 1;
+                    if let Some(d) = deps.as_deref_mut() {
+                        d.push((child / LEAN_CHUNK) as u32);
+                    }
+                }
+                exit => {
+                    let v = exit.value(|_| unreachable!(), |s, r| lower.value(s, r) as i32) as i16;
+                    s = s.max(v);
+                    o = o.min(-v);
+                }
+            });
+            let new = (o.max(0) as u16) << 8 | s as u16;
+            let old = state[p].load(Relaxed);
+            if new != old {
+                // Both halves only grow: the iteration is monotone.
+                debug_assert!(new & 0xff >= old & 0xff && new >> 8 >= old >> 8);
+                state[p].store(new, Relaxed);
+                changed += 1;
+            }
+            if i + 1 < len {
+                ix.next(&mut board);
+            }
+        }
+        last_eval[c as usize].store(sweep, Relaxed);
+        if changed > 0 {
+            last_changed[c as usize].store(sweep, Relaxed);
+        }
+        if deps.is_some() {
+            inner_edges.fetch_add(edges, Relaxed);
+        }
+        changed
+    };
+
+    let pb = progress_bar(show, count);
+    let mut log: Vec<SweepStats> = Vec::new();
+    let mut finish_sweep = |pb: &ProgressBar, st: SweepStats| {
+        pb.suspend(|| on_sweep(&st));
+        log.push(st);
+    };
+
+    // Sweep 1: every chunk, recording dependencies.
+    let t0 = Instant::now();
+    pb.set_message(format!("{seeds} seeds: sweep 1 (all)"));
+    let changed = AtomicU64::new(0);
+    let deps: Vec<Box<[u32]>> = (0..nchunks)
+        .into_par_iter()
+        .map_init(
+            || (Expander::new(rules), Vec::new()),
+            |(ex, scratch), c| {
+                scratch.clear();
+                let n = eval_chunk(ex, c, 1, Some(scratch));
+                changed.fetch_add(n, Relaxed);
+                scratch.sort_unstable();
+                scratch.dedup();
+                pb.inc(LEAN_CHUNK.min(count - c * LEAN_CHUNK));
+                scratch.as_slice().into()
+            },
+        )
+        .collect();
+    let generate = t0.elapsed();
+    let mut any = changed.load(Relaxed) > 0;
+    finish_sweep(
+        &pb,
+        SweepStats {
+            sweep: 1,
+            evaluated: count,
+            changed: changed.load(Relaxed),
+            time: generate,
+        },
+    );
+
+    // Later sweeps: the chunks whose dependencies changed since their last evaluation.
+    let t1 = Instant::now();
+    let mut sweep = 1u32;
+    while any {
+        sweep += 1;
+        let ts = Instant::now();
+        pb.set_position(0);
+        pb.set_message(format!("{seeds} seeds: sweep {sweep}"));
+        let changed = AtomicU64::new(0);
+        let evaluated = AtomicU64::new(0);
+        (0..nchunks).into_par_iter().for_each_init(
+            || Expander::new(rules),
+            |ex, c| {
+                let len = LEAN_CHUNK.min(count - c * LEAN_CHUNK);
+                let since = last_eval[c as usize].load(Relaxed);
+                if deps[c as usize]
+                    .iter()
+                    .any(|&d| last_changed[d as usize].load(Relaxed) >= since)
+                {
+                    changed.fetch_add(eval_chunk(ex, c, sweep, None), Relaxed);
+                    evaluated.fetch_add(len, Relaxed);
+                }
+                pb.inc(len);
+            },
+        );
+        any = changed.load(Relaxed) > 0;
+        finish_sweep(
+            &pb,
+            SweepStats {
+                sweep,
+                evaluated: evaluated.load(Relaxed),
+                changed: changed.load(Relaxed),
+                time: ts.elapsed(),
+            },
+        );
+    }
+    pb.finish_and_clear();
+    let iterate = t1.elapsed();
+
+    let values: Vec<i8> = state
+        .par_iter()
+        .map(|st| {
+            let st = st.load(Relaxed);
+            let (s, o) = ((st & 0xff) as i8, (st >> 8) as i8);
+            debug_assert!(s == 0 || o == 0, "both players cannot force a gain");
+            if s > 0 {
+                s
+            } else {
+                -o
+            }
+        })
+        .collect();
+    let dep_entries: u64 = deps.iter().map(|d| d.len() as u64).sum();
+    let work_bytes = 2 * count + 8 * nchunks + 16 * nchunks + 4 * dep_entries;
+    let stats = LayerStats {
+        seeds,
+        positions: count,
+        inner_edges: inner_edges.load(Relaxed),
+        sweeps: sweep,
+        generate,
+        iterate,
+        work_bytes,
+        lean: true,
+    };
+    (values, stats, log)
+}

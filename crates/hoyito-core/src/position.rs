@@ -33,6 +33,9 @@ fn board_words(b: &[u8; MAX_BOARD]) -> [u64; 3] {
     [w(0), w(1), w(2)]
 }
 
+/// One in every byte.
+const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
+
 /// Bit `i` set for each non-empty hole `i`, computed eight holes at a time.
 #[inline(always)]
 fn nonempty_mask(b: &[u8; MAX_BOARD]) -> u32 {
@@ -70,9 +73,9 @@ fn clear_byte(w: &mut [u64; 3], i: usize) {
 fn add_lap<const CCW: bool>(w: &mut [u64; 3], pos: usize, h: usize, len: usize) -> usize {
     let (full, r) = if h < len { (0, h) } else { (h / len, h % len) };
     let add = |w: &mut [u64; 3], a: usize, b: usize, times: u64| {
-        for (k, x) in w.iter_mut().enumerate() {
-            *x = x.wrapping_add(ONES[b][k].wrapping_sub(ONES[a][k]).wrapping_mul(times));
-        }
+        w[0] = w[0].wrapping_add(ONES[b][0].wrapping_sub(ONES[a][0]).wrapping_mul(times));
+        w[1] = w[1].wrapping_add(ONES[b][1].wrapping_sub(ONES[a][1]).wrapping_mul(times));
+        w[2] = w[2].wrapping_add(ONES[b][2].wrapping_sub(ONES[a][2]).wrapping_mul(times));
     };
     if full > 0 {
         add(w, 0, len, full as u64);
@@ -93,14 +96,12 @@ fn add_lap<const CCW: bool>(w: &mut [u64; 3], pos: usize, h: usize, len: usize) 
     }
 }
 
-/// Whether a lap of `h` seeds from `pos` may make a casa on its way: a full
-/// lap, or a hole holding 3 among those it sows (found eight at a time; a
-/// rare false alarm only costs the seed-by-seed path).
+/// The holes a lap of `h < len` seeds from `pos` makes into casas: those
+/// holding 3 among the holes it sows (each gets one seed), as the high bit
+/// of their byte, found eight holes at a time.
 #[inline(always)]
-fn lap_may_make_casa<const CCW: bool>(w: &[u64; 3], pos: usize, h: usize, len: usize) -> bool {
-    if h >= len {
-        return true;
-    }
+fn lap_casas<const CCW: bool>(w: &[u64; 3], pos: usize, h: usize, len: usize) -> [u64; 3] {
+    debug_assert!(h < len);
     const LOW: u64 = 0x0101_0101_0101_0101;
     let (a1, b1, a2, b2) = if CCW {
         let end = pos + h + 1;
@@ -110,14 +111,13 @@ fn lap_may_make_casa<const CCW: bool>(w: &[u64; 3], pos: usize, h: usize, len: u
         let under = h.saturating_sub(pos);
         (pos - (h - under), pos, len - under, len)
     };
-    let mut hit = 0u64;
-    for (k, &x) in w.iter().enumerate() {
+    core::array::from_fn(|k| {
         let range = ONES[b1][k].wrapping_sub(ONES[a1][k]) | ONES[b2][k].wrapping_sub(ONES[a2][k]);
-        let y = x ^ (3 * LOW); // bytes holding 3 become 0
-        let zero = y.wrapping_sub(LOW) & !y & (0x80 * LOW);
-        hit |= zero & (range << 7);
-    }
-    hit != 0
+        let y = w[k] ^ (3 * LOW); // bytes holding 3 become 0
+                                  // Exactly the zero bytes (no borrow crosses a byte).
+        let zero = !(((y & (0x7F * LOW)) + 0x7F * LOW) | y) & (0x80 * LOW);
+        zero & (range << 7)
+    })
 }
 
 /// Brent's cycle detection on the lap-start state (board, lap origin,
@@ -922,17 +922,48 @@ impl Position {
         let mut cycle: Option<CycleCheck> = None;
         let variant_i = self.rules.variant() == Variant::I;
         loop {
-            if variant_i && lap_may_make_casa::<CCW>(&w, pos, hand as usize, len) {
-                // Hoyito I: a hole at 3 in the lap's way becomes a casa and is
-                // captured at once; sow this lap seed by seed.
-                set_board_words(&mut self.board, &w);
-                match self.sow_lap::<O, CCW, false>(pos, hand, usize::MAX, obs) {
-                    Some(p) => pos = p,
-                    None => return Ok(laps),
-                }
-                w = board_words(&self.board);
-            } else {
+            if !variant_i {
                 pos = add_lap::<CCW>(&mut w, pos, hand as usize, len);
+            } else {
+                // Hoyito I: each hole at 3 that the lap sows becomes a casa
+                // and is captured at once (en passant). A lap of fewer seeds
+                // than holes sows each hole once, so its casas are the holes
+                // at 3 in its way and are captured arithmetically, unless
+                // they may end the game (the last four), which is done seed
+                // by seed, as are longer laps.
+                let short = (hand as usize) < len;
+                let casas = if short {
+                    lap_casas::<CCW>(&w, pos, hand as usize, len)
+                } else {
+                    [0; 3]
+                };
+                // At most 23 casas: the byte sums cannot overflow.
+                let count = casas
+                    .iter()
+                    .map(|&c| ((c >> 7).wrapping_mul(LOW_BYTES) >> 56) as u8)
+                    .sum::<u8>();
+                if short && count == 0 {
+                    pos = add_lap::<CCW>(&mut w, pos, hand as usize, len);
+                } else if short && self.in_play > 4 * count + 4 {
+                    pos = add_lap::<CCW>(&mut w, pos, hand as usize, len);
+                    for (x, c) in w.iter_mut().zip(casas) {
+                        *x &= !((c >> 7) * 0xFF);
+                    }
+                    self.captured[self.to_move] += 4 * count;
+                    self.in_play -= 4 * count;
+                    if byte(&casas, pos) != 0 {
+                        // The lap's last seed made a casa: the move ends.
+                        set_board_words(&mut self.board, &w);
+                        return Ok(laps);
+                    }
+                } else {
+                    set_board_words(&mut self.board, &w);
+                    match self.sow_lap::<O, CCW, false>(pos, hand, usize::MAX, obs) {
+                        Some(p) => pos = p,
+                        None => return Ok(laps),
+                    }
+                    w = board_words(&self.board);
+                }
             }
             let last = byte(&w, pos);
             if last == 1 {
@@ -1110,6 +1141,13 @@ impl Default for RepetitionTracker {
 }
 
 impl RepetitionKey {
+    /// Equality word by word in registers (see `RepetitionTracker::insert`).
+    #[inline(always)]
+    fn same(&self, other: &RepetitionKey) -> bool {
+        let (a, b) = (self.0, other.0);
+        (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) == 0
+    }
+
     #[inline]
     fn mix(&self) -> u64 {
         let [a, b, c, d] = self.0;
@@ -1165,6 +1203,9 @@ impl RepetitionTracker {
         }
     }
 
+    // Inlined so that the key stays in registers: passed through memory, its
+    // four word stores would stall the wide loads that compare it.
+    #[inline(always)]
     fn insert(&mut self, key: RepetitionKey) -> usize {
         let mask = self.slots.len() - 1;
         let mut i = key.mix() as usize & mask;
@@ -1182,7 +1223,7 @@ impl RepetitionTracker {
                 }
                 return 1;
             }
-            if slot.key == key {
+            if slot.key.same(&key) {
                 slot.count += 1;
                 return slot.count as usize;
             }

@@ -37,6 +37,7 @@ mod eval;
 mod mcts;
 mod search;
 mod tt;
+mod zobrist;
 
 #[cfg(test)]
 mod tests;
@@ -45,7 +46,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hoyito_core::{Game, Move, Position};
+use hoyito_core::{Game, Move, Position, Side};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -69,6 +70,11 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Wall-clock time.
     pub movetime: Option<Duration>,
+    /// A node budget standing in for `movetime` (machine- and load-independent
+    /// timing): alpha-beta stops at this many nodes and, as with a time
+    /// limit, starts no iteration after half of them and returns at once
+    /// with a single legal move. MCTS treats it as `nodes`.
+    pub node_budget: Option<u64>,
 }
 
 /// Which search an [`Engine`] runs.
@@ -168,6 +174,8 @@ pub struct Engine {
     rng: SmallRng,
     /// Use the transposition table (switched off only by tests).
     use_tt: bool,
+    /// Key the table incrementally (see [`Engine::set_incremental_hash`]).
+    incremental_hash: bool,
 }
 
 /// Default transposition-table size in MiB.
@@ -186,6 +194,7 @@ impl Engine {
             weights: EvalWeights::DEFAULT,
             rng: SmallRng::seed_from_u64(0x5EED),
             use_tt: true,
+            incremental_hash: true,
         }
     }
 
@@ -204,6 +213,16 @@ impl Engine {
             e.set_hash_mb(1);
         }
         e
+    }
+
+    /// Keys the transposition table by the incremental hash (the default:
+    /// a board hash updated from each sowing's events) or, with `false`, by
+    /// [`Position::hash`] computed from scratch at every node. Both give the
+    /// same search up to hash collisions; the switch exists to measure the
+    /// speed of each. Clears the table.
+    pub fn set_incremental_hash(&mut self, on: bool) {
+        self.incremental_hash = on;
+        self.tt.clear();
     }
 
     /// The level, if made by [`Engine::with_level`].
@@ -391,7 +410,10 @@ impl Engine {
         let start = Instant::now();
         let root = *game.position();
         let me = root.to_move();
-        let depth_only = limits.depth.is_some() && limits.nodes.is_none() && limits.movetime.is_none();
+        let depth_only = limits.depth.is_some()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.node_budget.is_none();
         if depth_only {
             self.new_game();
         }
@@ -408,26 +430,33 @@ impl Engine {
             &history,
         );
         s.use_tt = self.use_tt;
-        s.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        s.incremental = self.incremental_hash;
+        s.node_limit = limits
+            .nodes
+            .unwrap_or(u64::MAX)
+            .min(limits.node_budget.unwrap_or(u64::MAX));
         s.deadline = limits.movetime.map(|t| start + t);
         s.push_root(&root);
 
         struct RootMove {
             mv: Move,
             pos: Position,
+            hb: u64,
             captured: u8,
             score: i32,
             pv: Vec<Move>,
         }
+        let root_hb = zobrist::board_hash(&root);
         let mut roots: Vec<RootMove> = root
             .legal_moves()
             .iter()
             .map(|&m| {
                 let mut p = root;
-                let played = p.play(m).expect("a legal move");
+                let (played, hb) = zobrist::play_hashed(&mut p, root_hb, m).expect("a legal move");
                 RootMove {
                     mv: m,
                     pos: p,
+                    hb,
                     captured: played.captured,
                     score: -INF,
                     pv: vec![m],
@@ -448,11 +477,11 @@ impl Engine {
             for (i, r) in roots.iter().enumerate() {
                 let d = depth as i32 - 1;
                 let v = if all_exact || i == 0 {
-                    s.child_value(&r.pos, me, r.captured, d, 1, -INF, INF)
+                    s.child_value(&r.pos, r.hb, me, r.captured, d, 1, -INF, INF)
                 } else {
-                    let v = s.child_value(&r.pos, me, r.captured, d, 1, alpha, alpha + 1);
+                    let v = s.child_value(&r.pos, r.hb, me, r.captured, d, 1, alpha, alpha + 1);
                     if v > alpha && !s.aborted {
-                        s.child_value(&r.pos, me, r.captured, d, 1, alpha, INF)
+                        s.child_value(&r.pos, r.hb, me, r.captured, d, 1, alpha, INF)
                     } else {
                         v
                     }
@@ -508,8 +537,51 @@ impl Engine {
                     break;
                 }
             }
+            if let Some(b) = limits.node_budget {
+                if roots.len() == 1 || s.nodes * 2 > b {
+                    break;
+                }
+            }
             if s.nodes >= s.node_limit || stop.load(std::sync::atomic::Ordering::Relaxed) {
                 break;
+            }
+        }
+        if !all_exact && completed >= 3 && roots.len() > 1 && !s.aborted {
+            // Among the moves as good as the best, prefer the one that gives a
+            // fallible opponent the most chances to go wrong.
+            let d = completed as i32;
+            let best = roots[0].score;
+            let mut tied = vec![0usize];
+            for (i, r) in roots.iter().enumerate().skip(1) {
+                // PVS scores of later moves are upper bounds: test them.
+                if r.score >= best
+                    && !s.aborted
+                    && s.child_value(&r.pos, r.hb, me, r.captured, d - 1, 1, best - 1, best) >= best
+                {
+                    tied.push(i);
+                }
+            }
+            if tied.len() > 1 && !s.aborted {
+                let mut choice = (0usize, f64::NEG_INFINITY);
+                for &i in &tied {
+                    let r = &roots[i];
+                    let chance = error_chance(&mut s, me, &r.pos, r.hb, best, d);
+                    if s.aborted {
+                        break;
+                    }
+                    if chance > choice.1 {
+                        choice = (i, chance);
+                    }
+                }
+                if !s.aborted && choice.0 != 0 {
+                    let i = choice.0;
+                    roots[i].score = best;
+                    if roots[i].pv.first() != Some(&roots[i].mv) {
+                        roots[i].pv = vec![roots[i].mv];
+                    }
+                    let r = roots.remove(i);
+                    roots.insert(0, r);
+                }
             }
         }
         let nodes = s.nodes;
@@ -524,6 +596,46 @@ impl Engine {
             time_ms,
         };
         (roots.into_iter().map(|r| (r.mv, r.score, r.pv)).collect(), result)
+    }
+}
+
+/// How likely an opponent who plays a random move, weighted towards captures
+/// (weight 1 + seeds captured), is to reply to `child` (a root child whose
+/// exact value for the root's mover is `best`, internal units) with a move
+/// that lets the root's mover do better than `best` at depth `d - 2`.
+/// A child that is over, or where the root's mover moves again, gives 0.
+fn error_chance(s: &mut Searcher<'_>, me: Side, child: &Position, hb: u64, best: i32, d: i32) -> f64 {
+    let opp = child.to_move();
+    if child.is_over() || opp == me {
+        return 0.0;
+    }
+    let replies = child.legal_moves();
+    if replies.is_empty() {
+        return 0.0;
+    }
+    s.push_path(child);
+    let (mut total, mut wrong) = (0.0, 0.0);
+    for &q in replies.iter() {
+        let mut p = *child;
+        let Ok((played, h)) = zobrist::play_hashed(&mut p, hb, q) else {
+            continue;
+        };
+        let w = 1.0 + played.captured as f64;
+        total += w;
+        // The opponent's value after q is below -best: a mistake.
+        let v = s.child_value(&p, h, opp, played.captured, d - 2, 2, -best - 1, -best);
+        if s.aborted {
+            break;
+        }
+        if v <= -best - 1 {
+            wrong += w;
+        }
+    }
+    s.pop_path();
+    if total > 0.0 {
+        wrong / total
+    } else {
+        0.0
     }
 }
 

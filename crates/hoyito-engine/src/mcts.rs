@@ -138,7 +138,7 @@ pub(crate) fn search(
         p.play(m).expect("a legal move");
         tree.push(Node::new(p, Some(m), me));
     }
-    let max_iter = match (limits.nodes, limits.depth) {
+    let max_iter = match (limits.nodes.or(limits.node_budget), limits.depth) {
         (Some(n), _) => n,
         (None, Some(d)) => d as u64 * PLAYOUTS_PER_DEPTH,
         _ => u64::MAX,
@@ -155,7 +155,7 @@ pub(crate) fn search(
         {
             break;
         }
-        if legal.len() == 1 && limits.movetime.is_some() && iters >= 1 {
+        if legal.len() == 1 && (limits.movetime.is_some() || limits.node_budget.is_some()) && iters >= 1 {
             break;
         }
         // Selection.

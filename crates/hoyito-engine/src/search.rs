@@ -21,12 +21,15 @@ use hoyito_core::{Move, Position, RepetitionKey, Side};
 
 use crate::eval::{evaluate, split_value, EvalWeights, SCALE};
 use crate::tt::{Bound, Tt};
-use crate::Oracle;
+use crate::{zobrist, Oracle};
 
 /// Larger than any score.
 pub(crate) const INF: i32 = 1_000_000;
 /// Deepest ply the search reaches (extra turns and passes included).
 pub(crate) const MAX_PLY: usize = 128;
+
+/// The shallowest depth at which incrementally keyed nodes use the table.
+pub(crate) const MIN_KEYED_DEPTH: i32 = 2;
 
 /// Table depth of a value proven without reaching the horizon (every line
 /// ended by the rules): it holds at any depth.
@@ -37,6 +40,8 @@ pub(crate) const SOLVED: u8 = 255;
 pub(crate) struct Child {
     pub mv: Move,
     pub pos: Position,
+    /// Board hash of `pos` ([`zobrist::board_hash`]) if the child was hashed.
+    pub hb: u64,
     pub captured: u8,
     pub order: i32,
 }
@@ -50,6 +55,10 @@ pub(crate) struct Searcher<'a> {
     pub salt: u64,
     /// Probe and store the transposition table (off only in tests).
     pub use_tt: bool,
+    /// Key the table by the incremental hash ([`zobrist`]) maintained from
+    /// the sowings' events; otherwise by [`Position::hash`] computed at
+    /// each node (kept for measuring the difference).
+    pub incremental: bool,
     pub nodes: u64,
     pub node_limit: u64,
     pub deadline: Option<Instant>,
@@ -102,6 +111,7 @@ impl<'a> Searcher<'a> {
             weights,
             salt,
             use_tt: true,
+            incremental: true,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -153,15 +163,26 @@ impl<'a> Searcher<'a> {
     /// Plays every candidate of `pos` (every legal move while the opening is
     /// pending), skipping endless sowings.
     pub fn gen_children(pos: &Position, out: &mut Vec<Child>) {
+        Self::gen(pos, None, out);
+    }
+
+    /// [`Searcher::gen_children`]; with `hb = Some(board hash of pos)`, each
+    /// child's board hash is updated from its sowing's events
+    /// ([`zobrist::play_hashed`]), otherwise children are played on the
+    /// cheaper unobserved path and not hashed.
+    pub fn gen(pos: &Position, hb: Option<u64>, out: &mut Vec<Child>) {
         out.clear();
-        let mover = pos.to_move();
         let push = |m: Move, out: &mut Vec<Child>| {
             let mut p = *pos;
-            if let Ok(played) = p.play_unchecked(m) {
-                let _ = mover;
+            let played = match hb {
+                Some(h) => zobrist::play_hashed(&mut p, h, m),
+                None => p.play_unchecked(m).map(|pl| (pl, 0)),
+            };
+            if let Ok((played, hb)) = played {
                 out.push(Child {
                     mv: m,
                     pos: p,
+                    hb,
                     captured: played.captured,
                     order: 0,
                 });
@@ -185,6 +206,7 @@ impl<'a> Searcher<'a> {
     pub fn child_value(
         &mut self,
         child: &Position,
+        hb: u64,
         me: Side,
         captured: u8,
         depth: i32,
@@ -201,14 +223,23 @@ impl<'a> Searcher<'a> {
             return split_value(child, me);
         }
         if child.to_move() == me {
-            self.node(child, depth, ply, alpha, beta)
+            self.node(child, hb, depth, ply, alpha, beta)
         } else {
-            -self.node(child, depth, ply, -beta, -alpha)
+            -self.node(child, hb, depth, ply, -beta, -alpha)
         }
     }
 
-    /// Negamax value of `pos` (not over) from its mover's view.
-    pub fn node(&mut self, pos: &Position, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    /// Negamax value of `pos` (not over, board hash `hb` when keyed
+    /// incrementally) from its mover's view.
+    pub fn node(
+        &mut self,
+        pos: &Position,
+        hb: u64,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         self.check_abort();
         self.pv[ply].clear();
@@ -229,9 +260,19 @@ impl<'a> Searcher<'a> {
             }
             return evaluate(pos, &self.weights);
         }
-        let key = pos.hash() ^ self.salt;
+        // With incremental keys, nodes one ply above the horizon are not
+        // keyed (their children would need a hashed replay each).
+        let use_tt = self.use_tt && (!self.incremental || depth >= MIN_KEYED_DEPTH);
+        let key = if !use_tt {
+            0
+        } else if self.incremental {
+            debug_assert_eq!(hb, zobrist::board_hash(pos), "incremental hash");
+            zobrist::key(pos, hb)
+        } else {
+            pos.hash()
+        } ^ self.salt;
         let mut tt_move = None;
-        if let Some(hit) = self.tt.probe(key).filter(|_| self.use_tt) {
+        if let Some(hit) = self.tt.probe(key).filter(|_| use_tt) {
             tt_move = hit.mv;
             if hit.depth >= depth {
                 let v = hit.value + base;
@@ -248,7 +289,9 @@ impl<'a> Searcher<'a> {
         }
 
         let mut children = std::mem::take(&mut self.bufs[ply]);
-        Self::gen_children(pos, &mut children);
+        // Children are played on the fast unobserved path; those searched
+        // above the horizon are replayed with the hash observer below.
+        Self::gen(pos, None, &mut children);
         if children.is_empty() {
             // Every sowing is endless: the mover passes.
             self.bufs[ply] = children;
@@ -257,7 +300,7 @@ impl<'a> Searcher<'a> {
             if p.is_over() {
                 return p.margin(me) * SCALE;
             }
-            let v = -self.node(&p, depth, ply + 1, -beta, -alpha);
+            let v = -self.node(&p, hb, depth, ply + 1, -beta, -alpha);
             let (head, tail) = self.pv.split_at_mut(ply + 1);
             head[ply].clone_from(&tail[0]);
             return v;
@@ -289,13 +332,22 @@ impl<'a> Searcher<'a> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (i, c) in children.iter().enumerate() {
+        for (i, c) in children.iter_mut().enumerate() {
+            if self.incremental && depth > MIN_KEYED_DEPTH && !c.pos.is_over() {
+                // The child will be keyed: its board hash is this node's
+                // plus the events of its sowing.
+                let mut p = *pos;
+                if let Ok((_, h)) = zobrist::play_hashed(&mut p, hb, c.mv) {
+                    c.pos = p;
+                    c.hb = h;
+                }
+            }
             let v = if i == 0 {
-                self.child_value(&c.pos, me, c.captured, depth - 1, ply + 1, alpha, beta)
+                self.child_value(&c.pos, c.hb, me, c.captured, depth - 1, ply + 1, alpha, beta)
             } else {
-                let v = self.child_value(&c.pos, me, c.captured, depth - 1, ply + 1, alpha, alpha + 1);
+                let v = self.child_value(&c.pos, c.hb, me, c.captured, depth - 1, ply + 1, alpha, alpha + 1);
                 if v > alpha && v < beta && !self.aborted {
-                    self.child_value(&c.pos, me, c.captured, depth - 1, ply + 1, alpha, beta)
+                    self.child_value(&c.pos, c.hb, me, c.captured, depth - 1, ply + 1, alpha, beta)
                 } else {
                     v
                 }
@@ -348,7 +400,7 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Exact
         };
-        if self.use_tt {
+        if use_tt {
             // A subtree where every line ended holds at any depth.
             let depth = if solved { SOLVED as i32 } else { depth };
             self.tt.store(key, best - base, depth, bound, best_move);
@@ -387,6 +439,17 @@ impl<'a> Searcher<'a> {
         }
         self.bufs[ply] = children;
         best
+    }
+
+    /// Pushes a position onto the repetition path (a root child whose
+    /// replies are searched); [`Searcher::pop_path`] removes it.
+    pub fn push_path(&mut self, pos: &Position) {
+        self.path.push((pos.repetition_key(), pos.in_play()));
+    }
+
+    /// Removes the last position pushed by [`Searcher::push_path`].
+    pub fn pop_path(&mut self) {
+        self.path.pop();
     }
 
     /// Pushes the root onto the repetition path (call once before searching root children).

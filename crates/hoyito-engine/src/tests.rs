@@ -409,3 +409,199 @@ fn time_for_move_is_sane() {
     assert!(t > Duration::from_secs(1) && t < Duration::from_secs(10));
     assert!(time_for_move(Duration::from_millis(10), Duration::ZERO) <= Duration::from_millis(5));
 }
+
+/// The incremental board hash, updated from each sowing's events, equals the
+/// hash computed from scratch after every move of random games under every
+/// variant and option, with closed holes, and so does the table key; the
+/// games cover passes, extra turns, two-hole openings and clockwise moves.
+#[test]
+fn incremental_hash_equals_scratch_hash() {
+    use hoyito_core::{CaptureSide, DirectionRule, Setup};
+
+    use crate::zobrist::{board_hash, key, play_hashed};
+
+    let mut rng = SmallRng::seed_from_u64(0x4A5C);
+    let (mut moves, mut passes, mut extra, mut pairs, mut cw, mut closed_games, mut endless) =
+        (0, 0, 0, 0, 0, 0, 0);
+    for variant in Variant::ALL {
+        for holes in [4u8, 6, 9, 12] {
+            for direction in [
+                DirectionRule::Fixed,
+                DirectionRule::PerPlayer,
+                DirectionRule::PerMove,
+            ] {
+                for (two_hole_opening, skip_origin, capture_side) in [
+                    (false, false, CaptureSide::Any),
+                    (true, true, CaptureSide::Any),
+                    (true, false, CaptureSide::Opponent),
+                    (false, true, CaptureSide::Opponent),
+                ] {
+                    let r = Rules::try_from(RulesSpec {
+                        variant,
+                        holes,
+                        seeds: rng.gen_range(2..=5),
+                        skip_origin,
+                        direction,
+                        two_hole_opening,
+                        capture_side,
+                        ..RulesSpec::default()
+                    })
+                    .unwrap();
+                    for g in 0..3 {
+                        let mut setup = Setup::start(&r);
+                        if g == 2 {
+                            // Close some holes of each row, as in later rounds of a match.
+                            let n = holes as usize;
+                            for row in [0, n] {
+                                for i in 0..rng.gen_range(1..n) {
+                                    setup.board[row + n - 1 - i] = 0;
+                                    setup.closed.push(row + n - 1 - i);
+                                }
+                            }
+                            closed_games += 1;
+                        }
+                        let mut pos = Position::from_setup(r, &setup).unwrap();
+                        let mut h = board_hash(&pos);
+                        for _ in 0..400 {
+                            if pos.is_over() {
+                                break;
+                            }
+                            // Candidates include endless sowings, which must leave everything unchanged.
+                            let cands = pos.candidates();
+                            let legal = pos.legal_moves();
+                            let m = if rng.gen_bool(0.2) && !pos.opening_pending() {
+                                cands[rng.gen_range(0..cands.len())]
+                            } else {
+                                legal[rng.gen_range(0..legal.len())]
+                            };
+                            let before = pos;
+                            match play_hashed(&mut pos, h, m) {
+                                Ok((played, h2)) => {
+                                    h = h2;
+                                    moves += 1;
+                                    extra += played.extra_turn as u32;
+                                    pairs += m.is_pair() as u32;
+                                    cw += (m.direction() == hoyito_core::Direction::Cw) as u32;
+                                    let next = if played.extra_turn {
+                                        before.to_move()
+                                    } else {
+                                        before.to_move().other()
+                                    };
+                                    passes += (!pos.is_over() && pos.to_move() != next) as u32;
+                                }
+                                Err(_) => {
+                                    assert_eq!(pos, before, "a failed move leaves the position");
+                                    endless += 1;
+                                }
+                            }
+                            if !pos.is_over() {
+                                assert_eq!(h, board_hash(&pos), "{r:?} after {m:?}: {}", pos.to_notation());
+                                assert_eq!(key(&pos, h), key(&pos, board_hash(&pos)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(moves > 10_000, "{moves} moves");
+    for (what, n) in [
+        ("passes", passes),
+        ("extra turns", extra),
+        ("two-hole openings", pairs),
+        ("clockwise moves", cw),
+        ("games with closed holes", closed_games),
+    ] {
+        assert!(n > 10, "only {n} {what}");
+    }
+    let _ = endless;
+}
+
+/// Different positions get different keys: the side to move, the opening
+/// flag and direction choices are part of the key, not only the board.
+#[test]
+fn keys_separate_state_beyond_the_board() {
+    use crate::zobrist::{board_hash, key};
+    let r = Rules::try_from(RulesSpec {
+        variant: Variant::II,
+        holes: 6,
+        direction: hoyito_core::DirectionRule::PerPlayer,
+        two_hole_opening: true,
+        ..RulesSpec::default()
+    })
+    .unwrap();
+    let p = Position::new(r);
+    let mut q = p;
+    q.pass();
+    assert_eq!(board_hash(&p), board_hash(&q));
+    assert_ne!(p.to_move(), q.to_move());
+    assert_ne!(key(&p, board_hash(&p)), key(&q, board_hash(&q)));
+    let a = Position::from_notation(Rules::standard(Variant::II), "4,4,4,4,4,4/4,4,4,4,4,4 s 0-0").unwrap();
+    let b = Position::from_notation(Rules::standard(Variant::II), "5,3,4,4,4,4/4,4,4,4,4,4 s 0-0").unwrap();
+    assert_ne!(board_hash(&a), board_hash(&b));
+}
+
+/// A node budget stops the search at the budget, starts no iteration after
+/// half of it, and (from a cleared table) gives the same answer every time.
+#[test]
+fn node_budget_limits_and_repeats() {
+    let game = Game::new(Rules::standard(Variant::III));
+    let stop = AtomicBool::new(false);
+    let budget = Limits {
+        node_budget: Some(200_000),
+        ..Limits::default()
+    };
+    let mut e = Engine::new(EngineKind::AlphaBeta);
+    let mut infos = Vec::new();
+    let r = e.search(&game, budget, &stop, &mut |i| infos.push(i.nodes));
+    assert!(r.nodes <= 200_000, "{} nodes", r.nodes);
+    // Every completed iteration but the last ended below half the budget.
+    assert!(infos.len() >= 2);
+    assert!(
+        infos[..infos.len() - 1].iter().all(|&n| n * 2 <= 200_000),
+        "{infos:?}"
+    );
+    e.new_game();
+    let r2 = e.search(&game, budget, &stop, &mut |_| {});
+    assert_eq!(
+        (r.best, r.score, r.nodes, r.depth),
+        (r2.best, r2.score, r2.nodes, r2.depth)
+    );
+}
+
+/// The tie-break among equally good root moves (the one giving a fallible
+/// opponent most chances to err) never plays a move worse than the best:
+/// on random small positions the move chosen scores, by an exact analysis
+/// of every move at the same depth, as much as the best move.
+#[test]
+fn tie_break_keeps_the_best_score() {
+    let mut rng = SmallRng::seed_from_u64(99);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(7),
+        ..Limits::default()
+    };
+    let mut changed = 0;
+    for variant in Variant::ALL {
+        let r = rules(variant, 4, Repetition::Even);
+        for _ in 0..40 {
+            let game = Game::from_position(random_position(&mut rng, r, 16));
+            let mut e = Engine::new(EngineKind::AlphaBeta);
+            let chosen = e.search(&game, limits, &stop, &mut |_| {});
+            let all = e.analyze(&game, limits, &stop);
+            let best = all[0].1;
+            let mine = all.iter().find(|x| Some(x.0) == chosen.best).unwrap().1;
+            assert_eq!(
+                mine,
+                best,
+                "{}: chose {:?} among {all:?}",
+                game.position().to_notation(),
+                chosen.best
+            );
+            assert_eq!(chosen.score, best);
+            changed += (chosen.best != Some(all[0].0)) as u32;
+        }
+    }
+    // The tie-break does choose other moves than the first best one.
+    assert!(changed > 0);
+}

@@ -62,6 +62,10 @@ pub struct Args {
     /// progress of each iteration: depth, score, nodes, nodes/s, time, pv.
     #[arg(long)]
     info: bool,
+    /// Key the transposition table by `Position::hash` computed at every
+    /// node instead of the incremental hash (to compare their speed).
+    #[arg(long)]
+    scratch_hash: bool,
 }
 
 /// A move sequence as tokens, each written in the position it is played in
@@ -115,6 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pos = *game.position();
     let mut engine = Engine::new(args.engine.into());
     engine.set_hash_mb(args.hash);
+    engine.set_incremental_hash(!args.scratch_hash);
     args.tablebases.attach(&mut engine, *game.rules())?;
     let stop = AtomicBool::new(false);
     if args.info {

@@ -33,8 +33,13 @@ pub struct Args {
     #[arg(long, default_value_t = 20)]
     games: u32,
     /// Milliseconds per move.
-    #[arg(long, conflicts_with = "depth")]
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
     movetime_ms: Option<u64>,
+    /// A node budget per move standing in for a time limit, independent of
+    /// the machine's load: the search stops at N nodes and starts no
+    /// iteration after N/2, as with --movetime-ms (MCTS: N playouts).
+    #[arg(long, conflicts_with = "depth")]
+    nodes: Option<u64>,
     /// Search depth per move (levels keep their own cap if lower).
     #[arg(long)]
     depth: Option<u32>,
@@ -179,6 +184,15 @@ fn play_one(
     }
 }
 
+/// The 95 % Wilson interval of a proportion `p` observed in `n` trials
+/// (the score fraction, draws counting half).
+fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z2 = 1.96f64 * 1.96;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = 1.96 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// Elo difference for a score fraction `p` in (0, 1).
 fn elo(p: f64) -> f64 {
     -400.0 * (1.0 / p - 1.0).log10()
@@ -208,16 +222,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let limits = match (args.movetime_ms, args.depth) {
-        (Some(ms), _) => Limits {
+    let limits = match (args.movetime_ms, args.depth, args.nodes) {
+        (Some(ms), _, _) => Limits {
             movetime: Some(Duration::from_millis(ms.max(1))),
             ..Limits::default()
         },
-        (None, Some(d)) => Limits {
+        (None, _, Some(n)) => Limits {
+            node_budget: Some(n.max(1)),
+            ..Limits::default()
+        },
+        (None, Some(d), None) => Limits {
             depth: Some(d.max(1)),
             ..Limits::default()
         },
-        (None, None) => Limits {
+        (None, None, None) => Limits {
             movetime: Some(Duration::from_millis(100)),
             ..Limits::default()
         },
@@ -270,6 +288,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (w, d, rs.len() - w - d)
     };
     let (south, north) = (by_colour(true), by_colour(false));
+    let (lo, hi) = wilson(p, results.len() as f64);
     let plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / results.len() as f64;
     let margin = results.iter().map(|r| r.margin as f64).sum::<f64>() / results.len() as f64;
     if args.json {
@@ -280,11 +299,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "b": args.b,
             "games": args.games,
             "movetime_ms": args.movetime_ms,
+            "nodes": args.nodes,
             "depth": limits.depth,
             "wins": w,
             "draws": d,
             "losses": l,
             "score": p,
+            "score_95": [lo, hi],
             "elo": e,
             "elo_error": if lopsided { None } else { Some(err) },
             "a_south": { "wins": south.0, "draws": south.1, "losses": south.2 },
@@ -296,7 +317,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{out}");
     } else {
         println!(
-            "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}%  {}  (A as South +{} ={} -{}, as North +{} ={} -{}; avg {:.0} plies, A margin {:+.1}, {:.1} s)",
+            "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}% (95% {:.1}-{:.1}%)  {}  (A as South +{} ={} -{}, as North +{} ={} -{}; avg {:.0} plies, A margin {:+.1}, {:.1} s)",
             args.a,
             args.b,
             rules.variant().name(),
@@ -307,6 +328,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             d,
             l,
             100.0 * p,
+            100.0 * lo,
+            100.0 * hi,
             elo_text,
             south.0,
             south.1,
@@ -346,6 +369,18 @@ mod tests {
         );
         assert!("ab:5,1".parse::<Spec>().is_err());
         assert!("stockfish".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn wilson_interval() {
+        // 50 of 50: the interval's lower end is about 92.9 %.
+        let (lo, hi) = wilson(1.0, 50.0);
+        assert!((lo - 0.9287).abs() < 1e-3 && hi == 1.0, "{lo} {hi}");
+        let (lo, hi) = wilson(0.5, 100.0);
+        assert!(
+            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
+            "{lo} {hi}"
+        );
     }
 
     #[test]

@@ -1,0 +1,104 @@
+//! Incremental transposition-table keys.
+//!
+//! The board part of a key is additive: `Σ seeds[i] · R[i]` (wrapping, 64
+//! bits) over the holes, with a random odd 64-bit `R[i]` per hole index. A
+//! sowing changes it event by event, as [`Position::play_observed`] reports
+//! them to a [`SowObserver`]: a lap lifting `s` seeds from hole `i` subtracts
+//! `s · R[i]`, each seed dropped into hole `j` adds `R[j]`, and a capture of
+//! `s` seeds from hole `i` subtracts `s · R[i]`. So a child's board hash is
+//! its parent's plus the move's events, in O(1) per event and without looking
+//! at the board. Two different boards collide only if `Σ d[i] · R[i] ≡ 0
+//! (mod 2⁶⁴)` for their (small) differences `d`, which random `R` make as
+//! unlikely as for a Zobrist key.
+//!
+//! The rest of the state is a handful of fields that change in O(1) and are
+//! read from the position: side to move, closed holes (constant within a
+//! game), opening pending, direction choices. [`key`] mixes them with the
+//! board hash into the table key. Ended positions are never keyed (the
+//! search scores them exactly), so the board hash of a position whose game
+//! just ended — the last four clears the board without events — is not
+//! maintained.
+
+use hoyito_core::{Direction, Move, PlayError, Played, Position, SowObserver};
+
+/// Holes of the largest board (2×12).
+const HOLES: usize = 24;
+
+/// The per-hole multipliers, from a fixed SplitMix64 stream (odd numbers).
+const R: [u64; HOLES] = {
+    let mut r = [0u64; HOLES];
+    let mut x: u64 = 0x6A09_E667_F3BC_C909;
+    let mut i = 0;
+    while i < HOLES {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        r[i] = z | 1;
+        i += 1;
+    }
+    r
+};
+
+/// The board hash of `pos` computed from scratch: `Σ seeds[i] · R[i]`.
+#[inline]
+pub fn board_hash(pos: &Position) -> u64 {
+    pos.board()
+        .iter()
+        .zip(R.iter())
+        .fold(0u64, |h, (&s, &r)| h.wrapping_add(r.wrapping_mul(s as u64)))
+}
+
+/// Accumulates a board hash from the events of a sowing.
+struct HashObserver {
+    h: u64,
+}
+
+impl SowObserver for HashObserver {
+    #[inline(always)]
+    fn lap(&mut self, hole: usize, seeds: u8) {
+        self.h = self.h.wrapping_sub(R[hole].wrapping_mul(seeds as u64));
+    }
+    #[inline(always)]
+    fn seed(&mut self, hole: usize) {
+        self.h = self.h.wrapping_add(R[hole]);
+    }
+    #[inline(always)]
+    fn capture(&mut self, hole: usize, seeds: u8) {
+        self.h = self.h.wrapping_sub(R[hole].wrapping_mul(seeds as u64));
+    }
+}
+
+/// Plays `m` on `pos` (as [`Position::play`]: checked, passes settled) and
+/// returns what it did and the new board hash, updated from the sowing's
+/// events starting from `h`, the board hash of `pos` before the move.
+///
+/// # Errors
+/// As [`Position::play`] (an endless sowing among them); `pos` is then unchanged.
+#[inline]
+pub fn play_hashed(pos: &mut Position, h: u64, m: Move) -> Result<(Played, u64), PlayError> {
+    let mut obs = HashObserver { h };
+    let played = pos.play_observed(m, &mut obs)?;
+    Ok((played, obs.h))
+}
+
+/// The table key of `pos`, whose board hash is `h` (as [`board_hash`]).
+#[inline]
+pub fn key(pos: &Position, h: u64) -> u64 {
+    let dir = |d: Option<Direction>| match d {
+        None => 0u64,
+        Some(Direction::Ccw) => 1,
+        Some(Direction::Cw) => 2,
+    };
+    let chosen = pos.chosen_directions();
+    let state = pos.closed_mask() as u64
+        | (pos.to_move().index() as u64) << 24
+        | (pos.opening_pending() as u64) << 25
+        | dir(chosen.south) << 26
+        | dir(chosen.north) << 28;
+    let mut x = h ^ state.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    x ^= x >> 32;
+    x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^ (x >> 29)
+}

@@ -61,9 +61,15 @@ fn byte(w: &[u64; 3], i: usize) -> u8 {
     (w[i / 8] >> (8 * (i % 8))) as u8
 }
 
+/// Empties byte `i`, branch-free and without an indexed store: the words
+/// are then read whole, and a wide load after a narrow store would stall.
 #[inline(always)]
 fn clear_byte(w: &mut [u64; 3], i: usize) {
-    w[i / 8] &= !(0xFFu64 << (8 * (i % 8)));
+    let m = 0xFFu64 << (8 * (i % 8));
+    let k = i / 8;
+    w[0] &= !(m & 0u64.wrapping_sub((k == 0) as u64));
+    w[1] &= !(m & 0u64.wrapping_sub((k == 1) as u64));
+    w[2] &= !(m & 0u64.wrapping_sub((k == 2) as u64));
 }
 
 /// Adds one lap of `h` seeds sown from `pos` (counter-clockwise if `CCW`)

@@ -1256,6 +1256,43 @@ mod tests {
     use super::*;
     use crate::rules::{DirectionRule, RulesSpec};
 
+    /// The tracker counts exactly through growth, `pop` and `clear`.
+    #[test]
+    fn repetition_tracker_counts_through_growth_and_clear() {
+        let rules = Rules::standard(Variant::II);
+        let mut positions = Vec::new();
+        for a in 0..12 {
+            for b in (0..12).filter(|&b| b != a) {
+                for k in 1..=4u8 {
+                    for to_move in Side::ALL {
+                        let mut setup = Setup::start(&rules);
+                        setup.board[a] -= k;
+                        setup.board[b] += k;
+                        setup.to_move = to_move;
+                        positions.push(Position::from_setup(rules, &setup).unwrap());
+                    }
+                }
+            }
+        }
+        let mut t = RepetitionTracker::new();
+        for round in 0..3 {
+            for p in &positions {
+                assert_eq!(t.push(p), 1, "round {round}");
+            }
+            assert!(t.slots.len() >= 2 * positions.len());
+            for p in &positions {
+                assert_eq!(t.push(p), 2);
+            }
+            for p in positions.iter().step_by(3) {
+                t.pop(p);
+            }
+            for (i, p) in positions.iter().enumerate() {
+                assert_eq!(t.push(p), if i % 3 == 0 { 2 } else { 3 });
+            }
+            t.clear();
+        }
+    }
+
     /// Counts seeds so that sowing goes seed by seed (TRACES = true).
     #[derive(Default)]
     struct Trace {

@@ -158,6 +158,8 @@ struct Session {
     level: u8,
     kind: KindOpt,
     hash_mb: usize,
+    /// `TablebaseDir`: endgame tablebases the engine probes (checked when set).
+    tablebases: Option<std::path::PathBuf>,
     /// The idle engine; `None` while a search owns it or before the first `go`.
     engine: Option<Engine>,
     /// Engine options changed since the engine was built.
@@ -176,6 +178,7 @@ impl Session {
             level: MAX_LEVEL,
             kind: KindOpt::AlphaBeta,
             hash_mb: DEFAULT_HASH_MB,
+            tablebases: None,
             engine: None,
             rebuild: true,
             new_game: true,
@@ -265,6 +268,12 @@ impl Session {
                 "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
                 self.hash_mb
             ),
+            format!(
+                "option name TablebaseDir type string default {}",
+                self.tablebases
+                    .as_ref()
+                    .map_or_else(|| "<empty>".to_string(), |d| d.display().to_string())
+            ),
             "ugiok".to_string(),
         ];
         for l in lines {
@@ -315,18 +324,41 @@ impl Session {
                 self.rebuild = true;
                 return Ok(());
             }
+            "tablebasedir" => {
+                self.rebuild = true;
+                if value == "<empty>" {
+                    self.tablebases = None;
+                    return Ok(());
+                }
+                // Checked now, against the current rules, so a bad path is
+                // reported here rather than silently ignored at `go`.
+                let dir = std::path::PathBuf::from(value);
+                let layers = Engine::with_level(1)
+                    .load_tablebases(self.rules, &dir)
+                    .map_err(|e| {
+                        format!("option TablebaseDir not changed: cannot use the tablebases in {value}: {e}")
+                    })?;
+                self.out.line(&format!(
+                    "info string tablebases in {value}: layers of {} seeds",
+                    layers.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                ));
+                self.tablebases = Some(dir);
+                return Ok(());
+            }
             _ => {
                 return Err(format!(
                     "unknown option {name:?}: expected Variant, Holes, Seeds, SkipOrigin, Direction, \
-                     TwoHoleOpening, Repetition, CaptureSide, Level, EngineType or Hash"
+                     TwoHoleOpening, Repetition, CaptureSide, Level, EngineType, Hash or TablebaseDir"
                 ))
             }
         }
         let rules = Rules::try_from(spec).map_err(|e| format!("option {name} not changed: {e}"))?;
-        // A rules change starts a new game from the new start position.
+        // A rules change starts a new game from the new start position
+        // (and, with tablebases, reloads the tables of the new rules).
         self.rules = rules;
         self.game = Game::new(rules);
         self.new_game = true;
+        self.rebuild |= self.tablebases.is_some();
         Ok(())
     }
 
@@ -387,6 +419,15 @@ impl Session {
                 };
                 if self.hash_mb != DEFAULT_HASH_MB {
                     e.set_hash_mb(self.hash_mb);
+                }
+                if let Some(dir) = &self.tablebases {
+                    // Rules the tables do not cover are simply searched.
+                    if let Err(err) = e.load_tablebases(self.rules, dir) {
+                        self.out.line(&format!(
+                            "info string tablebases in {} not used for these rules: {err}",
+                            dir.display()
+                        ));
+                    }
                 }
                 self.rebuild = false;
                 self.new_game = false;
@@ -521,4 +562,112 @@ fn pv_tokens(root: &Position, pv: &[hoyito_core::Move]) -> Vec<String> {
         out.push(token);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Output captured in memory.
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Buf {
+        /// The lines written since the last call.
+        fn take(&self) -> Vec<String> {
+            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect()
+        }
+    }
+
+    /// `go depth 1` on `pos`: the info and bestmove lines.
+    fn go_depth_1(s: &mut Session, buf: &Buf, pos: &str) -> Vec<String> {
+        s.handle(&format!("position {pos}"));
+        s.handle("go depth 1");
+        s.finish(false);
+        // Mask the volatile nps and time.
+        buf.take()
+            .into_iter()
+            .map(|l| {
+                let mut w: Vec<&str> = l.split(' ').collect();
+                for i in 1..w.len() {
+                    if matches!(w[i - 1], "nps" | "time") {
+                        w[i] = "*";
+                    }
+                }
+                w.join(" ")
+            })
+            .collect()
+    }
+
+    /// `setoption name TablebaseDir`: a bad directory is an error that
+    /// changes nothing; good tables (2×4 Hoyito II up to 8 seeds, built here)
+    /// are reported, shown by `ugi`, and make a depth-1 search score the
+    /// position exactly, as the table says; `<empty>` removes them.
+    #[test]
+    fn tablebase_dir_option() {
+        let rules = Rules::try_from(hoyito_core::RulesSpec {
+            variant: Variant::II,
+            holes: 4,
+            ..hoyito_core::RulesSpec::default()
+        })
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("hoyito-ugi-tb-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let tb = hoyito_tablebase::Tablebase::build(rules, &dir, 8, Default::default(), |_| {}).unwrap();
+        let pos = "1,0,3,0/0,2,0,2 s 20-4";
+        let exact = tb
+            .final_margin(&Position::from_notation(rules, pos).unwrap())
+            .unwrap();
+        assert_eq!(exact, 8);
+
+        let buf = Buf::default();
+        let mut s = Session::new(rules, Out(Arc::new(Mutex::new(Box::new(buf.clone())))));
+        // Without tables, depth 1 does not see the exact value.
+        let plain = go_depth_1(&mut s, &buf, pos);
+        assert!(!plain[0].contains("score cp 800 "), "{plain:?}");
+
+        s.handle("setoption name TablebaseDir value /nonexistent/hoyito-tables");
+        let out = buf.take();
+        assert_eq!(out.len(), 1);
+        assert!(
+            out[0].starts_with(
+                "info string error: option TablebaseDir not changed: cannot use the tablebases in /nonexistent/hoyito-tables"
+            ),
+            "{out:?}"
+        );
+        assert!(s.tablebases.is_none());
+
+        s.handle(&format!("setoption name TablebaseDir value {}", dir.display()));
+        assert_eq!(
+            buf.take(),
+            [format!(
+                "info string tablebases in {}: layers of 4, 8 seeds",
+                dir.display()
+            )]
+        );
+        s.handle("ugi");
+        let shown = format!("option name TablebaseDir type string default {}", dir.display());
+        assert!(buf.take().contains(&shown));
+        let with = go_depth_1(&mut s, &buf, pos);
+        assert!(with[0].starts_with("info depth 1 score cp 800 "), "{with:?}");
+
+        s.handle("setoption name TablebaseDir value <empty>");
+        assert_eq!(go_depth_1(&mut s, &buf, pos), plain);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

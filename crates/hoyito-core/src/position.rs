@@ -543,8 +543,12 @@ impl Position {
     #[inline]
     pub fn has_seeds(&self, side: Side) -> bool {
         let n = self.rules.holes();
-        let row = ((1u32 << n) - 1) << (n * side.index());
-        nonempty_mask(&self.board) & row != 0
+        let (a, b) = (n * side.index(), n * side.index() + n);
+        let w = board_words(&self.board);
+        // Whether any byte of the row is non-zero, eight holes at a time.
+        (0..3).fold(0, |acc, k| {
+            acc | w[k] & ONES[b][k].wrapping_sub(ONES[a][k]).wrapping_mul(0xFF)
+        }) != 0
     }
 
     /// The mover's non-empty holes as bits, bit `k` for the row's `k`-th

@@ -627,7 +627,7 @@ fn error_chance(s: &mut Searcher<'_>, me: Side, child: &Position, hb: u64, best:
         if s.aborted {
             break;
         }
-        if v <= -best - 1 {
+        if v < -best {
             wrong += w;
         }
     }

@@ -218,7 +218,7 @@ fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
             let movetime = state.engine_movetime;
             let choice = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                ai::choose(&game, level, movetime, &stop)
+                ai::choose(&game, level, level == 10, movetime, &stop)
             })
             .await;
             let mut g = slot.game.lock().await;
@@ -694,7 +694,7 @@ async fn hint(
     let movetime = st.engine_movetime.min(std::time::Duration::from_millis(800));
     let res = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        ai::choose(&game, level, movetime, &AtomicBool::new(false))
+        ai::choose(&game, level, true, movetime, &AtomicBool::new(false))
     })
     .await
     .map_err(|e| ApiError::internal(format!("engine task failed: {e}")))?;

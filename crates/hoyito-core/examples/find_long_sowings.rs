@@ -8,7 +8,8 @@
 //! ```
 //!
 //! `HOYITO_HOLES=n` plays on 2×n instead of 2×6; `HOYITO_SEEDS=s` starts
-//! with `s` seeds per hole instead of 4.
+//! with `s` seeds per hole instead of 4; `HOYITO_SKIP_ORIGIN=1` and
+//! `HOYITO_CAPTURE_SIDE=opponent` set those options.
 //!
 //! With `games`, random single games are played instead of whole matches.
 //!
@@ -58,6 +59,12 @@ fn main() {
         .ok()
         .and_then(|h| h.parse().ok())
         .unwrap_or(4);
+    // Options: HOYITO_SKIP_ORIGIN=1, HOYITO_CAPTURE_SIDE=opponent.
+    let skip_origin = std::env::var("HOYITO_SKIP_ORIGIN").is_ok_and(|v| v == "1");
+    let capture_side: hoyito_core::CaptureSide = std::env::var("HOYITO_CAPTURE_SIDE")
+        .ok()
+        .map(|v| v.parse().expect("HOYITO_CAPTURE_SIDE is any or opponent"))
+        .unwrap_or_default();
     let mut rng = SmallRng::seed_from_u64(seed);
     let t0 = std::time::Instant::now();
     let mut tested = 0u64;
@@ -75,6 +82,8 @@ fn main() {
             variant,
             holes: holes as u8,
             seeds,
+            skip_origin,
+            capture_side,
             ..Default::default()
         })
         .expect("HOYITO_HOLES is 4..=12 and HOYITO_SEEDS fits");

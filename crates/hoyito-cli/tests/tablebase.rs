@@ -180,3 +180,48 @@ fn analyze_uses_the_tablebases() {
     assert_eq!(code, 2);
     assert!(err.starts_with("hoyito: cannot use the tablebases"), "{err}");
 }
+
+/// `build --solver lean` and `--solver compact` write the same bytes as the
+/// graph solver, and print one line per sweep.
+#[test]
+fn lean_and_compact_builds_write_the_same_files() {
+    let base = std::env::temp_dir().join(format!("hoyito-tb-lean-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let mut files = Vec::new();
+    for solver in ["graph", "lean", "compact"] {
+        let dir = base.join(solver);
+        let (code, out, err) = hoyito(&[
+            "tablebase",
+            "build",
+            "--variant",
+            "III",
+            "--holes",
+            "4",
+            "--max-seeds",
+            "16",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--quiet",
+            "--solver",
+            solver,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.contains("lean sweep   1:"), solver != "graph", "{out}");
+        files.push(std::fs::read(dir.join("III-2x4/seeds-016.htb")).unwrap());
+    }
+    assert_eq!(files[0], files[1]);
+    assert_eq!(files[0], files[2]);
+    let (code, _, err) = hoyito(&[
+        "tablebase",
+        "build",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "8",
+        "--solver",
+        "nope",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nope"), "{err}");
+    std::fs::remove_dir_all(&base).unwrap();
+}

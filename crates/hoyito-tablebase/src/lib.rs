@@ -121,14 +121,20 @@ impl LowerValues for Tablebase {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Solver {
     /// The graph solver when the layer's move graph fits in memory
-    /// (see [`graph_fits`]), else the lean solver.
+    /// (see [`graph_fits`]), else the compact solver if it fits, else the lean solver.
     #[default]
     Auto,
     /// [`solve::solve_layer`]: stores the layer's move graph (27–43 bytes per position).
     Graph,
-    /// [`lean::solve_layer_lean`]: 2 bytes per position, moves regenerated on every sweep.
+    /// [`lean::solve_layer_lean`] with its compact cache of inner edges
+    /// (about 13 bytes per position, no predecessor lists, plain sweeps).
+    Compact,
+    /// [`lean::solve_layer_lean`]: 2–4 bytes per position, moves regenerated on every sweep.
     Lean,
 }
+
+/// Bytes per position assumed for the compact cache when choosing a solver.
+pub const COMPACT_BYTES_PER_POSITION: u64 = 16;
 
 /// Bytes per position assumed for the graph solver's work memory when
 /// choosing a solver (the largest measured: 43 on 2×6 with work lists).
@@ -217,13 +223,31 @@ impl Tablebase {
         report: &mut dyn FnMut(&LayerReport),
     ) -> Result<(Vec<i8>, LayerStats), TablebaseError> {
         let positions = self.indexers[seeds as usize].count();
-        let lean = match solver {
-            Solver::Graph => false,
-            Solver::Lean => true,
-            Solver::Auto => !graph_fits(positions, graph_memory_budget()),
+        let solver = match solver {
+            Solver::Auto => {
+                let budget = graph_memory_budget();
+                if graph_fits(positions, budget) {
+                    Solver::Graph
+                } else if positions <= MAX_LAYER_POSITIONS
+                    && positions.saturating_mul(COMPACT_BYTES_PER_POSITION) <= budget
+                {
+                    Solver::Compact
+                } else {
+                    Solver::Lean
+                }
+            }
+            other => other,
         };
-        if lean {
-            let (values, stats, _) = lean::solve_layer_lean(self.rules, seeds, self, progress, |st| {
+        if solver == Solver::Compact && positions > MAX_LAYER_POSITIONS {
+            return Err(TablebaseError::TooLarge {
+                seeds,
+                positions,
+                limit: MAX_LAYER_POSITIONS,
+            });
+        }
+        if solver != Solver::Graph {
+            let cache = solver == Solver::Compact;
+            let (values, stats, _) = lean::solve_layer_lean(self.rules, seeds, self, progress, cache, |st| {
                 report(&LayerReport::Sweep { seeds, stats: *st })
             });
             return Ok((values, stats));

@@ -40,10 +40,11 @@ struct BuildArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
-    /// Solver: `graph` stores each layer's move graph (27–43 bytes per
-    /// position, fastest), `lean` only 2 bytes per position and regenerates
-    /// moves on every sweep, `auto` takes `graph` when it fits in half the
-    /// available memory.
+    /// Solver: `graph` stores each layer's move graph and predecessor lists
+    /// (27–43 bytes per position), `compact` only the forward moves (about
+    /// 13 bytes per position, plain sweeps), `lean` 2–4 bytes per position
+    /// and regenerates moves on every sweep (slowest); `auto` takes the
+    /// first that fits in half the available memory.
     #[arg(long, value_enum, default_value_t = SolverArg::Auto)]
     solver: SolverArg,
 }
@@ -52,6 +53,7 @@ struct BuildArgs {
 enum SolverArg {
     Auto,
     Graph,
+    Compact,
     Lean,
 }
 
@@ -78,6 +80,9 @@ struct VerifyArgs {
     /// the independent reference solver (slow: hash tables, one threshold at a time).
     #[arg(long, default_value_t = 0)]
     reference_max_seeds: u32,
+    /// Bellman-check only this layer (seeds in play), e.g. a large one just built.
+    #[arg(long)]
+    layer: Option<u32>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -110,6 +115,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
             solver: match args.solver {
                 SolverArg::Auto => Solver::Auto,
                 SolverArg::Graph => Solver::Graph,
+                SolverArg::Compact => Solver::Compact,
                 SolverArg::Lean => Solver::Lean,
             },
         },
@@ -134,7 +140,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 positions += s.positions;
                 solved_time += t;
                 println!(
-                    "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} sweeps (lean), first {:>8.2}s, \
+                    "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} sweeps (lean/compact), first {:>8.2}s, \
                      others {:>8.2}s, {:.2} evaluations per position, {:>10.0} positions/s/core, \
                      work memory {:.1} MB ({:.2} bytes/position)",
                     s.seeds,
@@ -225,7 +231,19 @@ fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
     let tb = Tablebase::open(rules, &args.dir)?;
     let mut ok = true;
-    for seeds in tb.layers() {
+    if let Some(l) = args.layer {
+        if !tb.layers().contains(&l) {
+            anyhow::bail!(
+                "no layer of {l} seeds in {}",
+                Tablebase::files_dir(&args.dir, &rules).display()
+            );
+        }
+    }
+    for seeds in tb
+        .layers()
+        .into_iter()
+        .filter(|&s| args.layer.is_none_or(|l| l == s))
+    {
         let t = Instant::now();
         let (n, bad) = tb.check_bellman(seeds, 3)?;
         println!(

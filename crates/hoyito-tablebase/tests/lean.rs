@@ -1,0 +1,129 @@
+//! The lean and compact solvers against the graph solver: every value of
+//! every layer must be identical (they compute the same least fixpoint).
+
+use hoyito_core::{Rules, RulesSpec, Variant};
+use hoyito_tablebase::index::Indexer;
+use hoyito_tablebase::lean::{solve_layer_lean, LEAN_CHUNK};
+use hoyito_tablebase::{graph_fits, layer_seeds, Solver, Tablebase, GRAPH_BYTES_PER_POSITION};
+
+fn rules(variant: Variant, holes: u8) -> Rules {
+    Rules::try_from(RulesSpec {
+        variant,
+        holes,
+        ..RulesSpec::default()
+    })
+    .unwrap()
+}
+
+/// Every stored value of `a` equals `b`'s, layer by layer; returns how many
+/// values were nonzero (a table of zeros would compare equal too easily).
+fn same_tables(rules: Rules, a: &Tablebase, b: &Tablebase, max_seeds: u32) -> u64 {
+    let holes = rules.board_len();
+    let mut nonzero = 0;
+    for seeds in layer_seeds(max_seeds) {
+        let ix = Indexer::new(holes, seeds);
+        let mut board = vec![0u8; holes];
+        ix.unrank(0, &mut board);
+        loop {
+            let (x, y) = (a.board_value(&board), b.board_value(&board));
+            assert!(x.is_some(), "{rules}: layer {seeds} missing");
+            assert_eq!(x, y, "{rules}: {board:?}");
+            nonzero += (x != Some(0)) as u64;
+            if !ix.next(&mut board) {
+                break;
+            }
+        }
+    }
+    nonzero
+}
+
+fn check(rules: Rules, max_seeds: u32, solver: Solver) {
+    let graph = Tablebase::solve_in_memory_with(rules, max_seeds, Solver::Graph).unwrap();
+    let other = Tablebase::solve_in_memory_with(rules, max_seeds, solver).unwrap();
+    assert!(same_tables(rules, &graph, &other, max_seeds) > 0);
+    // And the Bellman equations hold for the other solver's values.
+    for seeds in layer_seeds(max_seeds) {
+        let (_, bad) = other.check_bellman(seeds, 3).unwrap();
+        assert!(bad.is_empty(), "{rules}, {seeds} seeds: {bad:?}");
+    }
+}
+
+#[test]
+fn lean_equals_graph_on_2x4() {
+    for v in Variant::ALL {
+        check(rules(v, 4), 12, Solver::Lean);
+    }
+}
+
+#[test]
+fn compact_equals_graph_on_2x4() {
+    for v in Variant::ALL {
+        check(rules(v, 4), 16, Solver::Compact);
+    }
+}
+
+#[test]
+fn lean_and_compact_equal_graph_on_2x5_and_2x6() {
+    for v in Variant::ALL {
+        check(rules(v, 5), 8, Solver::Lean);
+        check(rules(v, 5), 12, Solver::Compact);
+        check(rules(v, 6), 8, Solver::Lean);
+        check(rules(v, 6), 8, Solver::Compact);
+    }
+}
+
+#[test]
+fn options_pass_through_the_lean_solver() {
+    let spec = RulesSpec {
+        variant: Variant::II,
+        holes: 4,
+        skip_origin: true,
+        ..RulesSpec::default()
+    };
+    check(Rules::try_from(spec).unwrap(), 12, Solver::Lean);
+    let spec = RulesSpec {
+        variant: Variant::III,
+        holes: 4,
+        capture_side: hoyito_core::CaptureSide::Opponent,
+        ..RulesSpec::default()
+    };
+    check(Rules::try_from(spec).unwrap(), 12, Solver::Compact);
+}
+
+/// The sweep log adds up: the first sweep evaluates every position, the
+/// last changes nothing, every other changes something, and chunk skipping
+/// never evaluates more than the layer.
+#[test]
+fn sweep_figures() {
+    let r = rules(Variant::II, 4);
+    let lower = Tablebase::solve_in_memory_with(r, 12, Solver::Graph).unwrap();
+    for cache in [false, true] {
+        let mut seen = Vec::new();
+        let (values, stats, log) = solve_layer_lean(r, 16, &lower, false, cache, |s| seen.push(*s));
+        assert_eq!(seen, log);
+        let count = Indexer::new(8, 16).count();
+        assert_eq!(values.len() as u64, count);
+        assert!(count > 4 * LEAN_CHUNK, "several chunks");
+        assert_eq!(stats.sweeps as usize, log.len());
+        assert!(stats.lean && stats.sweeps > 2);
+        assert_eq!(log[0].evaluated, count);
+        assert_eq!(log.last().unwrap().changed, 0);
+        assert!(log[..log.len() - 1].iter().all(|s| s.changed > 0));
+        assert!(log.iter().all(|s| s.evaluated <= count));
+        // About 2 inner edges per position on 2x4.
+        assert!(stats.inner_edges > count && stats.inner_edges < 4 * count);
+        let per_position = stats.work_bytes as f64 / count as f64;
+        if cache {
+            assert!(per_position > 7.0 && per_position < 20.0, "{per_position}");
+        } else {
+            assert!(per_position < 5.0, "{per_position}");
+        }
+    }
+}
+
+#[test]
+fn automatic_choice_of_solver() {
+    assert!(graph_fits(1000, 1000 * GRAPH_BYTES_PER_POSITION));
+    assert!(!graph_fits(1000, 1000 * GRAPH_BYTES_PER_POSITION - 1));
+    assert!(!graph_fits(1 << 31, u64::MAX));
+}

@@ -59,6 +59,9 @@ pub const LEAN_CHUNK: u64 = 1 << 12;
 /// a chunk with more is evaluated on every sweep.
 pub const MAX_DEPS: usize = LEAN_CHUNK as usize / 16;
 
+/// A chunk's dependencies: the sorted chunks its same-layer children lie in.
+type Deps = Box<[u32]>;
+
 /// Marks a cached edge whose child has the other player to move.
 const FLIP: u32 = 1 << 31;
 
@@ -268,7 +271,7 @@ pub fn solve_layer_lean(
     let t0 = Instant::now();
     pb.set_message(format!("{seeds} seeds: sweep 1 (all)"));
     let changed = AtomicU64::new(0);
-    let (deps, caches): (Vec<Option<Box<[u32]>>>, Vec<Option<ChunkCache>>) = (0..nchunks)
+    let (deps, caches): (Vec<Option<Deps>>, Vec<Option<ChunkCache>>) = (0..nchunks)
         .into_par_iter()
         .map_init(
             || (Expander::new(rules), Vec::new()),

@@ -4,11 +4,14 @@
 //! [`hoyito_core`]. Two kinds of search:
 //!
 //! - [`EngineKind::AlphaBeta`]: negamax alpha-beta with principal variation
-//!   search, iterative deepening, a transposition table keyed by
-//!   [`Position::hash`] (mixed with a per-search salt of the rules and
-//!   last-four award), and move ordering by table move, captures, killers
-//!   and history. Extra turns are searched without negating the score,
-//!   passes are automatic, repetitions score as the rules' split.
+//!   search, iterative deepening, a transposition table keyed by an
+//!   incremental hash (a board hash updated from each sowing's events, mixed
+//!   with the side to move and a per-search salt of the rules and last-four
+//!   award), and move ordering by table move, captures, killers and
+//!   history. Extra turns are searched without negating the score, passes
+//!   are automatic, repetitions score as the rules' split. Among root moves
+//!   of equal value it plays the one giving a fallible opponent the most
+//!   chances to err.
 //! - [`EngineKind::Mcts`]: UCT with random playouts and score-aware rewards.
 //!
 //! Scores are the final captured-seed margin (reserves included, as

@@ -22,7 +22,9 @@
 //! ```
 //!
 //! Layers are solved from few seeds to many (a capture always moves to a
-//! lower layer) by [`solve::solve_layer`]; positions are numbered by
+//! lower layer) by [`solve::solve_layer`], or for layers whose move graph
+//! does not fit in memory by [`lean::solve_layer_lean`] (see [`Solver`]);
+//! positions are numbered by
 //! [`index::Indexer`]; files are described in [`file`](mod@file). The independent
 //! solver in [`reference`](mod@reference) and [`Tablebase::check_bellman`] verify them.
 //!

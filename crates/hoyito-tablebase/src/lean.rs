@@ -322,10 +322,10 @@ pub fn solve_layer_lean(
             |ex, c| {
                 let len = LEAN_CHUNK.min(count - c * LEAN_CHUNK);
                 let since = last_eval[c as usize].load(Relaxed);
-                if deps[c as usize].as_ref().is_none_or(|ds| {
-                    ds.iter()
-                        .any(|&d| last_changed[d as usize].load(Relaxed) >= since)
-                }) {
+                // Skip only a chunk with a list, none of whose chunks changed since.
+                let unchanged = matches!(&deps[c as usize], Some(ds)
+                    if ds.iter().all(|&d| last_changed[d as usize].load(Relaxed) < since));
+                if !unchanged {
                     let n = match &caches[c as usize] {
                         Some(k) => eval_cached(k, c, sweep),
                         None => eval_chunk(ex, c, sweep, None, None),

@@ -239,11 +239,7 @@ fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    for seeds in tb
-        .layers()
-        .into_iter()
-        .filter(|&s| args.layer.is_none_or(|l| l == s))
-    {
+    for seeds in tb.layers().into_iter().filter(|&s| args.layer.unwrap_or(s) == s) {
         let t = Instant::now();
         let (n, bad) = tb.check_bellman(seeds, 3)?;
         println!(

@@ -350,19 +350,7 @@ pub fn solve_layer_lean(
     pb.finish_and_clear();
     let iterate = t1.elapsed();
 
-    let values: Vec<i8> = state
-        .par_iter()
-        .map(|st| {
-            let st = st.load(Relaxed);
-            let (s, o) = ((st & 0xff) as i8, (st >> 8) as i8);
-            debug_assert!(s == 0 || o == 0, "both players cannot force a gain");
-            if s > 0 {
-                s
-            } else {
-                -o
-            }
-        })
-        .collect();
+    let values = super::solve::values_of(&state);
     let dep_entries: u64 = deps.iter().flatten().map(|d| d.len() as u64).sum();
     let cache_bytes: u64 = caches
         .iter()

@@ -275,19 +275,7 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
         });
     }
     pb.finish_and_clear();
-    let values: Vec<i8> = state
-        .par_iter()
-        .map(|st| {
-            let st = st.load(Relaxed);
-            let (s, o) = ((st & 0xff) as i8, (st >> 8) as i8);
-            debug_assert!(s == 0 || o == 0, "both players cannot force a gain");
-            if s > 0 {
-                s
-            } else {
-                -o
-            }
-        })
-        .collect();
+    let values = values_of(&state);
     let work_bytes = chunks
         .iter()
         .map(|c| (c.offsets.capacity() * 4 + c.edges.capacity() * 4 + c.exit_max.capacity() * 4) as u64)
@@ -307,4 +295,23 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
         lean: false,
     };
     (values, stats)
+}
+
+/// The values of a solved layer from its packed `secure | concede << 8`
+/// states: `secure` if positive, else `−concede` (0 where neither side can
+/// force a gain).
+pub(crate) fn values_of(state: &[AtomicU16]) -> Vec<i8> {
+    state
+        .par_iter()
+        .map(|st| {
+            let st = st.load(Relaxed);
+            let (s, o) = ((st & 0xff) as i8, (st >> 8) as i8);
+            debug_assert!(s == 0 || o == 0, "both players cannot force a gain");
+            if s > 0 {
+                s
+            } else {
+                -o
+            }
+        })
+        .collect()
 }

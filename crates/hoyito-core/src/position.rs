@@ -6,8 +6,8 @@ use crate::moves::{Move, MoveList, SingleMoves};
 use crate::rules::{CaptureSide, Direction, DirectionRule, Repetition, Rules, Variant, MAX_BOARD};
 use crate::side::{ByPlayer, Side};
 
-/// Laps sown before endless-sowing detection starts. Detection (Brent's
-/// algorithm on the lap-start state) is exact from any starting lap; waiting
+/// Laps sown before endless-sowing detection starts. Detection (see
+/// [`CycleCheck`]) is exact from any starting lap; waiting
 /// keeps ordinary moves, almost all shorter than this, free of its cost.
 const CYCLE_CHECK_FROM_LAP: u32 = 32;
 
@@ -126,33 +126,155 @@ fn lap_casas<const CCW: bool>(w: &[u64; 3], pos: usize, h: usize, len: usize) ->
     })
 }
 
-/// Brent's cycle detection on the lap-start state (board, lap origin,
-/// seeds in hand): exact, constant memory, one comparison per lap.
-#[derive(Default)]
+/// A lap-start state: the board words, and the lap origin and the seeds in
+/// hand packed into one word.
+type LapState = [u64; 4];
+
+/// Exact endless-sowing detection in constant memory, on the lap-start state
+/// (board, lap origin, seeds in hand). Two exact detectors run together and
+/// the first to see a state come round again stops the sowing:
+///
+/// - Brent's algorithm, one comparison per lap. It needs three to five
+///   turns of a cycle, so it is the one that stops short cycles.
+/// - Nivasch's stack algorithm on the *distinguished* states (one in
+///   [`DISTINGUISHED`], chosen by a hash), split into [`CYCLE_CLASSES`]
+///   classes. States are ordered by a second hash; each class's stack holds
+///   an increasing run of its recent distinguished states, and a new one
+///   first pops every larger one. The smallest distinguished state of a
+///   class on a cycle is never popped once pushed, so a long cycle is found
+///   when that state comes round again: on average after the tail plus 1.1
+///   turns. A stack holds about `ln(laps / 128)` states. Should one fill,
+///   or two different states share a hash, this detector stops and Brent's
+///   goes on alone.
+///
+/// Per lap this costs a comparison and a multiplication, with no
+/// unpredictable branch.
 struct CycleCheck {
-    saved: Option<([u64; 3], usize, u8)>,
+    brent: Brent,
+    keys: [[u64; CYCLE_STACK]; CYCLE_CLASSES],
+    states: [[LapState; CYCLE_STACK]; CYCLE_CLASSES],
+    lens: [usize; CYCLE_CLASSES],
+    stacks_on: bool,
+}
+
+/// One lap-start state in this many is distinguished (see [`CycleCheck`]).
+const DISTINGUISHED: u64 = 16;
+
+/// Classes of distinguished states, each with its own stack.
+const CYCLE_CLASSES: usize = 8;
+
+/// Capacity of one class's stack: a stack holds about `ln(laps / 128)`
+/// states (11 after ten million laps), so it does not fill in practice.
+const CYCLE_STACK: usize = 24;
+
+impl CycleCheck {
+    fn new(board: &[u64; 3], pos: usize, hand: u8) -> Self {
+        CycleCheck {
+            brent: Brent {
+                saved: lap_state(board, pos, hand),
+                power: 1,
+                lam: 0,
+            },
+            keys: [[0; CYCLE_STACK]; CYCLE_CLASSES],
+            states: [[[0; 4]; CYCLE_STACK]; CYCLE_CLASSES],
+            lens: [0; CYCLE_CLASSES],
+            stacks_on: true,
+        }
+    }
+
+    /// Records the state at the start of a lap; `true` if it was seen before.
+    #[inline(always)]
+    fn repeats(&mut self, board: &[u64; 3], pos: usize, hand: u8) -> bool {
+        let state = lap_state(board, pos, hand);
+        if self.brent.repeats(&state) {
+            return true;
+        }
+        let x = (state[0] ^ state[1].rotate_left(21) ^ state[2].rotate_left(42) ^ state[3])
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x < u64::MAX / DISTINGUISHED && self.stacks_on && self.record(&state)
+    }
+
+    /// Nivasch's stack algorithm, on a distinguished state.
+    #[inline(never)]
+    fn record(&mut self, state: &LapState) -> bool {
+        let key = state_key(state);
+        let class = (key >> 61) as usize % CYCLE_CLASSES;
+        let keys = &self.keys[class];
+        let mut len = self.lens[class];
+        while len > 0 && keys[len - 1] > key {
+            len -= 1;
+        }
+        if len > 0 && keys[len - 1] == key {
+            if self.states[class][len - 1] == *state {
+                return true;
+            }
+            // Two states with one hash: the order is no longer total.
+            self.stacks_on = false;
+            return false;
+        }
+        if len == CYCLE_STACK {
+            self.stacks_on = false;
+            return false;
+        }
+        self.keys[class][len] = key;
+        self.states[class][len] = *state;
+        self.lens[class] = len + 1;
+        false
+    }
+}
+
+#[inline(always)]
+fn lap_state(board: &[u64; 3], pos: usize, hand: u8) -> LapState {
+    [board[0], board[1], board[2], (pos as u64) << 8 | hand as u64]
+}
+
+/// The order of distinguished states: a hash independent of the one that
+/// distinguishes them, so that the stacks stay short whatever the sowing's
+/// pattern.
+#[inline(always)]
+fn state_key(s: &LapState) -> u64 {
+    // Each word times its own odd constant, then the fmix64 finaliser.
+    let mut x = s[0].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ s[1].wrapping_mul(0x1656_67B1_9E37_79F9)
+        ^ s[2].wrapping_mul(0xD6E8_FEB8_6659_FD93)
+        ^ s[3].wrapping_mul(0x27D4_EB2F_1656_67C5);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    x ^ (x >> 33)
+}
+
+/// Brent's cycle detection (see [`CycleCheck`]).
+struct Brent {
+    saved: LapState,
     power: u32,
     lam: u32,
 }
 
-impl CycleCheck {
-    /// Records the state at the start of a lap; `true` if it was seen before.
-    #[cold]
-    #[inline(never)]
-    fn repeats(&mut self, board: &[u64; 3], pos: usize, hand: u8) -> bool {
-        if let Some((b, p, h)) = &self.saved {
-            if *p == pos && *h == hand && b == board {
-                return true;
-            }
+impl Brent {
+    #[inline(always)]
+    fn repeats(&mut self, state: &LapState) -> bool {
+        if self.saved == *state {
+            return true;
         }
         self.lam += 1;
-        if self.saved.is_none() || self.lam >= self.power {
-            self.saved = Some((*board, pos, hand));
-            self.power = self.power.max(1).saturating_mul(2);
+        if self.lam >= self.power {
+            self.saved = *state;
+            self.power = self.power.saturating_mul(2);
             self.lam = 0;
         }
         false
     }
+}
+
+/// How a lap ended.
+enum Lap {
+    /// The last seed fell in an occupied hole: its seeds (the second field)
+    /// were lifted from it (the first) for a new lap.
+    Relay(usize, u8),
+    /// The move ended (empty hole, capture, or end of the game).
+    End,
 }
 
 /// Who receives the last four seeds (RULES.md §4).
@@ -910,93 +1032,122 @@ impl Position {
         Some(pos)
     }
 
-    /// The sowing loop of Hoyito II/III on a board without closed holes or
-    /// skipping, when nobody observes single seeds: the board is kept in
-    /// three registers, and each lap adds its seeds arithmetically (every
-    /// hole gets `hand / 2n`, the next `hand % 2n` holes one more) eight
-    /// holes at a time. Captures, which end the move, go back to the
-    /// general code.
+    /// The sowing loop on a board without closed holes or skipping, when
+    /// nobody observes single seeds: the board is kept in three registers,
+    /// and each lap adds its seeds arithmetically (every hole gets
+    /// `hand / 2n`, the next `hand % 2n` holes one more) eight holes at a
+    /// time. Captures, which end the move, go back to the general code.
     fn sow_words<O: SowObserver, const CCW: bool>(
         &mut self,
         start: usize,
         obs: &mut O,
     ) -> Result<u32, PlayError> {
-        let len = self.rules.board_len();
         let mut w = board_words(&self.board);
         let mut pos = start;
         let mut hand = byte(&w, pos);
         clear_byte(&mut w, pos);
-        let mut laps = 1u32;
-        // Brent's check starts at lap CYCLE_CHECK_FROM_LAP; until then no
-        // state is kept (most moves end long before).
-        let mut cycle: Option<CycleCheck> = None;
-        let variant_i = self.rules.variant() == Variant::I;
-        loop {
-            if !variant_i {
-                pos = add_lap::<CCW>(&mut w, pos, hand as usize, len);
-            } else {
-                // Hoyito I: each hole at 3 that the lap sows becomes a casa
-                // and is captured at once (en passant). A lap of fewer seeds
-                // than holes sows each hole once, so its casas are the holes
-                // at 3 in its way and are captured arithmetically, unless
-                // they may end the game (the last four), which is done seed
-                // by seed, as are longer laps.
-                let short = (hand as usize) < len;
-                let casas = if short {
-                    lap_casas::<CCW>(&w, pos, hand as usize, len)
-                } else {
-                    [0; 3]
-                };
-                // At most 23 casas: the byte sums cannot overflow.
-                let count = casas
-                    .iter()
-                    .map(|&c| ((c >> 7).wrapping_mul(LOW_BYTES) >> 56) as u8)
-                    .sum::<u8>();
-                if short && count == 0 {
-                    pos = add_lap::<CCW>(&mut w, pos, hand as usize, len);
-                } else if short && self.in_play > 4 * count + 4 {
-                    pos = add_lap::<CCW>(&mut w, pos, hand as usize, len);
-                    for (x, c) in w.iter_mut().zip(casas) {
-                        *x &= !((c >> 7) * 0xFF);
-                    }
-                    self.captured[self.to_move] += 4 * count;
-                    self.in_play -= 4 * count;
-                    if byte(&casas, pos) != 0 {
-                        // The lap's last seed made a casa: the move ends.
-                        set_board_words(&mut self.board, &w);
-                        return Ok(laps);
-                    }
-                } else {
-                    set_board_words(&mut self.board, &w);
-                    match self.sow_lap::<O, CCW, false>(pos, hand, usize::MAX, obs) {
-                        Some(p) => pos = p,
-                        None => return Ok(laps),
-                    }
-                    w = board_words(&self.board);
-                }
-            }
-            let last = byte(&w, pos);
-            if last == 1 {
-                break;
-            }
-            if last == 4 && self.capturable(pos) {
-                set_board_words(&mut self.board, &w);
-                self.final_capture::<O, CCW, false>(pos, obs);
-                return Ok(laps);
-            }
-            hand = last;
-            clear_byte(&mut w, pos);
-            laps += 1;
-            if laps >= CYCLE_CHECK_FROM_LAP
-                && cycle
-                    .get_or_insert_with(CycleCheck::default)
-                    .repeats(&w, pos, hand)
-            {
-                return Err(PlayError::Endless);
+        for laps in 1..CYCLE_CHECK_FROM_LAP {
+            match self.lap_words::<O, CCW>(&mut w, pos, hand, obs) {
+                Lap::Relay(p, h) => (pos, hand) = (p, h),
+                Lap::End => return Ok(laps),
             }
         }
-        set_board_words(&mut self.board, &w);
-        Ok(laps)
+        self.sow_words_long::<O, CCW>(w, pos, hand, obs)
+    }
+
+    /// [`Position::sow_words`] from lap [`CYCLE_CHECK_FROM_LAP`] on, with
+    /// endless-sowing detection. Rare, so kept apart: the detection's state
+    /// does not weigh on ordinary moves.
+    #[cold]
+    #[inline(never)]
+    fn sow_words_long<O: SowObserver, const CCW: bool>(
+        &mut self,
+        mut w: [u64; 3],
+        mut pos: usize,
+        mut hand: u8,
+        obs: &mut O,
+    ) -> Result<u32, PlayError> {
+        let mut cycle = CycleCheck::new(&w, pos, hand);
+        let mut laps = CYCLE_CHECK_FROM_LAP;
+        loop {
+            if laps > CYCLE_CHECK_FROM_LAP && cycle.repeats(&w, pos, hand) {
+                return Err(PlayError::Endless);
+            }
+            match self.lap_words::<O, CCW>(&mut w, pos, hand, obs) {
+                Lap::Relay(p, h) => (pos, hand) = (p, h),
+                Lap::End => return Ok(laps),
+            }
+            laps += 1;
+        }
+    }
+
+    /// Sows one lap of `hand` seeds from `pos` on the board words `w` (see
+    /// [`Position::sow_words`]) and, if the move goes on, lifts the hole of
+    /// the last seed. When the move ends, the board is written back.
+    #[inline(always)]
+    fn lap_words<O: SowObserver, const CCW: bool>(
+        &mut self,
+        w: &mut [u64; 3],
+        mut pos: usize,
+        hand: u8,
+        obs: &mut O,
+    ) -> Lap {
+        let len = self.rules.board_len();
+        if self.rules.variant() != Variant::I {
+            pos = add_lap::<CCW>(w, pos, hand as usize, len);
+        } else {
+            // Hoyito I: each hole at 3 that the lap sows becomes a casa and
+            // is captured at once (en passant). A lap of fewer seeds than
+            // holes sows each hole once, so its casas are the holes at 3 in
+            // its way and are captured arithmetically, unless they may end
+            // the game (the last four), which is done seed by seed, as are
+            // longer laps.
+            let short = (hand as usize) < len;
+            let casas = if short {
+                lap_casas::<CCW>(w, pos, hand as usize, len)
+            } else {
+                [0; 3]
+            };
+            // At most 23 casas: the byte sums cannot overflow.
+            let count = casas
+                .iter()
+                .map(|&c| ((c >> 7).wrapping_mul(LOW_BYTES) >> 56) as u8)
+                .sum::<u8>();
+            if short && count == 0 {
+                pos = add_lap::<CCW>(w, pos, hand as usize, len);
+            } else if short && self.in_play > 4 * count + 4 {
+                pos = add_lap::<CCW>(w, pos, hand as usize, len);
+                for (x, c) in w.iter_mut().zip(casas) {
+                    *x &= !((c >> 7) * 0xFF);
+                }
+                self.captured[self.to_move] += 4 * count;
+                self.in_play -= 4 * count;
+                if byte(&casas, pos) != 0 {
+                    // The lap's last seed made a casa: the move ends.
+                    set_board_words(&mut self.board, w);
+                    return Lap::End;
+                }
+            } else {
+                set_board_words(&mut self.board, w);
+                match self.sow_lap::<O, CCW, false>(pos, hand, usize::MAX, obs) {
+                    Some(p) => pos = p,
+                    None => return Lap::End,
+                }
+                *w = board_words(&self.board);
+            }
+        }
+        let last = byte(w, pos);
+        if last == 1 {
+            set_board_words(&mut self.board, w);
+            return Lap::End;
+        }
+        if last == 4 && self.capturable(pos) {
+            set_board_words(&mut self.board, w);
+            self.final_capture::<O, CCW, false>(pos, obs);
+            return Lap::End;
+        }
+        clear_byte(w, pos);
+        Lap::Relay(pos, last)
     }
 
     /// The final seed made a casa at `pos` (Hoyito II/III): capture it and,
@@ -1041,32 +1192,67 @@ impl Position {
         let mut hand = self.board[pos];
         self.board[pos] = 0;
         obs.lap(pos, hand);
-        let mut laps = 1u32;
-        let mut cycle = CycleCheck::default();
-        loop {
-            let skip = if skip_origin { pos } else { usize::MAX };
-            pos = match self.sow_lap::<O, CCW, GENERAL>(pos, hand, skip, obs) {
-                Some(p) => p,
-                None => return Ok(laps),
-            };
-            let last = self.board[pos];
-            if last == 1 {
-                return Ok(laps);
-            }
-            if last == 4 && self.capturable(pos) {
-                // Hoyito II/III (Hoyito I captured it already): the final seed's casa.
-                self.final_capture::<O, CCW, GENERAL>(pos, obs);
-                return Ok(laps);
-            }
-            // Relay: lift the hole and start a new lap from the next hole.
-            hand = last;
-            self.board[pos] = 0;
-            obs.lap(pos, hand);
-            laps += 1;
-            if laps >= CYCLE_CHECK_FROM_LAP && cycle.repeats(&board_words(&self.board), pos, hand) {
-                return Err(PlayError::Endless);
+        for laps in 1..CYCLE_CHECK_FROM_LAP {
+            match self.relay_lap::<O, CCW, GENERAL>(pos, hand, skip_origin, obs) {
+                Lap::Relay(p, h) => (pos, hand) = (p, h),
+                Lap::End => return Ok(laps),
             }
         }
+        self.sow_long::<O, CCW, GENERAL>(pos, hand, skip_origin, obs)
+    }
+
+    /// [`Position::sow`] from lap [`CYCLE_CHECK_FROM_LAP`] on, with
+    /// endless-sowing detection (see [`Position::sow_words_long`]).
+    #[cold]
+    #[inline(never)]
+    fn sow_long<O: SowObserver, const CCW: bool, const GENERAL: bool>(
+        &mut self,
+        mut pos: usize,
+        mut hand: u8,
+        skip_origin: bool,
+        obs: &mut O,
+    ) -> Result<u32, PlayError> {
+        let mut cycle = CycleCheck::new(&board_words(&self.board), pos, hand);
+        let mut laps = CYCLE_CHECK_FROM_LAP;
+        loop {
+            if laps > CYCLE_CHECK_FROM_LAP && cycle.repeats(&board_words(&self.board), pos, hand) {
+                return Err(PlayError::Endless);
+            }
+            match self.relay_lap::<O, CCW, GENERAL>(pos, hand, skip_origin, obs) {
+                Lap::Relay(p, h) => (pos, hand) = (p, h),
+                Lap::End => return Ok(laps),
+            }
+            laps += 1;
+        }
+    }
+
+    /// Sows one lap seed by seed and, if the move goes on (relay), lifts the
+    /// hole of the last seed.
+    #[inline(always)]
+    fn relay_lap<O: SowObserver, const CCW: bool, const GENERAL: bool>(
+        &mut self,
+        pos: usize,
+        hand: u8,
+        skip_origin: bool,
+        obs: &mut O,
+    ) -> Lap {
+        let skip = if skip_origin { pos } else { usize::MAX };
+        let Some(pos) = self.sow_lap::<O, CCW, GENERAL>(pos, hand, skip, obs) else {
+            return Lap::End;
+        };
+        let last = self.board[pos];
+        if last == 1 {
+            return Lap::End;
+        }
+        if last == 4 && self.capturable(pos) {
+            // Hoyito II/III (Hoyito I captured it already): the final seed's casa.
+            self.final_capture::<O, CCW, GENERAL>(pos, obs);
+            return Lap::End;
+        }
+        // Relay: lift the hole and start a new lap from the next hole.
+        self.board[pos] = 0;
+        obs.lap(pos, last);
+        Lap::Relay(pos, last)
     }
 
     /// Shares the seeds in play and ends the game.
@@ -1259,6 +1445,66 @@ impl RepetitionTracker {
 mod tests {
     use super::*;
     use crate::rules::{DirectionRule, RulesSpec};
+
+    /// The endless-sowing check on synthetic state sequences: a tail of
+    /// `tail` distinct states, then a cycle of `cycle` distinct states. It
+    /// must report a repeat exactly at a state seen before, never earlier,
+    /// and the stack detector must find long cycles within 1.6 turns.
+    #[test]
+    fn cycle_check_is_exact_and_finds_long_cycles_early() {
+        let state = |i: u64| -> ([u64; 3], usize, u8) {
+            // Distinct for distinct i; spread over the words like boards.
+            (
+                [i.wrapping_mul(0x0101_0101), i >> 7, i % 5],
+                (i % 12) as usize,
+                (i % 251) as u8,
+            )
+        };
+        for (tail, cycle) in [
+            (0, 1),
+            (1, 1),
+            (0, 2),
+            (3, 7),
+            (100, 1000),
+            (5, 100_000),
+            (70_000, 30_000),
+        ] {
+            let at = |n: u64| if n < tail { n } else { tail + (n - tail) % cycle };
+            let (b, p, h) = state(at(0));
+            let mut check = CycleCheck::new(&b, p, h);
+            let mut n = 1;
+            loop {
+                let (b, p, h) = state(at(n));
+                if check.repeats(&b, p, h) {
+                    break;
+                }
+                n += 1;
+                assert!(
+                    n < tail + 6 * cycle + 8,
+                    "tail {tail}, cycle {cycle}: no repeat found by step {n}"
+                );
+            }
+            // A repeat is only reported at a state already seen.
+            assert!(
+                n >= tail + cycle,
+                "tail {tail}, cycle {cycle}: repeat reported at step {n}"
+            );
+            if cycle >= 30_000 {
+                let turns = (n - tail) as f64 / cycle as f64;
+                assert!(
+                    turns < 1.6,
+                    "tail {tail}, cycle {cycle}: found after {turns:.2} turns"
+                );
+            }
+        }
+        // No repeat in a long run of distinct states.
+        let (b, p, h) = state(0);
+        let mut check = CycleCheck::new(&b, p, h);
+        for i in 1..200_000 {
+            let (b, p, h) = state(i);
+            assert!(!check.repeats(&b, p, h), "false repeat at {i}");
+        }
+    }
 
     /// The tracker counts exactly through growth, `pop` and `clear`.
     #[test]

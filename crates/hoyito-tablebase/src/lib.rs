@@ -43,6 +43,7 @@ pub mod graph;
 pub mod index;
 pub mod lean;
 pub mod reference;
+pub mod search;
 pub mod solve;
 
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! `hoyito tablebase build|probe|verify`: exact endgame tablebases of single games.
+//! `hoyito tablebase build|probe|verify|search`: exact endgame tablebases of single games.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::Context;
 use hoyito_core::Position;
 use hoyito_tablebase::reference::{compare_layer, Reference};
+use hoyito_tablebase::search::ExactSearch;
 use hoyito_tablebase::{layer_seeds, BuildOptions, LayerReport, Solver, Tablebase};
 
 use super::common::RulesArgs;
@@ -25,6 +26,9 @@ enum Action {
     Probe(ProbeArgs),
     /// Check built layers: Bellman consistency, and an independent solver on small layers.
     Verify(VerifyArgs),
+    /// The exact value of a position above the tables (default: the start)
+    /// by a full-width search down into them.
+    Search(SearchArgs),
 }
 
 #[derive(clap::Args)]
@@ -85,12 +89,103 @@ struct VerifyArgs {
     layer: Option<u32>,
 }
 
+#[derive(clap::Args)]
+struct SearchArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Directory of the tablebases (every layer up to the largest is used).
+    #[arg(long, default_value = "./tablebases")]
+    dir: PathBuf,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 1024)]
+    hash: usize,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+    /// The position (default: the start position).
+    #[arg(num_args = 0.., allow_hyphen_values = true)]
+    position: Vec<String>,
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.action {
         Action::Build(a) => build(a),
         Action::Probe(a) => probe(a),
         Action::Verify(a) => verify(a),
+        Action::Search(a) => search(a),
     }
+}
+
+fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let pos = if args.position.is_empty() {
+        Position::new(rules)
+    } else {
+        let text = args.position.join(" ");
+        Position::from_notation(rules, &text).with_context(|| format!("bad position {text:?}"))?
+    };
+    let tb = Tablebase::open(rules, &args.dir)?;
+    anyhow::ensure!(
+        !tb.layers().is_empty(),
+        "no tablebase layers in {}",
+        Tablebase::files_dir(&args.dir, &rules).display()
+    );
+    let entries = (args.hash << 20) / 32;
+    let mut search = ExactSearch::new(&tb, entries);
+    let bar = if args.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new_spinner()
+    };
+    let began = Instant::now();
+    {
+        let bar = bar.clone();
+        search.on_progress(move |s| {
+            bar.set_message(format!(
+                "{} nodes, {} probes, {} repetitions, {:.0} s",
+                s.nodes,
+                s.probes,
+                s.repetitions,
+                began.elapsed().as_secs_f64()
+            ));
+            bar.tick();
+        });
+    }
+    let moves = search.move_values(&pos)?;
+    bar.finish_and_clear();
+    let stats = search.stats();
+    let mut settled = pos;
+    settled.settle();
+    let mover = settled.to_move();
+    if settled.is_over() {
+        println!("game over: value 0");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let value = moves.iter().map(|&(_, v)| v).max().unwrap_or(0);
+    println!(
+        "{mover} to move: value {value:+} (final margin {:+} for {mover} with perfect play)",
+        settled.margin(mover) + value
+    );
+    let best: Vec<String> = moves
+        .iter()
+        .filter(|&&(_, v)| v == value)
+        .map(|&(m, _)| settled.move_token(m).to_string())
+        .collect();
+    println!("best: {}", best.join(" "));
+    let all: Vec<String> = moves
+        .iter()
+        .map(|&(m, v)| format!("{}:{v:+}", settled.move_token(m)))
+        .collect();
+    println!("moves: {}", all.join(" "));
+    println!(
+        "searched {} positions, {} tablebase probes ({} seeds or fewer), {} repetitions, {:.1} s",
+        stats.nodes,
+        stats.probes,
+        tb.layers().last().copied().unwrap_or(0),
+        stats.repetitions,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {

@@ -1,0 +1,80 @@
+//! The exact search above the tables against the tables themselves: a
+//! search that probes only the small layers must find the values that the
+//! retrograde solver stored for the larger ones (cycles included).
+
+use hoyito_core::{Position, Rules, RulesSpec, Setup, Side, Variant};
+use hoyito_tablebase::index::Indexer;
+use hoyito_tablebase::search::ExactSearch;
+use hoyito_tablebase::Tablebase;
+
+fn position(rules: Rules, board: &[u8], side: Side) -> Position {
+    let mut setup = Setup::start(&rules);
+    setup.board = board.to_vec();
+    setup.to_move = side;
+    setup.opening = false;
+    Position::from_setup(rules, &setup).expect("valid board")
+}
+
+/// Every `step`-th board of the layers above `low` up to `high`, both sides
+/// to move: the search over the `low`-seed tables equals the `high` tables,
+/// for the value and for every move's value.
+fn compare(rules: Rules, low: u32, high: u32, step: u64, expect_cycles: bool) {
+    let small = Tablebase::solve_in_memory(rules, low).unwrap();
+    let big = Tablebase::solve_in_memory(rules, high).unwrap();
+    let mut search = ExactSearch::new(&small, 1 << 16);
+    let (mut checked, mut nonzero, mut cycles) = (0, 0, 0);
+    for seeds in (low + 4..=high).step_by(4) {
+        let ix = Indexer::new(rules.board_len(), seeds);
+        let mut board = vec![0u8; rules.board_len()];
+        for r in (0..ix.count()).step_by(step as usize) {
+            ix.unrank(r, &mut board);
+            for side in Side::ALL {
+                let pos = position(rules, &board, side);
+                if pos.is_over() {
+                    continue;
+                }
+                let before = search.stats().repetitions;
+                let got = search.value(&pos).unwrap();
+                cycles += (search.stats().repetitions > before) as u32;
+                assert_eq!(got, big.value(&pos).unwrap(), "{rules}: {}", pos.to_notation());
+                let expected = big.move_values(&pos).unwrap();
+                let moves = search.move_values(&pos).unwrap();
+                assert_eq!(moves, expected, "{rules}: {}", pos.to_notation());
+                checked += 1;
+                nonzero += (got != 0) as u32;
+            }
+        }
+    }
+    assert!(checked > 200, "{rules}: only {checked} positions");
+    assert!(nonzero > checked / 10, "{rules}: {nonzero} of {checked} non-zero");
+    // The search must have met cycles, or the cycle rule would be untested
+    // (Hoyito I captures too often at these densities to meet any).
+    assert!(
+        !expect_cycles || cycles > 0,
+        "{rules}: no search met a repeated position"
+    );
+}
+
+fn rules(variant: Variant, holes: u8) -> Rules {
+    Rules::try_from(RulesSpec {
+        variant,
+        holes,
+        ..RulesSpec::default()
+    })
+    .unwrap()
+}
+
+#[test]
+fn search_matches_tables_hoyito_i() {
+    compare(rules(Variant::I, 4), 12, 20, 997, false);
+}
+
+#[test]
+fn search_matches_tables_hoyito_ii() {
+    compare(rules(Variant::II, 4), 16, 24, 9973, true);
+}
+
+#[test]
+fn search_matches_tables_hoyito_iii() {
+    compare(rules(Variant::III, 4), 16, 24, 9973, true);
+}

@@ -1,4 +1,4 @@
-//! `hoyito tablebase build|probe|verify` end to end, on small 2x4 layers.
+//! `hoyito tablebase build|probe|verify|search` end to end, on small 2x4 layers.
 
 use std::process::Command;
 
@@ -66,6 +66,34 @@ fn build_probe_verify() {
         .map(|mv| mv.split_once(':').unwrap().0)
         .collect();
     assert_eq!(best, keep);
+
+    // Above the tables (16 seeds), the exact search finds the value that a
+    // 16-seed table holds.
+    let above = "2,2,3,1/0,4,2,2 s 8-8";
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "search",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--dir",
+        d,
+        "--quiet",
+        above,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rules = hoyito_core::Rules::new(hoyito_core::Variant::II, 4).unwrap();
+    let pos = hoyito_core::Position::from_notation(rules, above).unwrap();
+    let exact = hoyito_tablebase::Tablebase::solve_in_memory(rules, 16)
+        .unwrap()
+        .value(&pos)
+        .unwrap();
+    assert!(
+        out.starts_with(&format!("south to move: value {exact:+} ")),
+        "expected {exact:+}: {out}"
+    );
+    assert!(out.contains("searched "), "{out}");
 
     let (code, out, err) = hoyito(&[
         "tablebase",

@@ -1021,7 +1021,7 @@ impl Position {
     /// `(len, variant_i)`: the board's length, and whether this is Hoyito I
     /// (read once per move: the compiler cannot keep them across the
     /// board's stores).
-    #[inline]
+    #[inline(always)]
     fn lap_words<O: SowObserver, const CCW: bool>(
         &mut self,
         w: &mut [u64; 3],

@@ -2,7 +2,7 @@
 //! search that probes only the small layers must find the values that the
 //! retrograde solver stored for the larger ones (cycles included).
 
-use hoyito_core::{Position, Rules, RulesSpec, Setup, Side, Variant};
+use hoyito_core::{Position, Rules, Setup, Side, Variant};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::search::ExactSearch;
 use hoyito_tablebase::Tablebase;
@@ -55,26 +55,17 @@ fn compare(rules: Rules, low: u32, high: u32, step: u64, expect_cycles: bool) {
     );
 }
 
-fn rules(variant: Variant, holes: u8) -> Rules {
-    Rules::try_from(RulesSpec {
-        variant,
-        holes,
-        ..RulesSpec::default()
-    })
-    .unwrap()
-}
-
 #[test]
 fn search_matches_tables_hoyito_i() {
-    compare(rules(Variant::I, 4), 12, 20, 997, false);
+    compare(Rules::new(Variant::I, 4).unwrap(), 12, 20, 997, false);
 }
 
 #[test]
 fn search_matches_tables_hoyito_ii() {
-    compare(rules(Variant::II, 4), 16, 24, 9973, true);
+    compare(Rules::new(Variant::II, 4).unwrap(), 16, 24, 9973, true);
 }
 
 #[test]
 fn search_matches_tables_hoyito_iii() {
-    compare(rules(Variant::III, 4), 16, 24, 9973, true);
+    compare(Rules::new(Variant::III, 4).unwrap(), 16, 24, 9973, true);
 }

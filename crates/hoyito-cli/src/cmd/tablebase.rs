@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use hoyito_core::Position;
+use hoyito_core::{Move, Position};
 use hoyito_tablebase::reference::{compare_layer, Reference};
 use hoyito_tablebase::search::ExactSearch;
 use hoyito_tablebase::{layer_seeds, BuildOptions, LayerReport, Solver, Tablebase};
@@ -156,27 +156,12 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let stats = search.stats();
     let mut settled = pos;
     settled.settle();
-    let mover = settled.to_move();
     if settled.is_over() {
         println!("game over: value 0");
         return Ok(ExitCode::SUCCESS);
     }
     let value = moves.iter().map(|&(_, v)| v).max().unwrap_or(0);
-    println!(
-        "{mover} to move: value {value:+} (final margin {:+} for {mover} with perfect play)",
-        settled.margin(mover) + value
-    );
-    let best: Vec<String> = moves
-        .iter()
-        .filter(|&&(_, v)| v == value)
-        .map(|&(m, _)| settled.move_token(m).to_string())
-        .collect();
-    println!("best: {}", best.join(" "));
-    let all: Vec<String> = moves
-        .iter()
-        .map(|&(m, v)| format!("{}:{v:+}", settled.move_token(m)))
-        .collect();
-    println!("moves: {}", all.join(" "));
+    print_values(&settled, value, &moves);
     println!(
         "searched {} positions, {} tablebase probes ({} seeds or fewer), {} repetitions, {:.1} s",
         stats.nodes,
@@ -298,28 +283,32 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     }
     let value = tb.value(&pos)?;
     let moves = tb.move_values(&pos)?;
+    print_values(&pos, value, &moves);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a position's value, its best moves and every move's value.
+fn print_values(pos: &Position, value: i32, moves: &[(Move, i32)]) {
     let mover = pos.to_move();
     println!(
-        "{} to move: value {value:+} (final margin {:+} for {mover} with perfect play)",
-        mover,
+        "{mover} to move: value {value:+} (final margin {:+} for {mover} with perfect play)",
         pos.margin(mover) + value
     );
+    if moves.is_empty() {
+        println!("best: (pass)");
+        return;
+    }
     let best: Vec<String> = moves
         .iter()
         .filter(|&&(_, v)| v == value)
         .map(|&(m, _)| pos.move_token(m).to_string())
         .collect();
-    if moves.is_empty() {
-        println!("best: (pass)");
-    } else {
-        println!("best: {}", best.join(" "));
-        let all: Vec<String> = moves
-            .iter()
-            .map(|&(m, v)| format!("{}:{v:+}", pos.move_token(m)))
-            .collect();
-        println!("moves: {}", all.join(" "));
-    }
-    Ok(ExitCode::SUCCESS)
+    println!("best: {}", best.join(" "));
+    let all: Vec<String> = moves
+        .iter()
+        .map(|&(m, v)| format!("{}:{v:+}", pos.move_token(m)))
+        .collect();
+    println!("moves: {}", all.join(" "));
 }
 
 fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {

@@ -159,7 +159,9 @@ test('reload mid-game, restart the server, and continue with the keyboard', asyn
     assert.ok(focused, 'an arrow key focuses a legal hole');
     await page.keyboard.press('Enter');
     await waitForSteps(page, steps + 1);
-    // A number key plays that hole of the player to move, if legal.
+    // A number key plays that hole of the player to move, if legal. The
+    // legal holes are marked once the last move's sowing has been shown.
+    await page.waitForSelector('.hole.legal .badge text');
     const legalNumbers = await page.$$eval('.hole.legal .badge text', (els) => els.map((e) => e.textContent));
     await page.keyboard.press(legalNumbers[0]);
     await waitForSteps(page, steps + 2);

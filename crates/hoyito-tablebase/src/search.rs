@@ -161,7 +161,8 @@ impl<'a> ExactSearch<'a> {
             let mut out = Vec::new();
             search.path.push(key(&pos));
             for m in pos.legal_moves() {
-                match search.child_value(&pos, mover, m, -s - 1, s + 1) {
+                let (child, gain) = Self::play(&pos, m);
+                match search.child_value(&child, gain, mover, -s - 1, s + 1) {
                     Ok((v, _)) => out.push((m, v)),
                     Err(e) => {
                         search.path.clear();
@@ -174,28 +175,34 @@ impl<'a> ExactSearch<'a> {
         })
     }
 
-    /// The value of playing `m` in `pos` for `mover`, searched in the
-    /// window `(alpha, beta)`, and whether it depended on a repetition cut.
-    fn child_value(
-        &mut self,
-        pos: &Position,
-        mover: Side,
-        m: Move,
-        alpha: i32,
-        beta: i32,
-    ) -> Result<(i32, bool), TablebaseError> {
+    /// `pos` after the legal move `m`, settled, and the mover's gain from it.
+    fn play(pos: &Position, m: Move) -> (Position, i32) {
+        let mover = pos.to_move();
         let mut child = *pos;
         child.play(m).expect("legal moves can be played");
         child.settle();
-        let gain = child.margin(mover) - pos.margin(mover);
+        (child, child.margin(mover) - pos.margin(mover))
+    }
+
+    /// The value for `mover` of a move that gained `gain` and led to
+    /// `child`, searched in the window `(alpha, beta)`, and whether it
+    /// depended on a repetition cut.
+    fn child_value(
+        &mut self,
+        child: &Position,
+        gain: i32,
+        mover: Side,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, bool), TablebaseError> {
         if child.is_over() {
             return Ok((gain, false));
         }
         if child.to_move() == mover {
-            let (v, dep) = self.negamax(&child, alpha - gain, beta - gain)?;
+            let (v, dep) = self.negamax(child, alpha - gain, beta - gain)?;
             Ok((gain + v, dep))
         } else {
-            let (v, dep) = self.negamax(&child, gain - beta, gain - alpha)?;
+            let (v, dep) = self.negamax(child, gain - beta, gain - alpha)?;
             Ok((gain - v, dep))
         }
     }
@@ -236,26 +243,24 @@ impl<'a> ExactSearch<'a> {
         let mover = pos.to_move();
         let moves = pos.legal_moves();
         // Order: the table's best move, then the others by immediate gain.
-        let mut order: Vec<(i32, usize)> = moves
+        // Each move is played once; the children are kept for the search.
+        let mut children: Vec<(i32, usize, Position, i32)> = moves
             .iter()
             .enumerate()
             .map(|(i, &m)| {
-                let mut c = *pos;
-                let gain = match c.play(m) {
-                    Ok(p) => p.captured as i32,
-                    Err(_) => 0,
-                };
-                (if i == first as usize { i32::MAX } else { gain }, i)
+                let (child, gain) = Self::play(pos, m);
+                (if i == first as usize { i32::MAX } else { gain }, i, child, gain)
             })
             .collect();
-        order.sort_by_key(|&(g, _)| std::cmp::Reverse(g));
+        children.sort_by_key(|&(key, ..)| std::cmp::Reverse(key));
         let alpha0 = alpha;
         let mut best = i32::MIN;
         let mut best_i = 255u8;
         let mut dep = false;
         self.path.push(k);
-        for &(_, i) in &order {
-            let r = self.child_value(pos, mover, moves[i], alpha, beta);
+        for (_, i, child, gain) in &children {
+            let (i, gain) = (*i, *gain);
+            let r = self.child_value(child, gain, mover, alpha, beta);
             let (v, d) = match r {
                 Ok(x) => x,
                 Err(e) => {

@@ -94,6 +94,92 @@ fn build_probe_verify() {
         "expected {exact:+}: {out}"
     );
     assert!(out.contains("searched "), "{out}");
+    // The null-window proofs bracket the same value.
+    for (t, expect) in [
+        (exact, format!(">= {exact:+}")),
+        (exact + 1, format!("<= {exact:+}")),
+    ] {
+        let t = t.to_string();
+        let (code, out, err) = hoyito(&[
+            "tablebase",
+            "search",
+            "--variant",
+            "II",
+            "--holes",
+            "4",
+            "--dir",
+            d,
+            "--quiet",
+            "--at-least",
+            &t,
+            above,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.starts_with(&format!("south to move: value {expect} ")),
+            "--at-least {t}: expected {expect}: {out}"
+        );
+    }
+
+    // A series can give the tables to its alpha-beta players, and only to them.
+    let (code, out, err) = hoyito(&[
+        "selfplay",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--a",
+        "ab",
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--json",
+        "--tablebases",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("tablebases: layers [4, 8, 12]"), "{err}");
+    assert!(out.contains(&format!("\"tablebases\":{:?}", d)), "{out}");
+    let (code, _, err) = hoyito(&[
+        "selfplay",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--tablebases",
+        d,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--tablebases needs a full-strength alpha-beta player"),
+        "{err}"
+    );
+    let (code, _, err) = hoyito(&[
+        "selfplay",
+        "--variant",
+        "III",
+        "--holes",
+        "4",
+        "--a",
+        "ab",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--tablebases",
+        d,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot use the tablebases"), "{err}");
 
     let (code, out, err) = hoyito(&[
         "tablebase",

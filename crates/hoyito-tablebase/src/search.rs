@@ -12,9 +12,15 @@
 //! cycle captures nothing (a capture lowers the seeds in play for good), so
 //! going round it is worth 0, as endless play is, and either player may
 //! leave it at any of its positions, which the search tries. A value that
-//! depended on such a cut holds only for that line (the graph-history
-//! problem), so it is never stored in the transposition table. The tests
-//! compare this search with the tables on every variant.
+//! depended on a cut back to a position *above* it on the line holds only
+//! for that line (the graph-history problem), so it is not stored in the
+//! transposition table; once the search is back at the position the cut
+//! returned to, the value no longer depends on the line and is stored. The
+//! tests compare this search with the tables on every variant.
+//!
+//! [`ExactSearch::at_least`] asks only whether the value reaches a
+//! threshold (a null-window search), which proves a bound far sooner than
+//! the exact value when the game is large.
 //!
 //! ```
 //! use hoyito_core::{Position, Rules, Variant};
@@ -43,6 +49,9 @@ fn key(pos: &Position) -> Key {
     k[MAX_BOARD] = pos.to_move().index() as u8;
     k
 }
+
+/// No repetition cut: the value does not depend on the line above.
+const FREE: usize = usize::MAX;
 
 /// Stack of the search thread (reserved address space; only the pages the
 /// recursion reaches are used).
@@ -132,6 +141,21 @@ impl<'a> ExactSearch<'a> {
         self.deep(|search| Ok(search.negamax(&pos, -s - 1, s + 1)?.0))
     }
 
+    /// Whether the net score the player to move will still gain from `pos`
+    /// under perfect play is at least `threshold`: a proof of a lower bound
+    /// (`true`) or of the upper bound `threshold - 1` (`false`).
+    ///
+    /// # Errors
+    /// As [`ExactSearch::value`].
+    pub fn at_least(&mut self, pos: &Position, threshold: i32) -> Result<bool, TablebaseError> {
+        let mut pos = *pos;
+        pos.settle();
+        if pos.is_over() {
+            return Ok(0 >= threshold);
+        }
+        self.deep(|search| Ok(search.negamax(&pos, threshold - 1, threshold)?.0 >= threshold))
+    }
+
     /// Runs `f` on a thread with a large stack: lines without captures can
     /// run through many positions before one repeats, and the search
     /// recurses along them.
@@ -185,8 +209,8 @@ impl<'a> ExactSearch<'a> {
     }
 
     /// The value for `mover` of a move that gained `gain` and led to
-    /// `child`, searched in the window `(alpha, beta)`, and whether it
-    /// depended on a repetition cut.
+    /// `child`, searched in the window `(alpha, beta)`, and the shallowest
+    /// line index a repetition cut under it returned to ([`FREE`] if none).
     fn child_value(
         &mut self,
         child: &Position,
@@ -194,9 +218,9 @@ impl<'a> ExactSearch<'a> {
         mover: Side,
         alpha: i32,
         beta: i32,
-    ) -> Result<(i32, bool), TablebaseError> {
+    ) -> Result<(i32, usize), TablebaseError> {
         if child.is_over() {
-            return Ok((gain, false));
+            return Ok((gain, FREE));
         }
         if child.to_move() == mover {
             let (v, dep) = self.negamax(child, alpha - gain, beta - gain)?;
@@ -207,19 +231,21 @@ impl<'a> ExactSearch<'a> {
         }
     }
 
-    /// Fail-soft alpha-beta on a settled position that is not over.
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, beta: i32) -> Result<(i32, bool), TablebaseError> {
+    /// Fail-soft alpha-beta on a settled position that is not over; also
+    /// returns the shallowest line index that a repetition cut under it
+    /// returned to ([`FREE`] if none).
+    fn negamax(&mut self, pos: &Position, mut alpha: i32, beta: i32) -> Result<(i32, usize), TablebaseError> {
         if pos.is_over() {
-            return Ok((0, false));
+            return Ok((0, FREE));
         }
         if pos.in_play() as u32 <= self.top {
             self.stats.probes += 1;
-            return Ok((self.tb.value(pos)?, false));
+            return Ok((self.tb.value(pos)?, FREE));
         }
         let k = key(pos);
-        if self.path.contains(&k) {
+        if let Some(at) = self.path.iter().position(|p| *p == k) {
             self.stats.repetitions += 1;
-            return Ok((0, true));
+            return Ok((0, at));
         }
         self.stats.nodes += 1;
         if self.stats.nodes & ((1 << 20) - 1) == 0 {
@@ -233,10 +259,10 @@ impl<'a> ExactSearch<'a> {
         if e.used && e.key == k {
             let (lo, hi) = (e.lower as i32, e.upper as i32);
             if lo >= beta || lo == hi {
-                return Ok((lo, false));
+                return Ok((lo, FREE));
             }
             if hi <= alpha {
-                return Ok((hi, false));
+                return Ok((hi, FREE));
             }
             first = e.best;
         }
@@ -256,7 +282,8 @@ impl<'a> ExactSearch<'a> {
         let alpha0 = alpha;
         let mut best = i32::MIN;
         let mut best_i = 255u8;
-        let mut dep = false;
+        let depth = self.path.len();
+        let mut dep = FREE;
         self.path.push(k);
         for (_, i, child, gain) in &children {
             let (i, gain) = (*i, *gain);
@@ -268,7 +295,7 @@ impl<'a> ExactSearch<'a> {
                     return Err(e);
                 }
             };
-            dep |= d;
+            dep = dep.min(d);
             if v > best {
                 best = v;
                 best_i = i as u8;
@@ -279,7 +306,10 @@ impl<'a> ExactSearch<'a> {
             }
         }
         self.path.pop();
-        if !dep {
+        // Cuts back to this position itself or below it are part of its
+        // own value; only cuts to positions above it tie it to this line.
+        if dep >= depth {
+            dep = FREE;
             let (mut lower, mut upper) = (-(pos.in_play() as i32), pos.in_play() as i32);
             if e.used && e.key == k {
                 (lower, upper) = (e.lower as i32, e.upper as i32);

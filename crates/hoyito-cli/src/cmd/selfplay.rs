@@ -49,6 +49,11 @@ pub struct Args {
     /// Seed of the openings and of the engines' random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Endgame tablebases (as built by `hoyito tablebase build`) for the
+    /// full-strength alpha-beta players (`ab`, `ab:…`): covered positions
+    /// are scored perfectly. Levels, MCTS, random and greedy never use them.
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<std::path::PathBuf>,
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
@@ -108,7 +113,12 @@ impl std::str::FromStr for Spec {
 }
 
 impl Spec {
-    fn engine(self, seed: u64) -> Engine {
+    /// Whether this player takes the series' tablebases.
+    fn uses_tablebases(self) -> bool {
+        matches!(self, Spec::Full(EngineKind::AlphaBeta) | Spec::Weighted(_))
+    }
+
+    fn engine(self, seed: u64, tables: Option<(Rules, &std::path::Path)>) -> Engine {
         let mut e = match self {
             Spec::Level(l) => Engine::with_level(l),
             Spec::Full(k) => {
@@ -124,6 +134,11 @@ impl Spec {
             }
         };
         e.set_seed(seed);
+        if let (true, Some((rules, dir))) = (self.uses_tablebases(), tables) {
+            // Opened and checked once before the series starts.
+            e.load_tablebases(rules, dir)
+                .expect("tablebases opened before the series");
+        }
         e
     }
 }
@@ -138,15 +153,28 @@ struct GameResult {
     margin: i32,
 }
 
-fn play_one(
+/// What every game of a series shares.
+#[derive(Clone, Copy)]
+struct Series<'a> {
     rules: Rules,
     a: Spec,
     b: Spec,
     limits: Limits,
-    index: u32,
-    args_seed: u64,
+    seed: u64,
     random_plies: u32,
-) -> GameResult {
+    tables: Option<&'a std::path::Path>,
+}
+
+fn play_one(series: &Series, index: u32) -> GameResult {
+    let Series {
+        rules,
+        a,
+        b,
+        limits,
+        seed: args_seed,
+        random_plies,
+        tables,
+    } = *series;
     let pair = index / 2;
     let a_side = if index & 1 == 0 { Side::South } else { Side::North };
     let mut rng = SmallRng::seed_from_u64(args_seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -161,8 +189,9 @@ fn play_one(
     }
     let opening = game.moves().len();
     let seed = args_seed.wrapping_add(index as u64 * 7919);
-    let mut ea = a.engine(seed);
-    let mut eb = b.engine(seed ^ 0xABCD);
+    let tables = tables.map(|dir| (rules, dir));
+    let mut ea = a.engine(seed, tables);
+    let mut eb = b.engine(seed ^ 0xABCD, tables);
     let (south, north) = match a_side {
         Side::South => (&mut ea, &mut eb),
         Side::North => (&mut eb, &mut ea),
@@ -240,6 +269,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ..Limits::default()
         },
     };
+    let tables = args.tablebases.as_deref();
+    if let Some(dir) = tables {
+        if !(a.uses_tablebases() || b.uses_tablebases()) {
+            bail!("--tablebases needs a full-strength alpha-beta player (ab or ab:…)");
+        }
+        let layers = Engine::new(EngineKind::AlphaBeta)
+            .load_tablebases(rules, dir)
+            .with_context(|| format!("cannot use the tablebases in {}", dir.display()))?;
+        eprintln!("tablebases: layers {layers:?} from {}", dir.display());
+    }
+    let series = Series {
+        rules,
+        a,
+        b,
+        limits,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        tables,
+    };
     let pb = ProgressBar::new(args.games as u64);
     if std::io::stderr().is_terminal() {
         pb.set_draw_target(ProgressDrawTarget::stderr());
@@ -260,7 +308,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (0..args.games)
             .into_par_iter()
             .map(|i| {
-                let r = play_one(rules, a, b, limits, i, args.seed, args.random_plies);
+                let r = play_one(&series, i);
                 pb.inc(1);
                 r
             })
@@ -312,6 +360,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "a_north": { "wins": north.0, "draws": north.1, "losses": north.2 },
             "avg_plies": plies,
             "avg_margin": margin,
+            "tablebases": tables.map(|d| d.display().to_string()),
             "seconds": secs,
         });
         println!("{out}");

@@ -102,6 +102,10 @@ struct SearchArgs {
     /// No progress display.
     #[arg(long)]
     quiet: bool,
+    /// Only prove a bound: whether the value for the player to move is at
+    /// least T (a null-window search, far cheaper than the exact value).
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    at_least: Option<i32>,
     /// The position (default: the start position).
     #[arg(num_args = 0.., allow_hyphen_values = true)]
     position: Vec<String>,
@@ -151,17 +155,28 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
             bar.tick();
         });
     }
-    let moves = search.move_values(&pos)?;
-    bar.finish_and_clear();
-    let stats = search.stats();
     let mut settled = pos;
     settled.settle();
-    if settled.is_over() {
-        println!("game over: value 0");
-        return Ok(ExitCode::SUCCESS);
+    if let Some(t) = args.at_least {
+        let holds = search.at_least(&pos, t)?;
+        bar.finish_and_clear();
+        let mover = settled.to_move();
+        let (relation, bound) = if holds { (">=", t) } else { ("<=", t - 1) };
+        println!(
+            "{mover} to move: value {relation} {bound:+} (final margin {relation} {:+} for {mover} with perfect play)",
+            settled.margin(mover) + bound
+        );
+    } else {
+        let moves = search.move_values(&pos)?;
+        bar.finish_and_clear();
+        if settled.is_over() {
+            println!("game over: value 0");
+            return Ok(ExitCode::SUCCESS);
+        }
+        let value = moves.iter().map(|&(_, v)| v).max().unwrap_or(0);
+        print_values(&settled, value, &moves);
     }
-    let value = moves.iter().map(|&(_, v)| v).max().unwrap_or(0);
-    print_values(&settled, value, &moves);
+    let stats = search.stats();
     println!(
         "searched {} positions, {} tablebase probes ({} seeds or fewer), {} repetitions, {:.1} s",
         stats.nodes,

@@ -168,8 +168,16 @@ impl CycleCheck {
     #[inline(always)]
     fn repeats(&mut self, board: &[u64; 3], pos: usize, hand: u8) -> bool {
         let state = lap_state(board, pos, hand);
-        state == self.anchor || self.brent.repeats(&state)
+        same_state(&state, &self.anchor) || self.brent.repeats(&state)
     }
+}
+
+/// `a == b`, word by word in registers: the array comparison is compiled
+/// to 16-byte loads of a state just stored as 8-byte words, which cannot
+/// be forwarded from the stores and stalled every lap.
+#[inline(always)]
+fn same_state(a: &LapState, b: &LapState) -> bool {
+    (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) == 0
 }
 
 #[inline(always)]
@@ -187,7 +195,7 @@ struct Brent {
 impl Brent {
     #[inline(always)]
     fn repeats(&mut self, state: &LapState) -> bool {
-        if self.saved == *state {
+        if same_state(&self.saved, state) {
             return true;
         }
         self.lam += 1;

@@ -4,6 +4,8 @@
 //! openings from search blunders.
 //!
 //! `cargo run --release -p hoyito-engine --example probe_losses -- VARIANT PAIRS NODES OPP_LEVEL RANDOM_PLIES [SEED]`
+//!
+//! With `HOYITO_TABLEBASES=DIR` the engine uses the tablebases in `DIR`.
 
 use std::sync::atomic::AtomicBool;
 
@@ -42,6 +44,9 @@ fn main() {
             let mut game = opening.clone();
             let mut ea = Engine::new(EngineKind::AlphaBeta);
             ea.set_hash_mb(8);
+            if let Ok(dir) = std::env::var("HOYITO_TABLEBASES") {
+                ea.load_tablebases(rules, dir.as_ref()).expect("tablebases");
+            }
             let mut eb = Engine::with_level(opp);
             eb.set_seed(pair * 2 + (a_side == Side::North) as u64);
             let limits = Limits {

@@ -53,6 +53,32 @@ fn key(pos: &Position) -> Key {
 /// No repetition cut: the value does not depend on the line above.
 const FREE: usize = usize::MAX;
 
+/// How far a search looks: everything (the exact search), or `depth` plies
+/// with the lines cut there scored as badly as possible for `prover`
+/// (a proof search: its result bounds the true value from `prover`'s side).
+#[derive(Clone, Copy)]
+struct Limit {
+    depth: u32,
+    prover: Option<Side>,
+}
+
+impl Limit {
+    const EXACT: Limit = Limit {
+        depth: u32::MAX,
+        prover: None,
+    };
+
+    fn deeper(self) -> Limit {
+        match self.prover {
+            None => self,
+            Some(_) => Limit {
+                depth: self.depth - 1,
+                ..self
+            },
+        }
+    }
+}
+
 /// Stack of the search thread (reserved address space; only the pages the
 /// recursion reaches are used).
 const SEARCH_STACK: usize = 4 << 30;
@@ -85,6 +111,9 @@ pub struct SearchStats {
     pub probes: u64,
     /// Lines cut because a position came back (scored 0).
     pub repetitions: u64,
+    /// The depth of the current proof iteration ([`ExactSearch::at_least`];
+    /// 0 in the exact search).
+    pub depth: u32,
 }
 
 /// A progress callback.
@@ -129,7 +158,8 @@ impl<'a> ExactSearch<'a> {
     }
 
     /// The net score the player to move will still gain from `pos` under
-    /// perfect play (0 once the game is over).
+    /// perfect play (0 once the game is over), found by bisection with the
+    /// proofs of [`ExactSearch::at_least`].
     ///
     /// # Errors
     /// As [`Tablebase::value`]: positions outside the tablebase's rules,
@@ -137,13 +167,52 @@ impl<'a> ExactSearch<'a> {
     pub fn value(&mut self, pos: &Position) -> Result<i32, TablebaseError> {
         let mut pos = *pos;
         pos.settle();
+        self.deep(|search| search.bisect(&pos))
+    }
+
+    /// The same value by one full-width search without a depth limit (the
+    /// reference for [`ExactSearch::value`]; far slower where lines run long
+    /// without captures, as from the Hoyito II and III starts on 2×6).
+    ///
+    /// # Errors
+    /// As [`ExactSearch::value`].
+    pub fn exact_value(&mut self, pos: &Position) -> Result<i32, TablebaseError> {
+        let mut pos = *pos;
+        pos.settle();
         let s = pos.in_play() as i32;
-        self.deep(|search| Ok(search.negamax(&pos, -s - 1, s + 1)?.0))
+        self.deep(|search| Ok(search.negamax(&pos, -s - 1, s + 1, Limit::EXACT)?.0))
+    }
+
+    /// The value of a settled position by bisection on proved bounds.
+    fn bisect(&mut self, pos: &Position) -> Result<i32, TablebaseError> {
+        if pos.is_over() {
+            return Ok(0);
+        }
+        let s = pos.in_play() as i32;
+        let (mut lo, mut hi) = (-s, s);
+        while lo < hi {
+            let mid = lo + (hi - lo + 1) / 2;
+            if self.prove(pos, mid)? {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        Ok(lo)
     }
 
     /// Whether the net score the player to move will still gain from `pos`
     /// under perfect play is at least `threshold`: a proof of a lower bound
     /// (`true`) or of the upper bound `threshold - 1` (`false`).
+    ///
+    /// The proof deepens iteratively. At each depth the mover tries to
+    /// prove the bound with every line cut at that depth scored as a loss of
+    /// all seeds in play, then the opponent tries to refute it the same way;
+    /// either result is a proof, since every cut line is scored as badly as
+    /// possible for the side proving. Bounds proved on the way are kept in
+    /// the transposition table and order the moves of the next iteration,
+    /// so short proofs are found first; without a result by depth 1,000
+    /// the exact null-window search settles it.
     ///
     /// # Errors
     /// As [`ExactSearch::value`].
@@ -153,7 +222,30 @@ impl<'a> ExactSearch<'a> {
         if pos.is_over() {
             return Ok(0 >= threshold);
         }
-        self.deep(|search| Ok(search.negamax(&pos, threshold - 1, threshold)?.0 >= threshold))
+        self.deep(|search| search.prove(&pos, threshold))
+    }
+
+    /// [`ExactSearch::at_least`] on a settled position that is not over.
+    fn prove(&mut self, pos: &Position, threshold: i32) -> Result<bool, TablebaseError> {
+        let mover = pos.to_move();
+        let mut depth = 2;
+        while depth <= 1000 {
+            self.stats.depth = depth;
+            let mut limit = Limit {
+                depth,
+                prover: Some(mover),
+            };
+            if self.negamax(pos, threshold - 1, threshold, limit)?.0 >= threshold {
+                return Ok(true);
+            }
+            limit.prover = Some(mover.other());
+            if self.negamax(pos, threshold - 1, threshold, limit)?.0 < threshold {
+                return Ok(false);
+            }
+            depth += 2;
+        }
+        self.stats.depth = 0;
+        Ok(self.negamax(pos, threshold - 1, threshold, Limit::EXACT)?.0 >= threshold)
     }
 
     /// Runs `f` on a thread with a large stack: lines without captures can
@@ -180,21 +272,21 @@ impl<'a> ExactSearch<'a> {
         let mut pos = *pos;
         pos.settle();
         let mover = pos.to_move();
-        let s = pos.in_play() as i32;
         self.deep(|search| {
             let mut out = Vec::new();
-            search.path.push(key(&pos));
             for m in pos.legal_moves() {
                 let (child, gain) = Self::play(&pos, m);
-                match search.child_value(&child, gain, mover, -s - 1, s + 1) {
-                    Ok((v, _)) => out.push((m, v)),
-                    Err(e) => {
-                        search.path.clear();
-                        return Err(e);
-                    }
-                }
+                // A child's value does not depend on the line to it.
+                let v = search.bisect(&child)?;
+                out.push((
+                    m,
+                    if child.to_move() == mover {
+                        gain + v
+                    } else {
+                        gain - v
+                    },
+                ));
             }
-            search.path.clear();
             Ok(out)
         })
     }
@@ -209,8 +301,9 @@ impl<'a> ExactSearch<'a> {
     }
 
     /// The value for `mover` of a move that gained `gain` and led to
-    /// `child`, searched in the window `(alpha, beta)`, and the shallowest
-    /// line index a repetition cut under it returned to ([`FREE`] if none).
+    /// `child`, searched in the window `(alpha, beta)`, the shallowest line
+    /// index a repetition cut under it returned to ([`FREE`] if none), and
+    /// whether a line under it was cut by the depth limit.
     fn child_value(
         &mut self,
         child: &Position,
@@ -218,34 +311,54 @@ impl<'a> ExactSearch<'a> {
         mover: Side,
         alpha: i32,
         beta: i32,
-    ) -> Result<(i32, usize), TablebaseError> {
+        limit: Limit,
+    ) -> Result<(i32, usize, bool), TablebaseError> {
         if child.is_over() {
-            return Ok((gain, FREE));
+            return Ok((gain, FREE, false));
         }
         if child.to_move() == mover {
-            let (v, dep) = self.negamax(child, alpha - gain, beta - gain)?;
-            Ok((gain + v, dep))
+            let (v, dep, cut) = self.negamax(child, alpha - gain, beta - gain, limit)?;
+            Ok((gain + v, dep, cut))
         } else {
-            let (v, dep) = self.negamax(child, gain - beta, gain - alpha)?;
-            Ok((gain - v, dep))
+            let (v, dep, cut) = self.negamax(child, gain - beta, gain - alpha, limit)?;
+            Ok((gain - v, dep, cut))
         }
     }
 
     /// Fail-soft alpha-beta on a settled position that is not over; also
     /// returns the shallowest line index that a repetition cut under it
-    /// returned to ([`FREE`] if none).
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, beta: i32) -> Result<(i32, usize), TablebaseError> {
+    /// returned to ([`FREE`] if none), and whether the depth limit cut a
+    /// line under it.
+    ///
+    /// Under a depth limit for a prover, a line cut at the limit scores the
+    /// worst for the prover (all seeds in play lost), and the table's
+    /// bounds are used only where they are at least as bad for the prover
+    /// (its lower bounds where the prover moves, upper bounds elsewhere).
+    /// Every value is then at most the true value where the prover moves
+    /// and at least it elsewhere, and only such true bounds are stored.
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        limit: Limit,
+    ) -> Result<(i32, usize, bool), TablebaseError> {
         if pos.is_over() {
-            return Ok((0, FREE));
+            return Ok((0, FREE, false));
         }
         if pos.in_play() as u32 <= self.top {
             self.stats.probes += 1;
-            return Ok((self.tb.value(pos)?, FREE));
+            return Ok((self.tb.value(pos)?, FREE, false));
         }
         let k = key(pos);
         if let Some(at) = self.path.iter().position(|p| *p == k) {
             self.stats.repetitions += 1;
-            return Ok((0, at));
+            return Ok((0, at, false));
+        }
+        let mover = pos.to_move();
+        if limit.depth == 0 {
+            let s = pos.in_play() as i32;
+            return Ok((if limit.prover == Some(mover) { -s } else { s }, FREE, true));
         }
         self.stats.nodes += 1;
         if self.stats.nodes & ((1 << 20) - 1) == 0 {
@@ -258,15 +371,18 @@ impl<'a> ExactSearch<'a> {
         let mut first = 255;
         if e.used && e.key == k {
             let (lo, hi) = (e.lower as i32, e.upper as i32);
-            if lo >= beta || lo == hi {
-                return Ok((lo, FREE));
+            let (use_lo, use_hi) = match limit.prover {
+                None => (true, true),
+                Some(p) => (p == mover, p != mover),
+            };
+            if lo == hi || (use_lo && lo >= beta) {
+                return Ok((lo, FREE, false));
             }
-            if hi <= alpha {
-                return Ok((hi, FREE));
+            if use_hi && hi <= alpha {
+                return Ok((hi, FREE, false));
             }
             first = e.best;
         }
-        let mover = pos.to_move();
         let moves = pos.legal_moves();
         // Order: the table's best move, then the others by immediate gain.
         // Each move is played once; the children are kept for the search.
@@ -284,11 +400,12 @@ impl<'a> ExactSearch<'a> {
         let mut best_i = 255u8;
         let depth = self.path.len();
         let mut dep = FREE;
+        let mut cut = false;
         self.path.push(k);
         for (_, i, child, gain) in &children {
             let (i, gain) = (*i, *gain);
-            let r = self.child_value(child, gain, mover, alpha, beta);
-            let (v, d) = match r {
+            let r = self.child_value(child, gain, mover, alpha, beta, limit.deeper());
+            let (v, d, c) = match r {
                 Ok(x) => x,
                 Err(e) => {
                     self.path.pop();
@@ -296,6 +413,7 @@ impl<'a> ExactSearch<'a> {
                 }
             };
             dep = dep.min(d);
+            cut |= c;
             if v > best {
                 best = v;
                 best_i = i as u8;
@@ -314,12 +432,27 @@ impl<'a> ExactSearch<'a> {
             if e.used && e.key == k {
                 (lower, upper) = (e.lower as i32, e.upper as i32);
             }
-            if best <= alpha0 {
-                upper = upper.min(best);
-            } else if best >= beta {
-                lower = lower.max(best);
-            } else {
-                (lower, upper) = (best, best);
+            match (cut, limit.prover) {
+                // Cut lines: only the bound on the prover's side is true.
+                (true, Some(p)) if p == mover => {
+                    if best > alpha0 {
+                        lower = lower.max(best);
+                    }
+                }
+                (true, _) => {
+                    if best < beta {
+                        upper = upper.min(best);
+                    }
+                }
+                (false, _) => {
+                    if best <= alpha0 {
+                        upper = upper.min(best);
+                    } else if best >= beta {
+                        lower = lower.max(best);
+                    } else {
+                        (lower, upper) = (best, best);
+                    }
+                }
             }
             self.table[slot] = Entry {
                 key: k,
@@ -329,6 +462,6 @@ impl<'a> ExactSearch<'a> {
                 best: best_i,
             };
         }
-        Ok((best, dep))
+        Ok((best, dep, cut))
     }
 }

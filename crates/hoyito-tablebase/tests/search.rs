@@ -22,7 +22,7 @@ fn compare(rules: Rules, low: u32, high: u32, step: u64, expect_cycles: bool) {
     let small = Tablebase::solve_in_memory(rules, low).unwrap();
     let big = Tablebase::solve_in_memory(rules, high).unwrap();
     let mut search = ExactSearch::new(&small, 1 << 16);
-    let (mut checked, mut nonzero, mut cycles) = (0, 0, 0);
+    let (mut checked, mut nonzero, mut cycles, mut proofs) = (0, 0, 0, 0);
     for seeds in (low + 4..=high).step_by(4) {
         let ix = Indexer::new(rules.board_len(), seeds);
         let mut board = vec![0u8; rules.board_len()];
@@ -36,22 +36,21 @@ fn compare(rules: Rules, low: u32, high: u32, step: u64, expect_cycles: bool) {
                 // A fresh search meets the position's cycles itself; the
                 // shared one below reuses what earlier positions stored.
                 let mut fresh = ExactSearch::new(&small, 1 << 12);
-                let got = fresh.value(&pos).unwrap();
+                let got = fresh.exact_value(&pos).unwrap();
                 cycles += fresh.stats().repetitions;
                 assert_eq!(search.value(&pos).unwrap(), got, "{rules}: {}", pos.to_notation());
                 assert_eq!(got, big.value(&pos).unwrap(), "{rules}: {}", pos.to_notation());
-                // The null-window proofs bracket the same value.
+                // The depth-limited proofs bracket the same value (a fresh
+                // search: the shared one already holds the exact value).
+                let mut prover = ExactSearch::new(&small, 1 << 12);
+                let note = pos.to_notation();
+                assert!(prover.at_least(&pos, got).unwrap(), "{rules}: {note} >= {got}");
                 assert!(
-                    search.at_least(&pos, got).unwrap(),
-                    "{rules}: {} >= {got}",
-                    pos.to_notation()
-                );
-                assert!(
-                    !search.at_least(&pos, got + 1).unwrap(),
-                    "{rules}: {} < {}",
-                    pos.to_notation(),
+                    !prover.at_least(&pos, got + 1).unwrap(),
+                    "{rules}: {note} < {}",
                     got + 1
                 );
+                proofs += (prover.stats().depth > 0) as u32;
                 let expected = big.move_values(&pos).unwrap();
                 let moves = search.move_values(&pos).unwrap();
                 assert_eq!(moves, expected, "{rules}: {}", pos.to_notation());
@@ -60,7 +59,13 @@ fn compare(rules: Rules, low: u32, high: u32, step: u64, expect_cycles: bool) {
             }
         }
     }
-    eprintln!("{rules}: {checked} positions, {cycles} repetition cuts");
+    eprintln!("{rules}: {checked} positions, {cycles} repetition cuts, {proofs} depth-limited proofs");
+    // Most bounds must have been proved by the depth-limited search, not
+    // left to the exact search after it.
+    assert!(
+        proofs > checked * 9 / 10,
+        "{rules}: {proofs} depth-limited proofs of {checked}"
+    );
     assert!(checked > 200, "{rules}: only {checked} positions");
     assert!(nonzero > checked / 10, "{rules}: {nonzero} of {checked} non-zero");
     // The search must have met cycles, or the cycle rule would be untested

@@ -144,14 +144,25 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
     {
         let bar = bar.clone();
+        // Without a terminal (a log file), a plain line every minute instead.
+        let log = !args.quiet && !std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let mut logged = 0u64;
         search.on_progress(move |s| {
-            bar.set_message(format!(
-                "{} nodes, {} probes, {} repetitions, {:.0} s",
-                s.nodes,
-                s.probes,
-                s.repetitions,
-                began.elapsed().as_secs_f64()
-            ));
+            let secs = began.elapsed().as_secs_f64();
+            let depth = if s.depth > 0 {
+                format!("depth {}, ", s.depth)
+            } else {
+                String::new()
+            };
+            let line = format!(
+                "{depth}{} nodes, {} probes, {} repetitions, {secs:.0} s",
+                s.nodes, s.probes, s.repetitions
+            );
+            if log && secs as u64 >= logged + 60 {
+                logged = secs as u64;
+                eprintln!("{line}");
+            }
+            bar.set_message(line);
             bar.tick();
         });
     }

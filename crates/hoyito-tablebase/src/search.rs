@@ -1,12 +1,22 @@
-//! Exact values of positions above the tables: a full-width alpha-beta
-//! search that stops only where the game ends or the seeds in play reach a
-//! layer of the tablebase.
+//! Exact values of positions above the tables: alpha-beta searches with no
+//! evaluation that stop where the game ends or the seeds in play reach a
+//! layer of the tablebase, whose exact value they take.
 //!
 //! The value is the tablebase's: the net score the player to move will
 //! still gain under perfect play, an endless game worth 0 (RULES.md §4,
-//! `repetition = even`). There is no depth limit and no evaluation, so the
-//! result is exact; it is affordable when every line soon captures enough
-//! seeds to reach the tables (as in Hoyito I on 2×6 from the start).
+//! `repetition = even`).
+//!
+//! **Proofs.** [`ExactSearch::at_least`] proves or refutes one bound,
+//! `value ≥ t`, by iterative deepening: at each depth the player to move
+//! searches with the lines still open at that depth scored as the loss of
+//! every seed in play (so its result can only understate the true value),
+//! then the opponent searches with them scored as *its* loss of everything.
+//! Either search that reaches its goal is a proof. Short proofs are found
+//! first, and the bounds proved on the way order the next iteration.
+//! [`ExactSearch::value`] and [`ExactSearch::move_values`] bisect on such
+//! bounds; [`ExactSearch::exact_value`] is the plain full-width search with
+//! no depth limit, the reference, affordable only where every line soon
+//! captures enough seeds to reach the tables (as in Hoyito I on 2×6).
 //!
 //! **Cycles.** A position that comes back on the current line scores 0: a
 //! cycle captures nothing (a capture lowers the seeds in play for good), so
@@ -17,10 +27,6 @@
 //! transposition table; once the search is back at the position the cut
 //! returned to, the value no longer depends on the line and is stored. The
 //! tests compare this search with the tables on every variant.
-//!
-//! [`ExactSearch::at_least`] asks only whether the value reaches a
-//! threshold (a null-window search), which proves a bound far sooner than
-//! the exact value when the game is large.
 //!
 //! ```
 //! use hoyito_core::{Position, Rules, Variant};

@@ -27,7 +27,7 @@ enum Action {
     /// Check built layers: Bellman consistency, and an independent solver on small layers.
     Verify(VerifyArgs),
     /// The exact value of a position above the tables (default: the start)
-    /// by a full-width search down into them.
+    /// and of each of its moves, proved by searches down into them.
     Search(SearchArgs),
 }
 

@@ -173,6 +173,8 @@ pub struct Engine {
     tt: tt::Tt,
     history: Box<[[i32; 48]; 2]>,
     oracle: Option<Oracle>,
+    /// The tablebases behind the oracle, for proofs above them.
+    tables: Option<Arc<hoyito_tablebase::Tablebase>>,
     weights: EvalWeights,
     rng: SmallRng,
     /// Use the transposition table (switched off only by tests).
@@ -194,6 +196,7 @@ impl Engine {
             tt: tt::Tt::new(DEFAULT_HASH_MB),
             history: Box::new([[0; 48]; 2]),
             oracle: None,
+            tables: None,
             weights: EvalWeights::DEFAULT,
             rng: SmallRng::seed_from_u64(0x5EED),
             use_tt: true,
@@ -253,7 +256,25 @@ impl Engine {
     /// Clears the transposition table, whose values may disagree with it.
     pub fn set_oracle(&mut self, oracle: Option<Oracle>) {
         self.oracle = oracle;
+        self.tables = None;
         self.tt.clear();
+    }
+
+    /// Uses `tb` as the exact-value oracle, as
+    /// [`Engine::load_tablebases`] does with tables read from files. Above
+    /// the tables, a full-strength search first tries to prove the value of
+    /// every root move down into them
+    /// ([`hoyito_tablebase::search::ExactSearch`], within a quarter of the
+    /// node budget, or 40 positions per millisecond of the time limit) and
+    /// then plays a best move perfectly; if the proof does not finish it
+    /// searches as usual. Returns the seed counts of the layers.
+    pub fn set_tablebase(&mut self, tb: Arc<hoyito_tablebase::Tablebase>) -> Vec<u32> {
+        let layers = tb.layers();
+        let probe = Arc::clone(&tb);
+        let oracle: Oracle = Arc::new(move |p: &Position| probe.final_margin(p));
+        self.set_oracle(Some(oracle));
+        self.tables = Some(tb);
+        layers
     }
 
     /// Uses the endgame tablebases of `rules` stored under `dir` (as built
@@ -294,10 +315,7 @@ impl Engine {
                 tb
             }
         };
-        let layers = tb.layers();
-        let oracle: Oracle = Arc::new(move |p: &Position| tb.final_margin(p));
-        self.set_oracle(Some(oracle));
-        Ok(layers)
+        Ok(self.set_tablebase(tb))
     }
 
     /// Replaces the evaluation weights (for tuning). Clears the table.
@@ -353,6 +371,11 @@ impl Engine {
         }
         let limits = capped(limits, spec);
         let noisy = spec.is_some_and(|s| s.noise > 0 || s.material_only);
+        if spec.is_none_or(|s| s.depth.is_none() && !noisy) {
+            if let Some(res) = self.prove_root(&pos, limits, on_info) {
+                return res;
+            }
+        }
         let (moves, res) = self.alpha_beta(game, limits, stop, noisy, on_info);
         match spec {
             Some(s) if noisy => {
@@ -381,6 +404,55 @@ impl Engine {
             }
             _ => res,
         }
+    }
+
+    /// A perfect move above the tablebases, if the values of all root moves
+    /// can be proved within the budget (see [`Engine::set_tablebase`]).
+    /// Searches limited by depth alone are left to alpha-beta, so that they
+    /// stay as documented.
+    fn prove_root(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Option<SearchResult> {
+        let tb = self.tables.as_ref()?;
+        let budget = match (limits.node_budget.or(limits.nodes), limits.movetime) {
+            (Some(n), _) => n / 4,
+            (None, Some(t)) => (t.as_millis() as u64).saturating_mul(40),
+            (None, None) if limits.depth.is_some() => return None,
+            (None, None) => 200_000,
+        };
+        if pos.in_play() as u32 <= tb.layers().last().copied().unwrap_or(0) || budget == 0 {
+            return None; // covered: the oracle already makes the search perfect
+        }
+        let start = Instant::now();
+        let mut search = hoyito_tablebase::search::ExactSearch::new(tb, 1 << 16);
+        search.set_node_limit(Some(budget));
+        // Fails on the limit, or on positions the tables do not cover
+        // (closed holes in a match): the usual search takes over.
+        let values = search.move_values(pos).ok()?;
+        let &(best, value) = values.iter().rev().max_by_key(|&&(_, v)| v)?;
+        let me = pos.to_move();
+        let nodes = search.stats().nodes;
+        let time_ms = start.elapsed().as_millis() as u64;
+        let score = pos.margin(me) + value;
+        on_info(&Info {
+            depth: 0,
+            score,
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            time_ms,
+            pv: vec![best],
+        });
+        Some(SearchResult {
+            best: Some(best),
+            score,
+            pv: vec![best],
+            depth: 0,
+            nodes,
+            time_ms,
+        })
     }
 
     /// Score of every legal move (each searched to the same limits), best

@@ -56,3 +56,63 @@ fn one_ply_search_with_the_tablebase_oracle_is_exact() {
         assert!(searched > 30);
     }
 }
+
+/// Above the tables, a full-strength search proves every root move's value
+/// down into them and plays a best move: its score is the final margin that
+/// larger tables store, and its move is one of their best moves.
+#[test]
+fn root_proofs_above_the_tables_play_perfectly() {
+    for variant in [Variant::I, Variant::II, Variant::III] {
+        let rules = Rules::new(variant, 4).unwrap();
+        let small = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
+        let big = Tablebase::solve_in_memory(rules, 20).unwrap();
+        let mut engine = Engine::new(EngineKind::AlphaBeta);
+        assert_eq!(engine.set_tablebase(Arc::clone(&small)), vec![4, 8, 12]);
+        let ix = Indexer::new(8, 20);
+        let mut board = vec![0u8; 8];
+        let mut setup = Setup::start(&rules);
+        let (mut searched, mut proved) = (0, 0);
+        for rank in (0..ix.count()).step_by(9973) {
+            ix.unrank(rank, &mut board);
+            setup.board = board.clone();
+            setup.to_move = Side::South;
+            let pos = Position::from_setup(rules, &setup).unwrap();
+            if pos.is_over() || pos.in_play() <= 12 {
+                continue;
+            }
+            let limits = Limits {
+                node_budget: Some(4_000_000),
+                ..Limits::default()
+            };
+            let result = engine.search(
+                &Game::from_position(pos),
+                limits,
+                &AtomicBool::new(false),
+                &mut |_| {},
+            );
+            let m = result.best.expect("a move");
+            let best = big.best_moves(&pos).unwrap();
+            assert!(
+                best.iter().any(|&(b, _)| b == m),
+                "{variant:?} {}: engine {m:?}, best {best:?}",
+                pos.to_notation()
+            );
+            if result.depth == 0 {
+                // Proved: the score is exact.
+                assert_eq!(
+                    Some(result.score),
+                    big.final_margin(&pos),
+                    "{}",
+                    pos.to_notation()
+                );
+                proved += 1;
+            }
+            searched += 1;
+        }
+        assert!(searched > 30, "{variant:?}: {searched}");
+        assert!(
+            proved * 10 >= searched * 9,
+            "{variant:?}: {proved} of {searched} proved"
+        );
+    }
+}

@@ -37,6 +37,13 @@ pub enum TablebaseError {
         #[source]
         source: std::io::Error,
     },
+    /// An [`ExactSearch`](crate::search::ExactSearch) reached its node
+    /// limit before settling the value.
+    #[error("the search reached its limit of {limit} positions without a result")]
+    NodeLimit {
+        /// The limit set by `ExactSearch::set_node_limit`.
+        limit: u64,
+    },
     /// A layer file failed its checks.
     #[error("{}: corrupt tablebase file: {reason}", path.display())]
     Corrupt {

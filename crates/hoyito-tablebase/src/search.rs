@@ -135,6 +135,8 @@ pub struct ExactSearch<'a> {
     path: Vec<Key>,
     stats: SearchStats,
     progress: Option<Progress<'a>>,
+    /// Give up after this many positions (see [`ExactSearch::set_node_limit`]).
+    node_limit: u64,
 }
 
 impl<'a> ExactSearch<'a> {
@@ -150,7 +152,16 @@ impl<'a> ExactSearch<'a> {
             path: Vec::new(),
             stats: SearchStats::default(),
             progress: None,
+            node_limit: u64::MAX,
         }
+    }
+
+    /// Makes every later call fail with [`TablebaseError::NodeLimit`] once
+    /// the counted positions ([`SearchStats::nodes`], over the search's
+    /// life) pass `limit`: a budget for callers that have other ways to
+    /// choose a move. Bounds proved before the limit stay in the table.
+    pub fn set_node_limit(&mut self, limit: Option<u64>) {
+        self.node_limit = limit.unwrap_or(u64::MAX);
     }
 
     /// Calls `f` every 2^20 nodes (for a progress display).
@@ -367,6 +378,11 @@ impl<'a> ExactSearch<'a> {
             return Ok((if limit.prover == Some(mover) { -s } else { s }, FREE, true));
         }
         self.stats.nodes += 1;
+        if self.stats.nodes > self.node_limit {
+            return Err(TablebaseError::NodeLimit {
+                limit: self.node_limit,
+            });
+        }
         if self.stats.nodes & ((1 << 20) - 1) == 0 {
             if let Some(f) = self.progress.as_mut() {
                 f(&self.stats);

@@ -265,7 +265,7 @@ impl Engine {
     /// the tables, a full-strength search first tries to prove the value of
     /// every root move down into them
     /// ([`hoyito_tablebase::search::ExactSearch`], within a quarter of the
-    /// node budget, or 40 positions per millisecond of the time limit) and
+    /// node budget, or 100 positions per millisecond of the time limit) and
     /// then plays a best move perfectly; if the proof does not finish it
     /// searches as usual. Returns the seed counts of the layers.
     pub fn set_tablebase(&mut self, tb: Arc<hoyito_tablebase::Tablebase>) -> Vec<u32> {
@@ -369,12 +369,18 @@ impl Engine {
         if self.kind == EngineKind::Mcts {
             return mcts::search(game, limits, stop, &mut self.rng, on_info).0;
         }
-        let limits = capped(limits, spec);
+        let mut limits = capped(limits, spec);
         let noisy = spec.is_some_and(|s| s.noise > 0 || s.material_only);
         if spec.is_none_or(|s| s.depth.is_none() && !noisy) {
+            let began = Instant::now();
             if let Some(res) = self.prove_root(&pos, limits, on_info) {
                 return res;
             }
+            // The search gets the time the failed proof left.
+            let spent = began.elapsed();
+            limits.movetime = limits
+                .movetime
+                .map(|t| t.saturating_sub(spent).max(std::time::Duration::from_millis(1)));
         }
         let (moves, res) = self.alpha_beta(game, limits, stop, noisy, on_info);
         match spec {
@@ -419,7 +425,7 @@ impl Engine {
         let tb = self.tables.as_ref()?;
         let budget = match (limits.node_budget.or(limits.nodes), limits.movetime) {
             (Some(n), _) => n / 4,
-            (None, Some(t)) => (t.as_millis() as u64).saturating_mul(40),
+            (None, Some(t)) => (t.as_millis() as u64).saturating_mul(100),
             (None, None) if limits.depth.is_some() => return None,
             (None, None) => 200_000,
         };

@@ -19,7 +19,13 @@ impl Api {
         let (addr, server) = spawn_local(store).await.expect("bind");
         Api {
             base: format!("http://{addr}"),
-            http: reqwest::Client::new(),
+            // A fresh connection per request: the server closes a connection
+            // after refusing an oversized body unread, and a pooled client
+            // could send the next request on it (IncompleteMessage).
+            http: reqwest::Client::builder()
+                .pool_max_idle_per_host(0)
+                .build()
+                .expect("an HTTP client"),
             server: Some(server),
         }
     }

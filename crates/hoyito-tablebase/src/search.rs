@@ -268,16 +268,26 @@ impl<'a> ExactSearch<'a> {
     /// Runs `f` on a thread with a large stack: lines without captures can
     /// run through many positions before one repeats, and the search
     /// recurses along them.
+    ///
+    /// If no such thread can be started (a system that refuses to reserve
+    /// the address space), a smaller stack is tried, then this thread's own.
     fn deep<T: Send>(&mut self, f: impl FnOnce(&mut Self) -> T + Send) -> T {
-        std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .name("exact-search".into())
-                .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, || f(self))
-                .expect("a thread for the search")
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e))
-        })
+        let mut job = Some(f);
+        for stack in [SEARCH_STACK, SEARCH_STACK / 16] {
+            let started = std::thread::scope(|scope| {
+                let (job, search) = (&mut job, &mut *self);
+                std::thread::Builder::new()
+                    .name("exact-search".into())
+                    .stack_size(stack)
+                    .spawn_scoped(scope, move || job.take().map(|f| f(search)))
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            });
+            if let Ok(Some(v)) = started {
+                return v;
+            }
+        }
+        let f = job.take().expect("the search has not run");
+        f(self)
     }
 
     /// Every legal move of `pos` (settled first) with its exact value for

@@ -373,14 +373,18 @@ impl Engine {
         let noisy = spec.is_some_and(|s| s.noise > 0 || s.material_only);
         if spec.is_none_or(|s| s.depth.is_none() && !noisy) {
             let began = Instant::now();
-            if let Some(res) = self.prove_root(&pos, limits, on_info) {
-                return res;
-            }
-            // The search gets the time the failed proof left.
+            let spent_nodes = match self.prove_root(&pos, limits, on_info) {
+                Ok(res) => return res,
+                Err(nodes) => nodes,
+            };
+            // The search gets the time and nodes the failed proof left.
             let spent = began.elapsed();
             limits.movetime = limits
                 .movetime
                 .map(|t| t.saturating_sub(spent).max(std::time::Duration::from_millis(1)));
+            let left = |n: u64| n.saturating_sub(spent_nodes).max(1);
+            limits.nodes = limits.nodes.map(left);
+            limits.node_budget = limits.node_budget.map(left);
         }
         let (moves, res) = self.alpha_beta(game, limits, stop, noisy, on_info);
         match spec {
@@ -413,32 +417,40 @@ impl Engine {
     }
 
     /// A perfect move above the tablebases, if the values of all root moves
-    /// can be proved within the budget (see [`Engine::set_tablebase`]).
-    /// Searches limited by depth alone are left to alpha-beta, so that they
-    /// stay as documented.
+    /// can be proved within the budget (see [`Engine::set_tablebase`]);
+    /// otherwise the positions spent. Searches limited by depth alone are
+    /// left to alpha-beta, so that they stay as documented.
     fn prove_root(
         &mut self,
         pos: &Position,
         limits: Limits,
         on_info: &mut dyn FnMut(&Info),
-    ) -> Option<SearchResult> {
-        let tb = self.tables.as_ref()?;
+    ) -> Result<SearchResult, u64> {
+        let Some(tb) = self.tables.as_ref() else {
+            return Err(0);
+        };
         let budget = match (limits.node_budget.or(limits.nodes), limits.movetime) {
             (Some(n), _) => n / 4,
             (None, Some(t)) => (t.as_millis() as u64).saturating_mul(100),
-            (None, None) if limits.depth.is_some() => return None,
+            (None, None) if limits.depth.is_some() => return Err(0),
             (None, None) => 200_000,
         };
-        if pos.in_play() as u32 <= tb.layers().last().copied().unwrap_or(0) || budget == 0 {
-            return None; // covered: the oracle already makes the search perfect
+        // Covered positions need no proof (the oracle makes the search
+        // perfect); closed holes (later rounds of a match) have no tables.
+        let top = tb.layers().last().copied().unwrap_or(0);
+        if pos.in_play() as u32 <= top || pos.closed_mask() != 0 || budget == 0 {
+            return Err(0);
         }
         let start = Instant::now();
         let mut search = hoyito_tablebase::search::ExactSearch::new(tb, 1 << 16);
         search.set_node_limit(Some(budget));
-        // Fails on the limit, or on positions the tables do not cover
-        // (closed holes in a match): the usual search takes over.
-        let values = search.move_values(pos).ok()?;
-        let &(best, value) = values.iter().rev().max_by_key(|&&(_, v)| v)?;
+        // Fails on the limit: the usual search takes over.
+        let Ok(values) = search.move_values(pos) else {
+            return Err(search.stats().nodes);
+        };
+        let Some(&(best, value)) = values.iter().rev().max_by_key(|&&(_, v)| v) else {
+            return Err(search.stats().nodes);
+        };
         let me = pos.to_move();
         let nodes = search.stats().nodes;
         let time_ms = start.elapsed().as_millis() as u64;
@@ -451,7 +463,7 @@ impl Engine {
             time_ms,
             pv: vec![best],
         });
-        Some(SearchResult {
+        Ok(SearchResult {
             best: Some(best),
             score,
             pv: vec![best],

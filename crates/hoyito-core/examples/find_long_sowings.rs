@@ -36,6 +36,22 @@
 //! - other boards, 10^8 candidates of random matches each (seed 7; 2×12
 //!   and 2×9 3·10^7, seed 5): longest finite 136 laps on 2×4, 416 on 2×5,
 //!   117 on 2×9, 61 on 2×12.
+//! - `HOYITO_CAPTURE_SIDE=opponent` (a 4 made in the mover's own row
+//!   relays, so fewer sowings end): 4·10^9 candidates of random single
+//!   games (seeds 21 and 22, 7 min each) gave a fatter tail but still no
+//!   finite sowing over 10,000 laps: the longest 2,086 laps
+//!   (`1,0,2,1,3,12/3,2,1,2,11,2 n 4-4`, North 4, Hoyito II); per 2·10^9
+//!   candidates about 1,800 sowings of 128–255 laps, 300 of 256–511, 87
+//!   of 512–1023, 8.5 of 1024–2047 and 0.5 of 2048–4095.
+//! - more seeds per hole (`HOYITO_SEEDS`) make long sowings no likelier in
+//!   random play but make endless ones much slower to prove (see `slowest`
+//!   in the report, and docs/API.md): 0.24 s (5 seeds) and 0.94 s (6) for
+//!   the slowest of 3·10^7 candidates; on 2×6 with 8 seeds per hole one
+//!   move took 50–55 s to prove endless.
+//! - a backward search (un-sowing laps from a sowing's last lap, branching
+//!   where a full board has several possible previous laps) was tried in
+//!   the fifth session on random boards of 4 to 24 seeds per hole and
+//!   reached 596 laps; it was not kept.
 
 use hoyito_core::{Match, PlayError, Position, Rules, Variant};
 use rand::rngs::SmallRng;
@@ -75,6 +91,8 @@ fn main() {
     // hist[k]: finite sowings of 2^k..2^(k+1)-1 laps.
     let mut hist = [0u64; 32];
     let mut longest = String::new();
+    // The candidate that took longest to sow (or to prove endless).
+    let mut slowest = (std::time::Duration::ZERO, String::new());
     while tested < budget && long < 5 {
         let variant = [Variant::II, Variant::III][(games % 2) as usize];
         games += 1;
@@ -105,7 +123,21 @@ fn main() {
                 let mut p = pos;
                 // `play_unchecked` sows exactly like `play` (candidates are
                 // checked moves), without settling the next player's passes.
-                match p.play_unchecked(m) {
+                let t = std::time::Instant::now();
+                let result = p.play_unchecked(m);
+                let took = t.elapsed();
+                if took > slowest.0 {
+                    slowest = (
+                        took,
+                        format!(
+                            "variant={} pos=\"{}\" move={} result={result:?}",
+                            variant,
+                            pos.to_notation(),
+                            pos.move_token(m)
+                        ),
+                    );
+                }
+                match result {
                     Err(PlayError::Endless) => {
                         endless += 1;
                         if endless <= 5 {
@@ -159,6 +191,7 @@ fn main() {
         t0.elapsed()
     );
     println!("longest finite: {longest}");
+    println!("slowest: {:.1?} {}", slowest.0, slowest.1);
     for (k, c) in hist.iter().enumerate().filter(|(_, &c)| c > 0) {
         println!("laps {:>7}..{:<7} {c}", 1u64 << k, (1u64 << (k + 1)) - 1);
     }

@@ -194,6 +194,26 @@ impl Record {
         out
     }
 
+    /// The rules of a record, from its tag pairs alone: no move is replayed,
+    /// so a caller can refuse a record before paying for its moves.
+    ///
+    /// # Errors
+    /// [`RecordError`] for a malformed tag or an unknown rule value.
+    ///
+    /// ```
+    /// use hoyito_core::{Record, Variant};
+    /// let rules = Record::read_rules("[Variant \"III\"]\n[Seeds \"5\"]\n\n1 2 3").unwrap();
+    /// assert_eq!((rules.variant(), rules.seeds()), (Variant::III, 5));
+    /// ```
+    pub fn read_rules(text: &str) -> Result<Rules, RecordError> {
+        check_size(text)?;
+        let header = Header::read(&mut text.lines().enumerate().peekable())?;
+        Rules::try_from(header.spec).map_err(|e| RecordError {
+            line: 1,
+            reason: e.to_string(),
+        })
+    }
+
     /// Reads a record, replaying and checking every move.
     ///
     /// # Errors
@@ -202,61 +222,16 @@ impl Record {
     /// illegal move, moves after the end, or a Result/Score tag that the
     /// moves contradict.
     pub fn read(text: &str) -> Result<Record, RecordError> {
-        if text.len() > MAX_RECORD_BYTES {
-            return Err(RecordError {
-                line: 1,
-                reason: format!("record is {} bytes: at most {MAX_RECORD_BYTES}", text.len()),
-            });
-        }
-        let mut spec = RulesSpec::default();
-        let mut tags: Vec<(String, String)> = Vec::new();
-        let mut is_match = false;
-        let mut start: Option<(usize, String)> = None;
-        let mut claimed_result: Option<(usize, String)> = None;
-        let mut claimed_score: Option<(usize, String)> = None;
+        check_size(text)?;
         let mut lines = text.lines().enumerate().peekable();
-        // Header.
-        while let Some(&(i, line)) = lines.peek() {
-            let line = line.trim();
-            if line.is_empty() {
-                lines.next();
-                continue;
-            }
-            if !line.starts_with('[') || line.starts_with("[Round ") {
-                break;
-            }
-            lines.next();
-            let ln = i + 1;
-            let (k, v) = parse_tag(line).map_err(|reason| RecordError { line: ln, reason })?;
-            let err = |e: String| RecordError { line: ln, reason: e };
-            let num = |v: &str, what: &str| -> Result<u8, RecordError> {
-                v.parse::<u8>()
-                    .map_err(|_| err(format!("{what} {v:?}: expected a number")))
-            };
-            let flag = |v: &str| -> Result<bool, RecordError> {
-                match v.to_ascii_lowercase().as_str() {
-                    "yes" | "true" | "1" => Ok(true),
-                    "no" | "false" | "0" => Ok(false),
-                    _ => Err(err(format!("{k} {v:?}: expected yes or no"))),
-                }
-            };
-            match k.as_str() {
-                "Variant" => spec.variant = v.parse().map_err(|e| err(format!("{e}")))?,
-                "Holes" => spec.holes = num(&v, "Holes")?,
-                "Seeds" => spec.seeds = num(&v, "Seeds")?,
-                "SkipOrigin" => spec.skip_origin = flag(&v)?,
-                "Direction" => spec.direction = v.parse().map_err(|e| err(format!("{e}")))?,
-                "TwoHoleOpening" => spec.two_hole_opening = flag(&v)?,
-                "Repetition" => spec.repetition = v.parse().map_err(|e| err(format!("{e}")))?,
-                "CaptureSide" => spec.capture_side = v.parse().map_err(|e| err(format!("{e}")))?,
-                "Match" => is_match = flag(&v)?,
-                "Position" => start = Some((ln, v)),
-                "Result" => claimed_result = Some((ln, v)),
-                "Score" => claimed_score = Some((ln, v)),
-                "Rounds" => {}
-                _ => tags.push((k, v)),
-            }
-        }
+        let Header {
+            spec,
+            tags,
+            is_match,
+            start,
+            claimed_result,
+            claimed_score,
+        } = Header::read(&mut lines)?;
         let rules = Rules::try_from(spec).map_err(|e| RecordError {
             line: 1,
             reason: e.to_string(),
@@ -453,6 +428,86 @@ fn parse_tag(line: &str) -> Result<(String, String), String> {
         }
     }
     Ok((key.to_string(), value))
+}
+
+fn check_size(text: &str) -> Result<(), RecordError> {
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(RecordError {
+            line: 1,
+            reason: format!("record is {} bytes: at most {MAX_RECORD_BYTES}", text.len()),
+        });
+    }
+    Ok(())
+}
+
+/// The tag pairs of a record, read before its moves.
+#[derive(Default)]
+struct Header {
+    spec: RulesSpec,
+    tags: Vec<(String, String)>,
+    is_match: bool,
+    start: Option<(usize, String)>,
+    claimed_result: Option<(usize, String)>,
+    claimed_score: Option<(usize, String)>,
+}
+
+impl Header {
+    /// Reads the tag pairs up to the first move or `[Round ...]` line.
+    fn read(
+        lines: &mut core::iter::Peekable<core::iter::Enumerate<core::str::Lines<'_>>>,
+    ) -> Result<Header, RecordError> {
+        let mut h = Header::default();
+        let Header {
+            spec,
+            tags,
+            is_match,
+            start,
+            claimed_result,
+            claimed_score,
+        } = &mut h;
+        while let Some(&(i, line)) = lines.peek() {
+            let line = line.trim();
+            if line.is_empty() {
+                lines.next();
+                continue;
+            }
+            if !line.starts_with('[') || line.starts_with("[Round ") {
+                break;
+            }
+            lines.next();
+            let ln = i + 1;
+            let (k, v) = parse_tag(line).map_err(|reason| RecordError { line: ln, reason })?;
+            let err = |e: String| RecordError { line: ln, reason: e };
+            let num = |v: &str, what: &str| -> Result<u8, RecordError> {
+                v.parse::<u8>()
+                    .map_err(|_| err(format!("{what} {v:?}: expected a number")))
+            };
+            let flag = |v: &str| -> Result<bool, RecordError> {
+                match v.to_ascii_lowercase().as_str() {
+                    "yes" | "true" | "1" => Ok(true),
+                    "no" | "false" | "0" => Ok(false),
+                    _ => Err(err(format!("{k} {v:?}: expected yes or no"))),
+                }
+            };
+            match k.as_str() {
+                "Variant" => spec.variant = v.parse().map_err(|e| err(format!("{e}")))?,
+                "Holes" => spec.holes = num(&v, "Holes")?,
+                "Seeds" => spec.seeds = num(&v, "Seeds")?,
+                "SkipOrigin" => spec.skip_origin = flag(&v)?,
+                "Direction" => spec.direction = v.parse().map_err(|e| err(format!("{e}")))?,
+                "TwoHoleOpening" => spec.two_hole_opening = flag(&v)?,
+                "Repetition" => spec.repetition = v.parse().map_err(|e| err(format!("{e}")))?,
+                "CaptureSide" => spec.capture_side = v.parse().map_err(|e| err(format!("{e}")))?,
+                "Match" => *is_match = flag(&v)?,
+                "Position" => *start = Some((ln, v)),
+                "Result" => *claimed_result = Some((ln, v)),
+                "Score" => *claimed_score = Some((ln, v)),
+                "Rounds" => {}
+                _ => tags.push((k, v)),
+            }
+        }
+        Ok(h)
+    }
 }
 
 #[cfg(test)]

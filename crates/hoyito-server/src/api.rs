@@ -382,12 +382,34 @@ pub struct HintResponse {
 
 // ----- handlers ----------------------------------------------------------
 
+/// Most seeds per hole the server plays. With more, proving a sowing endless
+/// can take minutes (2×6 with 8 seeds per hole: 50–55 s for one move, see
+/// docs/API.md), and the server would stall; the library and the CLI take
+/// any count up to the 240-seed total.
+pub const MAX_SEEDS_PER_HOLE: u8 = 6;
+
+/// Refuses rules the server does not play (see [`MAX_SEEDS_PER_HOLE`]).
+fn check_served(rules: &hoyito_core::Rules, code: &'static str) -> Result<(), ApiError> {
+    if rules.seeds() > MAX_SEEDS_PER_HOLE {
+        return Err(ApiError::unprocessable(
+            code,
+            format!(
+                "{} seeds per hole: this server plays at most {MAX_SEEDS_PER_HOLE} \
+                 (with more, proving a sowing endless can take minutes)",
+                rules.seeds()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 async fn create(
     State(st): State<Arc<AppState>>,
     ApiJson(req): ApiJson<CreateRequest>,
 ) -> Result<(StatusCode, Json<SeatResponse>), ApiError> {
     let rules = hoyito_core::Rules::try_from(req.rules)
         .map_err(|e| ApiError::unprocessable("invalid_rules", e.to_string()))?;
+    check_served(&rules, "invalid_rules")?;
     if !(1..=10).contains(&req.level) {
         return Err(ApiError::unprocessable("invalid_level", "level must be 1 to 10"));
     }
@@ -455,9 +477,12 @@ async fn import(
     if !(1..=10).contains(&req.level) {
         return Err(ApiError::unprocessable("invalid_level", "level must be 1 to 10"));
     }
+    // The rules first: replaying a record the server does not play could stall it.
+    let rules = Record::read_rules(&req.record)
+        .map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))?;
+    check_served(&rules, "invalid_record")?;
     let record =
         Record::read(&req.record).map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))?;
-    let rules = *record.rules();
     let mut steps = Vec::new();
     let mut start = None;
     match &record.body {

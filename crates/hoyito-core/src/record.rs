@@ -516,6 +516,22 @@ mod tests {
     use crate::rules::Variant;
 
     #[test]
+    fn read_rules_reads_the_tags_and_no_move() {
+        let text = "[Variant \"II\"]\n[Holes \"5\"]\n[Seeds \"9\"]\n[CaptureSide \"opponent\"]\n\n9 9 9\n";
+        let rules = Record::read_rules(text).unwrap();
+        assert_eq!(
+            (rules.variant(), rules.holes(), rules.seeds()),
+            (Variant::II, 5, 9)
+        );
+        assert_eq!(rules.capture_side(), crate::CaptureSide::Opponent);
+        // The moves are not replayed: `9` is no hole of 2×5, which read refuses.
+        assert!(Record::read(text).is_err());
+        // Bad tags and bad rules are still errors, with the tag's line.
+        assert_eq!(Record::read_rules("[Variant \"IV\"]").unwrap_err().line, 1);
+        assert!(Record::read_rules("[Holes \"13\"]").is_err());
+    }
+
+    #[test]
     fn tag_parsing() {
         assert_eq!(
             parse_tag("[Event \"a \\\"b\\\"\"]").unwrap(),

@@ -265,18 +265,36 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
-/// Events of a sowing, for animation and tracing. Every method has an empty
-/// default; the unit type `()` observes nothing and costs nothing.
+/// Events of a sowing, for animation, tracing and incremental hashing.
+/// Every method has an empty default; the unit type `()` observes nothing
+/// and costs nothing.
+///
+/// An observer with `TRACES = true` gets one [`seed`](Self::seed) event per
+/// seed. With `TRACES = false`, laps on a board without closed holes or
+/// skipping may be sown arithmetically, and such a lap is reported by one
+/// [`lap_sown`](Self::lap_sown) event instead of its seed events (other
+/// laps still report their seeds).
 pub trait SowObserver {
     /// Whether the observer wants per-seed events. When `false` (the unit
     /// observer), laps may be sown arithmetically.
     const TRACES: bool = true;
+    /// Whether the observer wants the events at all when `TRACES` is
+    /// `false`; the unit observer does not, so no event costs it anything.
+    const EVENTS: bool = true;
     /// A lap starts: `seeds` were lifted from `hole` (the move's first lap included).
     #[inline]
     fn lap(&mut self, _hole: usize, _seeds: u8) {}
     /// One seed was dropped into `hole`.
     #[inline]
     fn seed(&mut self, _hole: usize) {}
+    /// A lap of `seeds` seeds lifted from `hole` was sown arithmetically
+    /// (only when `TRACES` is `false`) on a board of `len` holes, none closed
+    /// and none skipped: every hole got `seeds / len`, and the next
+    /// `seeds % len` holes from `hole` in the sowing direction (`ccw`:
+    /// increasing indices) one more. Captures made during the lap follow as
+    /// [`capture`](Self::capture) events.
+    #[inline]
+    fn lap_sown(&mut self, _hole: usize, _seeds: u8, _ccw: bool, _len: usize) {}
     /// The mover captured `seeds` from `hole`.
     #[inline]
     fn capture(&mut self, _hole: usize, _seeds: u8) {}
@@ -284,6 +302,7 @@ pub trait SowObserver {
 
 impl SowObserver for () {
     const TRACES: bool = false;
+    const EVENTS: bool = false;
 }
 
 /// What a played move did.
@@ -756,6 +775,28 @@ impl Position {
         played
     }
 
+    /// [`Position::play_unchecked`] reporting the sowing's events to `obs`
+    /// (see [`SowObserver`]; with `TRACES = false` it is as fast as the
+    /// unobserved path).
+    ///
+    /// # Errors
+    /// As [`Position::play_unchecked`]. Events already reported for a move
+    /// that turns out endless are not taken back.
+    #[inline]
+    pub fn play_unchecked_observed<O: SowObserver>(
+        &mut self,
+        m: Move,
+        obs: &mut O,
+    ) -> Result<Played, PlayError> {
+        debug_assert!(self.check(m).is_ok(), "illegal move {m:?}");
+        let backup = *self;
+        let played = self.apply(m, obs);
+        if played.is_err() {
+            *self = backup;
+        }
+        played
+    }
+
     /// The player to move, who has no legal move, passes. If the opponent has
     /// none either, the game ends and the seeds are shared (RULES.md §4).
     /// Does nothing if the game is over.
@@ -987,6 +1028,7 @@ impl Position {
         let mut pos = start;
         let mut hand = byte(&w, pos);
         clear_byte(&mut w, pos);
+        obs.lap(pos, hand);
         for laps in 1..CYCLE_CHECK_FROM_LAP {
             match self.lap_words::<O, CCW>(&mut w, pos, hand, shape, obs) {
                 Lap::Relay(p, h) => (pos, hand) = (p, h),
@@ -1039,6 +1081,7 @@ impl Position {
         obs: &mut O,
     ) -> Lap {
         if !variant_i {
+            obs.lap_sown(pos, hand, CCW, len);
             pos = add_lap::<CCW>(w, pos, hand as usize, len);
         } else {
             // Hoyito I: each hole at 3 that the lap sows becomes a casa and
@@ -1059,11 +1102,23 @@ impl Position {
                 .map(|&c| ((c >> 7).wrapping_mul(LOW_BYTES) >> 56) as u8)
                 .sum::<u8>();
             if short && count == 0 {
+                obs.lap_sown(pos, hand, CCW, len);
                 pos = add_lap::<CCW>(w, pos, hand as usize, len);
             } else if short && self.in_play > 4 * count + 4 {
+                obs.lap_sown(pos, hand, CCW, len);
                 pos = add_lap::<CCW>(w, pos, hand as usize, len);
                 for (x, c) in w.iter_mut().zip(casas) {
                     *x &= !((c >> 7) * 0xFF);
+                }
+                if O::EVENTS {
+                    // The casas' high bits: one capture event per casa.
+                    for (k, &c) in casas.iter().enumerate() {
+                        let mut bits = c & 0x8080_8080_8080_8080;
+                        while bits != 0 {
+                            obs.capture(8 * k + bits.trailing_zeros() as usize / 8, 4);
+                            bits &= bits - 1;
+                        }
+                    }
                 }
                 self.captured[self.to_move] += 4 * count;
                 self.in_play -= 4 * count;
@@ -1092,6 +1147,7 @@ impl Position {
             return Lap::End;
         }
         clear_byte(w, pos);
+        obs.lap(pos, last);
         Lap::Relay(pos, last)
     }
 

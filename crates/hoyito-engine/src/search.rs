@@ -29,7 +29,7 @@ pub(crate) const INF: i32 = 1_000_000;
 pub(crate) const MAX_PLY: usize = 128;
 
 /// The shallowest depth at which incrementally keyed nodes use the table.
-pub(crate) const MIN_KEYED_DEPTH: i32 = 2;
+pub(crate) const MIN_KEYED_DEPTH: i32 = 1;
 
 /// Table depth of a value proven without reaching the horizon (every line
 /// ended by the rules): it holds at any depth.
@@ -168,14 +168,14 @@ impl<'a> Searcher<'a> {
 
     /// [`Searcher::gen_children`]; with `hb = Some(board hash of pos)`, each
     /// child's board hash is updated from its sowing's events
-    /// ([`zobrist::play_hashed`]), otherwise children are played on the
+    /// ([`zobrist::play_hashed_unchecked`]), otherwise children are played on the
     /// cheaper unobserved path and not hashed.
     pub fn gen(pos: &Position, hb: Option<u64>, out: &mut Vec<Child>) {
         out.clear();
         let push = |m: Move, out: &mut Vec<Child>| {
             let mut p = *pos;
             let played = match hb {
-                Some(h) => zobrist::play_hashed(&mut p, h, m),
+                Some(h) => zobrist::play_hashed_unchecked(&mut p, h, m),
                 None => p.play_unchecked(m).map(|pl| (pl, 0)),
             };
             if let Ok((played, hb)) = played {
@@ -260,8 +260,8 @@ impl<'a> Searcher<'a> {
             }
             return evaluate(pos, &self.weights);
         }
-        // With incremental keys, nodes one ply above the horizon are not
-        // keyed (their children would need a hashed replay each).
+        // Every node above the horizon is keyed (with incremental keys,
+        // from depth MIN_KEYED_DEPTH on).
         let use_tt = self.use_tt && (!self.incremental || depth >= MIN_KEYED_DEPTH);
         let key = if !use_tt {
             0
@@ -289,9 +289,11 @@ impl<'a> Searcher<'a> {
         }
 
         let mut children = std::mem::take(&mut self.bufs[ply]);
-        // Children are played on the fast unobserved path; those searched
-        // above the horizon are replayed with the hash observer below.
-        Self::gen(pos, None, &mut children);
+        // Children that will be keyed get their board hash from their
+        // sowing's events (word-wise laps cost one event each); the others
+        // are played on the unobserved path.
+        let keyed = self.incremental && depth > MIN_KEYED_DEPTH;
+        Self::gen(pos, keyed.then_some(hb), &mut children);
         if children.is_empty() {
             // Every sowing is endless: the mover passes.
             self.bufs[ply] = children;
@@ -333,15 +335,6 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = None;
         for (i, c) in children.iter_mut().enumerate() {
-            if self.incremental && depth > MIN_KEYED_DEPTH && !c.pos.is_over() {
-                // The child will be keyed: its board hash is this node's
-                // plus the events of its sowing.
-                let mut p = *pos;
-                if let Ok((_, h)) = zobrist::play_hashed(&mut p, hb, c.mv) {
-                    c.pos = p;
-                    c.hb = h;
-                }
-            }
             let v = if i == 0 {
                 self.child_value(&c.pos, c.hb, me, c.captured, depth - 1, ply + 1, alpha, beta)
             } else {

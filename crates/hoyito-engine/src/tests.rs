@@ -418,9 +418,10 @@ fn time_for_move_is_sane() {
 fn incremental_hash_equals_scratch_hash() {
     use hoyito_core::{CaptureSide, DirectionRule, Setup};
 
-    use crate::zobrist::{board_hash, key, play_hashed};
+    use crate::zobrist::{board_hash, key, play_hashed, play_hashed_unchecked};
 
     let mut rng = SmallRng::seed_from_u64(0x4A5C);
+    let mut unchecked = 0;
     let (mut moves, mut passes, mut extra, mut pairs, mut cw, mut closed_games, mut endless) =
         (0, 0, 0, 0, 0, 0, 0);
     for variant in Variant::ALL {
@@ -474,6 +475,15 @@ fn incremental_hash_equals_scratch_hash() {
                             } else {
                                 legal[rng.gen_range(0..legal.len())]
                             };
+                            // The search's path (word-wise laps reported
+                            // as one event each) gives the same hash.
+                            let mut q = pos;
+                            if let Ok((_, hq)) = play_hashed_unchecked(&mut q, h, m) {
+                                if !q.is_over() {
+                                    assert_eq!(hq, board_hash(&q), "unchecked, {r:?} after {m:?}");
+                                    unchecked += 1;
+                                }
+                            }
                             let before = pos;
                             match play_hashed(&mut pos, h, m) {
                                 Ok((played, h2)) => {
@@ -505,6 +515,7 @@ fn incremental_hash_equals_scratch_hash() {
         }
     }
     assert!(moves > 10_000, "{moves} moves");
+    assert!(unchecked > 10_000, "{unchecked} unchecked moves");
     for (what, n) in [
         ("passes", passes),
         ("extra turns", extra),

@@ -41,6 +41,23 @@ const R: [u64; HOLES] = {
     r
 };
 
+/// `PREFIX[len][k]`: `Σ R[j mod len]` over `j < k`, for `k ≤ 2·len` (the
+/// board of `len` holes laid out twice), so that the hash of any run of
+/// holes round the board is one difference.
+const PREFIX: [[u64; 2 * HOLES + 1]; HOLES + 1] = {
+    let mut t = [[0u64; 2 * HOLES + 1]; HOLES + 1];
+    let mut len = 1;
+    while len <= HOLES {
+        let mut k = 1;
+        while k <= 2 * len {
+            t[len][k] = t[len][k - 1].wrapping_add(R[(k - 1) % len]);
+            k += 1;
+        }
+        len += 1;
+    }
+    t
+};
+
 /// The board hash of `pos` computed from scratch: `Σ seeds[i] · R[i]`.
 #[inline]
 pub fn board_hash(pos: &Position) -> u64 {
@@ -56,6 +73,23 @@ struct HashObserver {
 }
 
 impl SowObserver for HashObserver {
+    // Laps sown arithmetically come as one `lap_sown` event.
+    const TRACES: bool = false;
+    #[inline(always)]
+    fn lap_sown(&mut self, hole: usize, seeds: u8, ccw: bool, len: usize) {
+        let p = &PREFIX[len];
+        let (full, r) = (seeds as usize / len, seeds as usize % len);
+        // The `r` holes after `hole` in the sowing direction.
+        let part = if ccw {
+            p[hole + r + 1].wrapping_sub(p[hole + 1])
+        } else {
+            p[hole + len].wrapping_sub(p[hole + len - r])
+        };
+        self.h = self
+            .h
+            .wrapping_add(p[len].wrapping_mul(full as u64))
+            .wrapping_add(part);
+    }
     #[inline(always)]
     fn lap(&mut self, hole: usize, seeds: u8) {
         self.h = self.h.wrapping_sub(R[hole].wrapping_mul(seeds as u64));
@@ -80,6 +114,18 @@ impl SowObserver for HashObserver {
 pub fn play_hashed(pos: &mut Position, h: u64, m: Move) -> Result<(Played, u64), PlayError> {
     let mut obs = HashObserver { h };
     let played = pos.play_observed(m, &mut obs)?;
+    Ok((played, obs.h))
+}
+
+/// [`play_hashed`] on the search's path, [`Position::play_unchecked`]:
+/// no legality check beyond endlessness and passes settled only cheaply.
+///
+/// # Errors
+/// [`PlayError::Endless`]; `pos` is then unchanged.
+#[inline]
+pub fn play_hashed_unchecked(pos: &mut Position, h: u64, m: Move) -> Result<(Played, u64), PlayError> {
+    let mut obs = HashObserver { h };
+    let played = pos.play_unchecked_observed(m, &mut obs)?;
     Ok((played, obs.h))
 }
 

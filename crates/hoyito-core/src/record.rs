@@ -207,11 +207,7 @@ impl Record {
     /// ```
     pub fn read_rules(text: &str) -> Result<Rules, RecordError> {
         check_size(text)?;
-        let header = Header::read(&mut text.lines().enumerate().peekable())?;
-        Rules::try_from(header.spec).map_err(|e| RecordError {
-            line: 1,
-            reason: e.to_string(),
-        })
+        Header::read(&mut text.lines().enumerate().peekable())?.rules()
     }
 
     /// Reads a record, replaying and checking every move.
@@ -224,18 +220,16 @@ impl Record {
     pub fn read(text: &str) -> Result<Record, RecordError> {
         check_size(text)?;
         let mut lines = text.lines().enumerate().peekable();
+        let header = Header::read(&mut lines)?;
+        let rules = header.rules()?;
         let Header {
-            spec,
             tags,
             is_match,
             start,
             claimed_result,
             claimed_score,
-        } = Header::read(&mut lines)?;
-        let rules = Rules::try_from(spec).map_err(|e| RecordError {
-            line: 1,
-            reason: e.to_string(),
-        })?;
+            ..
+        } = header;
         let start_pos = match start {
             Some((ln, text)) => {
                 if is_match {
@@ -457,14 +451,6 @@ impl Header {
         lines: &mut core::iter::Peekable<core::iter::Enumerate<core::str::Lines<'_>>>,
     ) -> Result<Header, RecordError> {
         let mut h = Header::default();
-        let Header {
-            spec,
-            tags,
-            is_match,
-            start,
-            claimed_result,
-            claimed_score,
-        } = &mut h;
         while let Some(&(i, line)) = lines.peek() {
             let line = line.trim();
             if line.is_empty() {
@@ -490,23 +476,31 @@ impl Header {
                 }
             };
             match k.as_str() {
-                "Variant" => spec.variant = v.parse().map_err(|e| err(format!("{e}")))?,
-                "Holes" => spec.holes = num(&v, "Holes")?,
-                "Seeds" => spec.seeds = num(&v, "Seeds")?,
-                "SkipOrigin" => spec.skip_origin = flag(&v)?,
-                "Direction" => spec.direction = v.parse().map_err(|e| err(format!("{e}")))?,
-                "TwoHoleOpening" => spec.two_hole_opening = flag(&v)?,
-                "Repetition" => spec.repetition = v.parse().map_err(|e| err(format!("{e}")))?,
-                "CaptureSide" => spec.capture_side = v.parse().map_err(|e| err(format!("{e}")))?,
-                "Match" => *is_match = flag(&v)?,
-                "Position" => *start = Some((ln, v)),
-                "Result" => *claimed_result = Some((ln, v)),
-                "Score" => *claimed_score = Some((ln, v)),
+                "Variant" => h.spec.variant = v.parse().map_err(|e| err(format!("{e}")))?,
+                "Holes" => h.spec.holes = num(&v, "Holes")?,
+                "Seeds" => h.spec.seeds = num(&v, "Seeds")?,
+                "SkipOrigin" => h.spec.skip_origin = flag(&v)?,
+                "Direction" => h.spec.direction = v.parse().map_err(|e| err(format!("{e}")))?,
+                "TwoHoleOpening" => h.spec.two_hole_opening = flag(&v)?,
+                "Repetition" => h.spec.repetition = v.parse().map_err(|e| err(format!("{e}")))?,
+                "CaptureSide" => h.spec.capture_side = v.parse().map_err(|e| err(format!("{e}")))?,
+                "Match" => h.is_match = flag(&v)?,
+                "Position" => h.start = Some((ln, v)),
+                "Result" => h.claimed_result = Some((ln, v)),
+                "Score" => h.claimed_score = Some((ln, v)),
                 "Rounds" => {}
-                _ => tags.push((k, v)),
+                _ => h.tags.push((k, v)),
             }
         }
         Ok(h)
+    }
+
+    /// The rules the tags name.
+    fn rules(&self) -> Result<Rules, RecordError> {
+        Rules::try_from(self.spec).map_err(|e| RecordError {
+            line: 1,
+            reason: e.to_string(),
+        })
     }
 }
 

@@ -28,8 +28,9 @@ pub(crate) const INF: i32 = 1_000_000;
 /// Deepest ply the search reaches (extra turns and passes included).
 pub(crate) const MAX_PLY: usize = 128;
 
-/// The shallowest depth at which incrementally keyed nodes use the table.
-pub(crate) const MIN_KEYED_DEPTH: i32 = 1;
+/// Children of nodes at this depth are leaves (evaluated, never keyed), so
+/// they get no incremental hash.
+const LEAF_PARENT_DEPTH: i32 = 1;
 
 /// Table depth of a value proven without reaching the horizon (every line
 /// ended by the rules): it holds at any depth.
@@ -260,9 +261,8 @@ impl<'a> Searcher<'a> {
             }
             return evaluate(pos, &self.weights);
         }
-        // Every node above the horizon is keyed (with incremental keys,
-        // from depth MIN_KEYED_DEPTH on).
-        let use_tt = self.use_tt && (!self.incremental || depth >= MIN_KEYED_DEPTH);
+        // Every node above the horizon is keyed.
+        let use_tt = self.use_tt;
         let key = if !use_tt {
             0
         } else if self.incremental {
@@ -292,7 +292,7 @@ impl<'a> Searcher<'a> {
         // Children that will be keyed get their board hash from their
         // sowing's events (word-wise laps cost one event each); the others
         // are played on the unobserved path.
-        let keyed = self.incremental && depth > MIN_KEYED_DEPTH;
+        let keyed = self.incremental && depth > LEAF_PARENT_DEPTH;
         Self::gen(pos, keyed.then_some(hb), &mut children);
         if children.is_empty() {
             // Every sowing is endless: the mover passes.

@@ -20,6 +20,13 @@
 //! `find_long_sowings perturb < endless.txt` instead tries, for each
 //! `ENDLESS` line of an earlier run, every board one seed away.
 //!
+//! `find_long_sowings paths [seed] [samples]` samples lap-start states
+//! (board, origin, hand) at random instead of game positions, walks each
+//! back lap by lap to a state no lap can lead to, and sows the move from
+//! there with `Position::play_unchecked` (standard capture side). Lap
+//! starts lie on long sowings in proportion to their length, so this finds
+//! long sowings much more often than game positions do.
+//!
 //! Findings (2×6, standard rules, Hoyito II and III alternately):
 //! - endless sowings are common: 39,955 in 10^9 candidates of random single
 //!   games (1 in 25,000), 88,800 in 3·10^8 candidates of random matches
@@ -52,6 +59,18 @@
 //!   where a full board has several possible previous laps) was tried in
 //!   the fifth session on random boards of 4 to 24 seeds per hole and
 //!   reached 596 laps; it was not kept.
+//! - the relay is nearly reversible: when the board just after a lap's
+//!   sowing has an empty hole, the lap's origin is the nearest empty hole
+//!   behind its landing hole, so that lap start has exactly one possible
+//!   predecessor (boards without an empty hole can have several, or none).
+//!   Sowings are therefore mostly chains that start where no lap can lead
+//!   (a hand of 1 or 4, which no relay lifts) and end at a sink (a last seed
+//!   making 1 or 4), and an endless move nearly always starts on its own
+//!   cycle. The `paths` mode walks these chains: 5·10^6 random lap starts
+//!   (seed 2, 70 s) gave a longest finite sowing of 536 laps, and the
+//!   number of chains falls about twentyfold per doubling of the lap count
+//!   (tenfold after the length bias of the sampling), so this search too
+//!   puts 10,000 laps out of reach (about 10^11 samples).
 
 use hoyito_core::{Match, PlayError, Position, Rules, Variant};
 use rand::rngs::SmallRng;
@@ -60,6 +79,9 @@ use rand::{Rng, SeedableRng};
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("perturb") {
         return perturb();
+    }
+    if std::env::args().nth(1).as_deref() == Some("paths") {
+        return paths();
     }
     let mut args = std::env::args().skip(1);
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -256,4 +278,180 @@ fn perturb() {
         "perturb: {tested} tested, longest finite {best} laps, {:.1?}",
         t0.elapsed()
     );
+}
+
+/// Walks random lap-start states back to where their sowing began, then
+/// sows that move with the core (see the module docs).
+fn paths() {
+    let mut args = std::env::args().skip(2);
+    let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let samples: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let holes: u8 = std::env::var("HOYITO_HOLES")
+        .ok()
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(6);
+    let seeds: u8 = std::env::var("HOYITO_SEEDS")
+        .ok()
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(4);
+    let len = 2 * holes as usize;
+    let total = len as u32 * seeds as u32;
+    let rules = Rules::try_from(hoyito_core::RulesSpec {
+        variant: Variant::II,
+        holes,
+        seeds,
+        ..Default::default()
+    })
+    .expect("HOYITO_HOLES is 4..=12 and HOYITO_SEEDS fits");
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let t0 = std::time::Instant::now();
+    let (mut best, mut endless, mut skipped) = (0u32, 0u64, 0u64);
+    let mut hist = [0u64; 32];
+    for _ in 0..samples {
+        // A lap start: the origin is empty, the hand holds its seeds.
+        let mut state = Lap {
+            board: vec![0; len],
+            origin: rng.gen_range(0..len),
+            hand: 0,
+        };
+        for _ in 0..total {
+            let i = rng.gen_range(0..len);
+            if i == state.origin {
+                state.hand += 1;
+            } else {
+                state.board[i] += 1;
+            }
+        }
+        if state.hand == 0 {
+            continue;
+        }
+        let Some(start) = first_lap(state, 1_000_000) else {
+            endless += 1;
+            continue;
+        };
+        let mut board: Vec<u8> = start.board.iter().map(|&c| c as u8).collect();
+        board[start.origin] = start.hand as u8;
+        let setup = hoyito_core::Setup {
+            board,
+            to_move: if start.origin < holes as usize {
+                hoyito_core::Side::South
+            } else {
+                hoyito_core::Side::North
+            },
+            ..hoyito_core::Setup::start(&rules)
+        };
+        let Ok(pos) = Position::from_setup(rules, &setup) else {
+            skipped += 1;
+            continue;
+        };
+        let Some(m) = pos.candidates().into_iter().find(|m| m.hole() == start.origin) else {
+            skipped += 1;
+            continue;
+        };
+        let mut after = pos;
+        match after.play_unchecked(m) {
+            Ok(played) => {
+                hist[31 - played.laps.leading_zeros() as usize] += 1;
+                if played.laps > best {
+                    best = played.laps;
+                    println!(
+                        "longest so far: pos=\"{}\" move={} laps={}",
+                        pos.to_notation(),
+                        pos.move_token(m),
+                        played.laps
+                    );
+                }
+            }
+            Err(PlayError::Endless) => endless += 1,
+            Err(e) => panic!("move {m:?} of {} failed: {e}", pos.to_notation()),
+        }
+    }
+    println!(
+        "paths seed {seed}: {samples} lap starts, {endless} endless, {skipped} skipped, longest finite {best} laps, {:.1?}",
+        t0.elapsed()
+    );
+    for (k, c) in hist.iter().enumerate().filter(|(_, &c)| c > 0) {
+        println!("laps {:>7}..{:<7} {c}", 1u64 << k, (1u64 << (k + 1)) - 1);
+    }
+}
+
+/// A lap start of a relay sowing: the origin hole was just emptied into the hand.
+#[derive(Clone, PartialEq, Eq)]
+struct Lap {
+    board: Vec<u32>,
+    origin: usize,
+    hand: u32,
+}
+
+/// Every lap start from which one lap of sowing leads to `s` (counter-
+/// clockwise, the origin not skipped, standard capture side): the lap sowed
+/// `h` seeds from `s.origin − h`, its last seed making `s.hand` in the
+/// landing hole, so `s.hand` is neither 1 nor 4 (those end the move).
+fn previous_laps(s: &Lap) -> Vec<Lap> {
+    let mut found = Vec::new();
+    if s.hand == 1 || s.hand == 4 {
+        return found;
+    }
+    let len = s.board.len();
+    let mut sown = s.board.clone();
+    sown[s.origin] = s.hand;
+    let total: u32 = sown.iter().sum();
+    for h in 1..=total as usize {
+        let (full, part) = ((h / len) as u32, h % len);
+        if sown.iter().any(|&c| c < full) {
+            break;
+        }
+        let origin = (s.origin + len * (h / len + 1) - part) % len;
+        let mut before = sown.clone();
+        let ok = (0..len).all(|t| {
+            let j = (origin + 1 + t) % len;
+            let add = full + u32::from(t < part);
+            before[j] = before[j].wrapping_sub(add);
+            sown[j] >= add
+        });
+        if ok && before[origin] == 0 {
+            found.push(Lap {
+                board: before,
+                origin,
+                hand: h as u32,
+            });
+        }
+    }
+    found
+}
+
+/// The lap start, `limit` laps back at most, where the longest chain of laps
+/// leading to `s` begins (`None` when the walk comes back to `s`: a cycle).
+fn first_lap(s: Lap, limit: u32) -> Option<Lap> {
+    fn walk(s: &Lap, from: &Lap, depth: u32, limit: u32) -> Option<(u32, Lap)> {
+        let mut x = s.clone();
+        let mut n = 0;
+        loop {
+            let prev = previous_laps(&x);
+            if prev.is_empty() || depth + n >= limit {
+                return Some((n, x));
+            }
+            if prev.len() == 1 {
+                if prev[0] == *from {
+                    return None;
+                }
+                x = prev.into_iter().next().expect("one");
+                n += 1;
+                continue;
+            }
+            let mut best: Option<(u32, Lap)> = None;
+            for p in prev {
+                if p == *from {
+                    return None;
+                }
+                let (m, start) = walk(&p, from, depth + n + 1, limit)?;
+                if best.as_ref().is_none_or(|b| m + 1 > b.0) {
+                    best = Some((m + 1, start));
+                }
+            }
+            let (m, start) = best.expect("several");
+            return Some((n + m, start));
+        }
+    }
+    walk(&s, &s, 0, limit).map(|(_, start)| start)
 }

@@ -261,6 +261,32 @@ fn longest_finite_sowing_found_by_random_play() {
     }
 }
 
+#[test]
+fn longest_finite_sowings_of_small_rings_found_by_exhaustive_search() {
+    // The longest finite sowing over every board and hole (hoyito-tablebase's
+    // `longest_sowing` example): 120 laps on 2×4 with 32 seeds, and 136 laps
+    // on 2×4 with one hole closed (7 holes, 28 seeds), which random matches
+    // had found too. Both ways of sowing must agree on every lap count.
+    for (text, token, laps) in [
+        ("0,6,5,4/5,4,0,8 n 0-0", "2", 120),
+        ("0,2,6,8/7,1,4,x n 0-4", "2", 136),
+    ] {
+        let r = Rules::new(Variant::II, 4).unwrap();
+        let start = at(r, text);
+        let mut p = start;
+        let m = p.parse_move(token).unwrap();
+        let played = p.play(m).unwrap();
+        assert_eq!(played.laps, laps, "{text}");
+        match ref_sow_at(&start, m.hole(), Direction::Ccw, Side::North) {
+            RefSow::Done { board, laps: l, .. } => {
+                assert_eq!(l, laps, "{text}");
+                assert_eq!(board, p.board(), "{text}");
+            }
+            RefSow::Endless => panic!("{text} is finite"),
+        }
+    }
+}
+
 // ----- Match play (RULES.md §5) on matches found by random play -----------------
 
 /// Hoyito I, found by search_scripted_matches: round 1 is drawn 24-24.

@@ -89,6 +89,29 @@ fn selfplay_reports_a_series() {
         v["a_south"]["wins"].as_u64().unwrap() + v["a_north"]["wins"].as_u64().unwrap(),
         w
     );
+    // Three pairs from 2 random plies: at most 3 distinct openings.
+    let openings = v["openings"].as_u64().unwrap();
+    assert!((1..=3).contains(&openings), "{v}");
+
+    // With no random plies every pair starts from the start position: one
+    // opening, and a note that the games repeat.
+    let (code, out, err) = hoyito(&[
+        "selfplay",
+        "--a",
+        "level:8",
+        "--b",
+        "level:7",
+        "--games",
+        "4",
+        "--depth",
+        "2",
+        "--random-plies",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["openings"].as_u64(), Some(1));
+    assert!(err.contains("1 distinct openings for 2 pairs"), "{err}");
 
     let (code, _, err) = hoyito(&["selfplay", "--a", "level:99", "--b", "random", "--games", "2"]);
     assert_eq!(code, 2);

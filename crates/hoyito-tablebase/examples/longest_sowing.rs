@@ -2,12 +2,12 @@
 //! exhausting every board of each seed layer.
 //!
 //! ```text
-//! cargo run --release -p hoyito-tablebase --example longest_sowing -- <holes per row> <max seeds> [closed]
+//! cargo run --release -p hoyito-tablebase --example longest_sowing -- <holes per row> <max seeds> [closed] [seeds per hole]
 //! ```
 //!
 //! For every board of 4, 8, …, `max seeds` seeds on 2×`holes` (with the
-//! last `closed` holes of North's row closed, as in later rounds of a match)
-//! and every hole, this sows the move from that hole and reports the longest
+//! last `closed` holes of North's row closed, as in later rounds of a match;
+//! the game starts with `seeds per hole`, 4 unless given) and every hole, this sows the move from that hole and reports the longest
 //! sowing that ends. The standard rules: capture side `any`, the emptied
 //! origin not skipped. Hoyito II and III sow alike (a last seed making 1 or
 //! 4 ends the move in both), so one count serves both; Hoyito I is not
@@ -179,21 +179,23 @@ fn position(rules: Rules, holes: usize, closed: usize, best: &Longest) -> (Posit
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: longest_sowing <holes per row 4..=12> <max seeds> [closed holes]";
+    let usage = "usage: longest_sowing <holes per row 4..=12> <max seeds> [closed holes] [seeds per hole]";
     let holes: usize = args.first().and_then(|s| s.parse().ok()).expect(usage);
     let max_seeds: u32 = args.get(1).and_then(|s| s.parse().ok()).expect(usage);
     let closed: usize = args.get(2).map_or(0, |s| s.parse().expect(usage));
+    let per_hole: u8 = args.get(3).map_or(4, |s| s.parse().expect(usage));
     assert!(closed < holes, "{usage}: fewer closed holes than holes per row");
     let rules = Rules::try_from(RulesSpec {
         variant: Variant::II,
         holes: holes as u8,
+        seeds: per_hole,
         ..Default::default()
     })
     .expect(usage);
     let len = 2 * holes - closed;
     assert!(
-        max_seeds <= 4 * len as u32,
-        "{usage}: at most 4 seeds per open hole"
+        max_seeds <= per_hole as u32 * len as u32,
+        "{usage}: at most {per_hole} seeds per open hole"
     );
     println!("2x{holes}, {closed} closed ({len} holes in the ring), Hoyito II/III, capture side any");
     for seeds in (4..=max_seeds).step_by(4) {

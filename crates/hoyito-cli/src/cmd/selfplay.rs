@@ -151,6 +151,8 @@ struct GameResult {
     score: f64,
     plies: usize,
     margin: i32,
+    /// The position the random opening reached (a hash of its notation).
+    opening: u64,
 }
 
 /// What every game of a series shares.
@@ -188,6 +190,12 @@ fn play_one(series: &Series, index: u32) -> GameResult {
             .expect("a legal move");
     }
     let opening = game.moves().len();
+    let opening_key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        game.position().to_notation().hash(&mut h);
+        h.finish()
+    };
     let seed = args_seed.wrapping_add(index as u64 * 7919);
     let tables = tables.map(|dir| (rules, dir));
     let mut ea = a.engine(seed, tables);
@@ -210,6 +218,7 @@ fn play_one(series: &Series, index: u32) -> GameResult {
         score,
         plies: game.moves().len() - opening,
         margin,
+        opening: opening_key,
     }
 }
 
@@ -339,6 +348,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (lo, hi) = wilson(p, results.len() as f64);
     let plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / results.len() as f64;
     let margin = results.iter().map(|r| r.margin as f64).sum::<f64>() / results.len() as f64;
+    // Deterministic players replay the same game from the same opening, so
+    // games from repeated openings are not independent evidence.
+    let openings = results
+        .iter()
+        .map(|r| r.opening)
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    let pairs = results.len().div_ceil(2);
+    if openings < pairs {
+        eprintln!(
+            "note: {openings} distinct openings for {pairs} pairs of games; deterministic players repeat \
+             games from a repeated opening, so the interval overstates the evidence (use more --random-plies)"
+        );
+    }
     if args.json {
         let out = serde_json::json!({
             "variant": rules.variant().name(),
@@ -360,13 +383,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "a_north": { "wins": north.0, "draws": north.1, "losses": north.2 },
             "avg_plies": plies,
             "avg_margin": margin,
+            "openings": openings,
             "tablebases": tables.map(|d| d.display().to_string()),
             "seconds": secs,
         });
         println!("{out}");
     } else {
         println!(
-            "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}% (95% {:.1}-{:.1}%)  {}  (A as South +{} ={} -{}, as North +{} ={} -{}; avg {:.0} plies, A margin {:+.1}, {:.1} s)",
+            "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}% (95% {:.1}-{:.1}%)  {}  (A as South +{} ={} -{}, as North +{} ={} -{}; {} openings, avg {:.0} plies, A margin {:+.1}, {:.1} s)",
             args.a,
             args.b,
             rules.variant().name(),
@@ -386,6 +410,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             north.0,
             north.1,
             north.2,
+            openings,
             plies,
             margin,
             secs

@@ -464,6 +464,7 @@ mod tests {
             score,
             plies: 1,
             margin: 0,
+            opening: 0,
         };
         let even = [r(1.0), r(0.0), r(0.5), r(0.5)];
         let (w, d, l, p, e, err) = summary(&even);

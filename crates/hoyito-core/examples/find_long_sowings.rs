@@ -27,6 +27,13 @@
 //! starts lie on long sowings in proportion to their length, so this finds
 //! long sowings much more often than game positions do.
 //!
+//! `find_long_sowings cycles [seed] [samples] [position move]` follows the
+//! relay that always lifts (even a hole made 1 or 4, where a real move
+//! stops) from random 2×6 lap starts, or from the first lap of the given
+//! move, around its whole cycle: the cycle's length, how many of its laps
+//! would stop a real move, the longest stretch without one, and the hands
+//! never lifted.
+//!
 //! Findings (2×6, standard rules, Hoyito II and III alternately):
 //! - endless sowings are common: 39,955 in 10^9 candidates of random single
 //!   games (1 in 25,000), 88,800 in 3·10^8 candidates of random matches
@@ -82,6 +89,9 @@ fn main() {
     }
     if std::env::args().nth(1).as_deref() == Some("paths") {
         return paths();
+    }
+    if std::env::args().nth(1).as_deref() == Some("cycles") {
+        return cycles();
     }
     let mut args = std::env::args().skip(1);
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -454,4 +464,77 @@ fn first_lap(s: Lap, limit: u32) -> Option<Lap> {
         }
     }
     walk(&s, &s, 0, limit).map(|(_, start)| start)
+}
+
+/// Follows the always-lifting relay around whole cycles (see the module docs).
+fn cycles() {
+    let args: Vec<String> = std::env::args().skip(2).collect();
+    let seed: u64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let samples: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let len = 12;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut starts = Vec::new();
+    if let (Some(text), Some(token)) = (args.get(2), args.get(3)) {
+        let pos = Position::from_notation(Rules::standard(Variant::II), text).expect("a 2×6 position");
+        let hole = pos.parse_move(token).expect("a move").hole();
+        let mut board: Vec<u32> = pos.board().iter().map(|&c| c as u32).collect();
+        let hand = std::mem::take(&mut board[hole]);
+        starts.push(Lap {
+            board,
+            origin: hole,
+            hand,
+        });
+    } else {
+        for _ in 0..samples {
+            let mut s = Lap {
+                board: vec![0; len],
+                origin: rng.gen_range(0..len),
+                hand: 0,
+            };
+            for _ in 0..48 {
+                let i = rng.gen_range(0..len);
+                if i == s.origin {
+                    s.hand += 1;
+                } else {
+                    s.board[i] += 1;
+                }
+            }
+            if s.hand > 0 {
+                starts.push(s);
+            }
+        }
+    }
+    const CAP: u64 = 200_000_000;
+    for start in starts {
+        let (mut s, mut laps, mut stops, mut stretch, mut longest) = (start.clone(), 0u64, 0u64, 0u64, 0u64);
+        let mut hands = [0u64; 64];
+        loop {
+            let mut at = s.origin;
+            for _ in 0..s.hand {
+                at = (at + 1) % len;
+                s.board[at] += 1;
+            }
+            s.hand = std::mem::take(&mut s.board[at]);
+            s.origin = at;
+            laps += 1;
+            stretch += 1;
+            hands[(s.hand as usize).min(63)] += 1;
+            if s.hand == 1 || s.hand == 4 {
+                stops += 1;
+                longest = longest.max(stretch);
+                stretch = 0;
+            }
+            if s == start || laps == CAP {
+                break;
+            }
+        }
+        if stops == 0 {
+            longest = laps;
+        }
+        let never: Vec<usize> = (1..24).filter(|&h| hands[h] == 0).collect();
+        println!(
+            "cycle of {laps}{} laps, {stops} stopping laps, longest stretch without one {longest}, hands never lifted (1..23): {never:?}",
+            if laps == CAP { "+ (capped)" } else { "" }
+        );
+    }
 }

@@ -97,16 +97,8 @@ fn main() {
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let budget: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(50_000_000);
     let single_games = args.next().as_deref() == Some("games");
-    // Board size: HOYITO_HOLES (default 6).
-    let holes: usize = std::env::var("HOYITO_HOLES")
-        .ok()
-        .and_then(|h| h.parse().ok())
-        .unwrap_or(6);
-    // Seeds per hole: HOYITO_SEEDS (default 4).
-    let seeds: u8 = std::env::var("HOYITO_SEEDS")
-        .ok()
-        .and_then(|h| h.parse().ok())
-        .unwrap_or(4);
+    let (holes, seeds) = board_from_env();
+    let holes = holes as usize;
     // Options: HOYITO_SKIP_ORIGIN=1, HOYITO_CAPTURE_SIDE=opponent.
     let skip_origin = std::env::var("HOYITO_SKIP_ORIGIN").is_ok_and(|v| v == "1");
     let capture_side: hoyito_core::CaptureSide = std::env::var("HOYITO_CAPTURE_SIDE")
@@ -290,20 +282,25 @@ fn perturb() {
     );
 }
 
+/// Holes per row (`HOYITO_HOLES`, default 6) and seeds per hole
+/// (`HOYITO_SEEDS`, default 4).
+fn board_from_env() -> (u8, u8) {
+    let var = |name: &str, default: u8| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    (var("HOYITO_HOLES", 6), var("HOYITO_SEEDS", 4))
+}
+
 /// Walks random lap-start states back to where their sowing began, then
 /// sows that move with the core (see the module docs).
 fn paths() {
     let mut args = std::env::args().skip(2);
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let samples: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
-    let holes: u8 = std::env::var("HOYITO_HOLES")
-        .ok()
-        .and_then(|h| h.parse().ok())
-        .unwrap_or(6);
-    let seeds: u8 = std::env::var("HOYITO_SEEDS")
-        .ok()
-        .and_then(|h| h.parse().ok())
-        .unwrap_or(4);
+    let (holes, seeds) = board_from_env();
     let len = 2 * holes as usize;
     let total = len as u32 * seeds as u32;
     let rules = Rules::try_from(hoyito_core::RulesSpec {

@@ -24,6 +24,15 @@
 //! predecessor lists (about 13 bytes per position instead of 27–43), and the
 //! same in-place sweeps.
 //!
+//! **Edges on disk.** With [`Cache::Disk`], the first sweep appends each
+//! chunk's inner edges to an unnamed temporary file (removed by the system
+//! when the solver ends, even if it is killed) instead of keeping them in
+//! memory, and later sweeps read them back through a memory map. Memory
+//! then holds only the state (2 bytes), the exits' bounds (2) and the edge
+//! counts (1): about 5 bytes per position instead of about 15 for Hoyito II
+//! and III, at the cost of writing the edges once (4 bytes per edge) and
+//! reading them on every sweep, sequentially.
+//!
 //! **Skipping chunks, exactly.** The first sweep also records, for every
 //! chunk of [`LEAN_CHUNK`] positions, the sorted set of chunks its
 //! same-layer children lie in (its *dependencies*; at most 1/4 byte per position).
@@ -41,13 +50,18 @@
 //! last evaluated on the final states of its children, i.e. every position
 //! satisfies the fixpoint equations.
 
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use hoyito_core::Rules;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use crate::error::TablebaseError;
 use crate::graph::{Edge, Expander};
 use crate::index::Indexer;
 use crate::solve::{LayerStats, LowerValues};
@@ -65,15 +79,33 @@ type Deps = Box<[u32]>;
 /// Marks a cached edge whose child has the other player to move.
 const FLIP: u32 = 1 << 31;
 
+/// What the first sweep of [`solve_layer_lean`] keeps for the later ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cache<'a> {
+    /// Nothing: every sweep regenerates every move (2–4 bytes per position).
+    None,
+    /// Inner edges, their counts and the exits' bounds, in memory (about
+    /// 5 bytes per position plus 4 per inner edge).
+    Memory,
+    /// As `Memory`, but the inner edges go to an unnamed temporary file in
+    /// this directory (about 5 bytes of memory per position, 4 bytes of disk
+    /// per inner edge).
+    Disk(&'a Path),
+}
+
 /// The compact cache of one chunk (with `cache`): every position's inner
 /// edges (child rank, [`FLIP`] bit) and its exits' bounds.
 #[derive(Default)]
 struct ChunkCache {
     /// Inner edges of each position.
     counts: Vec<u8>,
-    /// Edges recorded before the current position.
+    /// Edges recorded before the current position (after the first sweep:
+    /// the chunk's edges).
     counted: usize,
+    /// The edges, in memory (emptied when they go to disk).
     edges: Vec<u32>,
+    /// Byte offset of the chunk's edges in the edge file ([`Cache::Disk`]).
+    at: u64,
     /// `[max(0, best exit), min(−exits) or 127]` of each position.
     exits: Vec<[i8; 2]>,
 }
@@ -111,10 +143,15 @@ fn progress_bar(show: bool, len: u64) -> ProgressBar {
 /// `iterate` the others, `sweeps` counts all of them) and every sweep's
 /// figures. `on_sweep` is called after each sweep (for progress output).
 ///
-/// With `cache`, the first sweep also keeps every position's inner edges
+/// With a [`Cache`], the first sweep also keeps every position's inner edges
 /// (4 bytes each, child rank and flip bit), edge count (1 byte) and exits'
 /// bounds (2 bytes), and later sweeps read them instead of generating moves:
 /// about 13 bytes per position instead of 2–4, several times faster sweeps.
+/// [`Cache::Disk`] keeps the edges in a temporary file instead of memory.
+///
+/// # Errors
+/// [`TablebaseError::Io`] if the edge file of [`Cache::Disk`] cannot be
+/// created, written or mapped (for example when the disk is full).
 ///
 /// # Panics
 /// If a value does not fit in `i8` (more than 127 seeds), the layer has
@@ -125,9 +162,9 @@ pub fn solve_layer_lean(
     seeds: u32,
     lower: &dyn LowerValues,
     show: bool,
-    cache: bool,
+    cache: Cache<'_>,
     mut on_sweep: impl FnMut(&SweepStats),
-) -> (Vec<i8>, LayerStats, Vec<SweepStats>) {
+) -> Result<(Vec<i8>, LayerStats, Vec<SweepStats>), TablebaseError> {
     assert!(seeds <= 127, "values must fit in i8");
     let holes = rules.board_len();
     let indexers: Vec<Indexer> = (0..=seeds).map(|s| Indexer::new(holes, s)).collect();
@@ -136,7 +173,7 @@ pub fn solve_layer_lean(
     let nchunks = count.div_ceil(LEAN_CHUNK);
     assert!(nchunks < u32::MAX as u64, "layer too large: {count} positions");
     assert!(
-        !cache || count <= 1 << 31,
+        cache == Cache::None || count <= 1 << 31,
         "cached child ranks are 31-bit: {count} positions"
     );
     let rank = |s: u32, b: &[u8]| indexers[s as usize].rank(b);
@@ -226,13 +263,13 @@ pub fn solve_layer_lean(
     };
 
     // Sweeps from the cache: the same evaluation without generating moves.
-    let eval_cached = |k: &ChunkCache, c: u64, sweep: u32| -> u64 {
+    let eval_cached = |k: &ChunkCache, edges: &[u32], c: u64, sweep: u32| -> u64 {
         let start = (c * LEAN_CHUNK) as usize;
         let mut changed = 0u64;
         let mut e = 0usize;
         for (i, (&n, &[xs, xo])) in k.counts.iter().zip(k.exits.iter()).enumerate() {
             let (mut s, mut o) = (xs as i16, xo as i16);
-            for &edge in &k.edges[e..e + n as usize] {
+            for &edge in &edges[e..e + n as usize] {
                 let st = state[(edge & !FLIP) as usize].load(Relaxed);
                 let (cs, co) = ((st & 0xff) as i16, (st >> 8) as i16);
                 if edge & FLIP != 0 {
@@ -267,6 +304,24 @@ pub fn solve_layer_lean(
         log.push(st);
     };
 
+    // The edge file of `Cache::Disk`: the file, its length, the first error.
+    let spill_dir = match cache {
+        Cache::Disk(dir) => Some(dir),
+        _ => None,
+    };
+    let io_error = |source: std::io::Error| TablebaseError::Io {
+        path: spill_dir.unwrap_or(Path::new(".")).to_path_buf(),
+        source,
+    };
+    let spill: Option<Mutex<(File, u64, Option<std::io::Error>)>> = match spill_dir {
+        Some(dir) => Some(Mutex::new((
+            tempfile::tempfile_in(dir).map_err(io_error)?,
+            0,
+            None,
+        ))),
+        None => None,
+    };
+
     // Sweep 1: every chunk, recording dependencies.
     let t0 = Instant::now();
     pb.set_message(format!("{seeds} seeds: sweep 1 (all)"));
@@ -277,16 +332,32 @@ pub fn solve_layer_lean(
             || (Expander::new(rules), Vec::new()),
             |(ex, scratch), c| {
                 scratch.clear();
-                let mut keep = cache.then(ChunkCache::default);
+                let mut keep = (cache != Cache::None).then(ChunkCache::default);
                 let n = eval_chunk(ex, c, 1, Some(scratch), keep.as_mut());
                 changed.fetch_add(n, Relaxed);
                 scratch.sort_unstable();
                 scratch.dedup();
                 pb.inc(LEAN_CHUNK.min(count - c * LEAN_CHUNK));
                 if let Some(k) = keep.as_mut() {
-                    k.edges.shrink_to_fit();
                     k.counts.shrink_to_fit();
                     k.exits.shrink_to_fit();
+                    if let Some(spill) = &spill {
+                        let bytes: Vec<u8> = k.edges.iter().flat_map(|e| e.to_le_bytes()).collect();
+                        let mut f = spill.lock().unwrap_or_else(|p| p.into_inner());
+                        let (file, len, err) = &mut *f;
+                        if err.is_none() {
+                            match file.write_all(&bytes) {
+                                Ok(()) => {
+                                    k.at = *len;
+                                    *len += bytes.len() as u64;
+                                }
+                                Err(e) => *err = Some(e),
+                            }
+                        }
+                        k.edges = Vec::new();
+                    } else {
+                        k.edges.shrink_to_fit();
+                    }
                 }
                 // A chunk with many dependencies is always evaluated (its
                 // list would cost more than it saves).
@@ -295,6 +366,25 @@ pub fn solve_layer_lean(
             },
         )
         .unzip();
+    // Map the edge file for the later sweeps.
+    let (map, spill_bytes) = match spill {
+        Some(m) => {
+            let (mut file, len, err) = m.into_inner().unwrap_or_else(|p| p.into_inner());
+            if let Some(e) = err {
+                return Err(io_error(e));
+            }
+            file.flush().map_err(io_error)?;
+            // SAFETY: the file is unnamed and only this function holds it,
+            // so no one else can change it while it is mapped.
+            let map = if len > 0 {
+                Some(unsafe { memmap2::Mmap::map(&file) }.map_err(io_error)?)
+            } else {
+                None
+            };
+            (map, len)
+        }
+        None => (None, 0),
+    };
     let generate = t0.elapsed();
     let mut any = changed.load(Relaxed) > 0;
     finish_sweep(
@@ -318,17 +408,28 @@ pub fn solve_layer_lean(
         let changed = AtomicU64::new(0);
         let evaluated = AtomicU64::new(0);
         (0..nchunks).into_par_iter().for_each_init(
-            || Expander::new(rules),
-            |ex, c| {
+            || (Expander::new(rules), Vec::<u32>::new()),
+            |(ex, buf), c| {
                 let len = LEAN_CHUNK.min(count - c * LEAN_CHUNK);
                 let since = last_eval[c as usize].load(Relaxed);
                 // Skip only a chunk with a list, none of whose chunks changed since.
                 let unchanged = matches!(&deps[c as usize], Some(ds)
                     if ds.iter().all(|&d| last_changed[d as usize].load(Relaxed) < since));
                 if !unchanged {
-                    let n = match &caches[c as usize] {
-                        Some(k) => eval_cached(k, c, sweep),
-                        None => eval_chunk(ex, c, sweep, None, None),
+                    let n = match (&caches[c as usize], &map) {
+                        (Some(k), Some(map)) => {
+                            let at = k.at as usize;
+                            let bytes = &map[at..at + 4 * k.counted];
+                            buf.clear();
+                            buf.extend(
+                                bytes
+                                    .chunks_exact(4)
+                                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+                            );
+                            eval_cached(k, buf, c, sweep)
+                        }
+                        (Some(k), None) => eval_cached(k, &k.edges, c, sweep),
+                        (None, _) => eval_chunk(ex, c, sweep, None, None),
                     };
                     changed.fetch_add(n, Relaxed);
                     evaluated.fetch_add(len, Relaxed);
@@ -367,6 +468,7 @@ pub fn solve_layer_lean(
         iterate,
         work_bytes,
         lean: true,
+        spill_bytes,
     };
-    (values, stats, log)
+    Ok((values, stats, log))
 }

@@ -133,12 +133,20 @@ pub enum Solver {
     /// [`lean::solve_layer_lean`] with its compact cache of inner edges
     /// (about 13 bytes per position, no predecessor lists, plain sweeps).
     Compact,
+    /// The compact solver with its inner edges in a temporary file beside
+    /// the tables ([`lean::Cache::Disk`]): about 5 bytes of memory per
+    /// position, and 4 bytes of disk per inner edge while the layer is solved.
+    Disk,
     /// [`lean::solve_layer_lean`]: 2–4 bytes per position, moves regenerated on every sweep.
     Lean,
 }
 
 /// Bytes per position assumed for the compact cache when choosing a solver.
 pub const COMPACT_BYTES_PER_POSITION: u64 = 16;
+
+/// Bytes of memory per position assumed for [`Solver::Disk`] when choosing
+/// a solver (2 of state, 2 of exits, 1 edge count).
+pub const DISK_BYTES_PER_POSITION: u64 = 5;
 
 /// Bytes per position assumed for the graph solver's work memory when
 /// choosing a solver (the largest measured: 43 on 2×6 with work lists).
@@ -224,6 +232,7 @@ impl Tablebase {
         seeds: u32,
         progress: bool,
         solver: Solver,
+        spill_dir: &Path,
         report: &mut dyn FnMut(&LayerReport),
     ) -> Result<(Vec<i8>, LayerStats), TablebaseError> {
         let positions = self.indexers[seeds as usize].count();
@@ -236,13 +245,17 @@ impl Tablebase {
                     && positions.saturating_mul(COMPACT_BYTES_PER_POSITION) <= budget
                 {
                     Solver::Compact
+                } else if positions <= MAX_LAYER_POSITIONS
+                    && positions.saturating_mul(DISK_BYTES_PER_POSITION) <= budget
+                {
+                    Solver::Disk
                 } else {
                     Solver::Lean
                 }
             }
             other => other,
         };
-        if solver == Solver::Compact && positions > MAX_LAYER_POSITIONS {
+        if matches!(solver, Solver::Compact | Solver::Disk) && positions > MAX_LAYER_POSITIONS {
             return Err(TablebaseError::TooLarge {
                 seeds,
                 positions,
@@ -250,10 +263,15 @@ impl Tablebase {
             });
         }
         if solver != Solver::Graph {
-            let cache = solver == Solver::Compact;
-            let (values, stats, _) = lean::solve_layer_lean(self.rules, seeds, self, progress, cache, |st| {
-                report(&LayerReport::Sweep { seeds, stats: *st })
-            });
+            let cache = match solver {
+                Solver::Compact => lean::Cache::Memory,
+                Solver::Disk => lean::Cache::Disk(spill_dir),
+                _ => lean::Cache::None,
+            };
+            let (values, stats, _) =
+                lean::solve_layer_lean(self.rules, seeds, self, progress, cache, |st| {
+                    report(&LayerReport::Sweep { seeds, stats: *st })
+                })?;
             return Ok((values, stats));
         }
         if positions >= MAX_LAYER_POSITIONS {
@@ -287,7 +305,7 @@ impl Tablebase {
     ) -> Result<Tablebase, TablebaseError> {
         let mut tb = Tablebase::empty(rules, max_seeds)?;
         for seeds in layer_seeds(max_seeds) {
-            let (values, _) = tb.solve_one(seeds, false, solver, &mut |_| {})?;
+            let (values, _) = tb.solve_one(seeds, false, solver, &std::env::temp_dir(), &mut |_| {})?;
             tb.layers[seeds as usize] = Some(Layer::Owned(values));
         }
         Ok(tb)
@@ -319,7 +337,12 @@ impl Tablebase {
                     continue;
                 }
             }
-            let (values, stats) = tb.solve_one(seeds, options.progress, options.solver, &mut report)?;
+            // The layer's file goes here, and the disk solver's edge file.
+            std::fs::create_dir_all(&sub).map_err(|source| TablebaseError::Io {
+                path: sub.clone(),
+                source,
+            })?;
+            let (values, stats) = tb.solve_one(seeds, options.progress, options.solver, &sub, &mut report)?;
             file::write_layer(&path, &rules, seeds, &values)?;
             drop(values);
             tb.layers[seeds as usize] =

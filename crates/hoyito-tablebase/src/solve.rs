@@ -72,6 +72,9 @@ pub struct LayerStats {
     /// Solved by the lean solver ([`crate::lean`]: no move graph; `generate`
     /// is then its first sweep and `iterate` the other sweeps).
     pub lean: bool,
+    /// Bytes of inner edges kept on disk instead of memory
+    /// ([`crate::lean::Cache::Disk`]; not counted in `work_bytes`).
+    pub spill_bytes: u64,
 }
 
 /// One work unit's part of the move graph, in compressed rows.
@@ -293,6 +296,7 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
         iterate: t1.elapsed(),
         work_bytes,
         lean: false,
+        spill_bytes: 0,
     };
     (values, stats)
 }

@@ -3,7 +3,7 @@
 
 use hoyito_core::{Rules, RulesSpec, Variant};
 use hoyito_tablebase::index::Indexer;
-use hoyito_tablebase::lean::{solve_layer_lean, LEAN_CHUNK};
+use hoyito_tablebase::lean::{solve_layer_lean, Cache, LEAN_CHUNK};
 use hoyito_tablebase::{graph_fits, layer_seeds, Solver, Tablebase, GRAPH_BYTES_PER_POSITION};
 
 fn rules(variant: Variant, holes: u8) -> Rules {
@@ -63,6 +63,44 @@ fn compact_equals_graph_on_2x4() {
 }
 
 #[test]
+fn disk_equals_graph_on_2x4_and_2x5() {
+    for v in Variant::ALL {
+        check(rules(v, 4), 16, Solver::Disk);
+        check(rules(v, 5), 12, Solver::Disk);
+    }
+}
+
+/// A build with the disk solver writes the same files as the graph solver,
+/// and leaves no edge file behind.
+#[test]
+fn disk_build_writes_the_graph_solvers_files() {
+    let r = rules(Variant::III, 4);
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (dir, solver) in [(&a, Solver::Graph), (&b, Solver::Disk)] {
+        let options = hoyito_tablebase::BuildOptions {
+            progress: false,
+            solver,
+        };
+        Tablebase::build(r, dir.path(), 16, options, |_| {}).unwrap();
+    }
+    let sub = |d: &tempfile::TempDir| hoyito_tablebase::file::rules_dir(d.path(), &r);
+    let names = |d: &tempfile::TempDir| {
+        let mut v: Vec<_> = std::fs::read_dir(sub(d))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&a), names(&b));
+    assert_eq!(names(&b).len(), 4, "{:?}", names(&b));
+    for n in names(&a) {
+        let x = std::fs::read(sub(&a).join(&n)).unwrap();
+        assert_eq!(x, std::fs::read(sub(&b).join(&n)).unwrap(), "{n:?}");
+    }
+}
+
+#[test]
 fn lean_and_compact_equal_graph_on_2x5_and_2x6() {
     for v in Variant::ALL {
         check(rules(v, 5), 8, Solver::Lean);
@@ -97,9 +135,13 @@ fn options_pass_through_the_lean_solver() {
 fn sweep_figures() {
     let r = rules(Variant::II, 4);
     let lower = Tablebase::solve_in_memory_with(r, 12, Solver::Graph).unwrap();
-    for cache in [false, true] {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first: Option<Vec<i8>> = None;
+    for cache in [Cache::None, Cache::Memory, Cache::Disk(dir.path())] {
         let mut seen = Vec::new();
-        let (values, stats, log) = solve_layer_lean(r, 16, &lower, false, cache, |s| seen.push(*s));
+        let (values, stats, log) = solve_layer_lean(r, 16, &lower, false, cache, |s| seen.push(*s)).unwrap();
+        // The three caches give the same values.
+        assert_eq!(&values, first.get_or_insert_with(|| values.clone()));
         assert_eq!(seen, log);
         let count = Indexer::new(8, 16).count();
         assert_eq!(values.len() as u64, count);
@@ -113,12 +155,20 @@ fn sweep_figures() {
         // About 2 inner edges per position on 2x4.
         assert!(stats.inner_edges > count && stats.inner_edges < 4 * count);
         let per_position = stats.work_bytes as f64 / count as f64;
-        if cache {
-            assert!(per_position > 7.0 && per_position < 20.0, "{per_position}");
-        } else {
-            assert!(per_position < 5.0, "{per_position}");
+        match cache {
+            Cache::Memory => assert!(per_position > 7.0 && per_position < 20.0, "{per_position}"),
+            _ => assert!(per_position < 6.0, "{per_position}"),
         }
+        // The disk cache keeps exactly the inner edges in its file.
+        let on_disk = if matches!(cache, Cache::Disk(_)) {
+            4 * stats.inner_edges
+        } else {
+            0
+        };
+        assert_eq!(stats.spill_bytes, on_disk);
     }
+    // The edge file is unnamed: nothing is left in the directory.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]

@@ -46,9 +46,12 @@ struct BuildArgs {
     quiet: bool,
     /// Solver: `graph` stores each layer's move graph and predecessor lists
     /// (27–43 bytes per position), `compact` only the forward moves (about
-    /// 13 bytes per position, plain sweeps), `lean` 2–4 bytes per position
-    /// and regenerates moves on every sweep (slowest); `auto` takes the
-    /// first that fits in half the available memory.
+    /// 13 bytes per position, plain sweeps), `disk` the same with the moves
+    /// in a temporary file beside the tables (about 5 bytes of memory per
+    /// position, 4 bytes of disk per move while a layer is solved), `lean`
+    /// 2–4 bytes per position and regenerates moves on every sweep
+    /// (slowest); `auto` takes the first that fits in half the available
+    /// memory.
     #[arg(long, value_enum, default_value_t = SolverArg::Auto)]
     solver: SolverArg,
 }
@@ -58,6 +61,7 @@ enum SolverArg {
     Auto,
     Graph,
     Compact,
+    Disk,
     Lean,
 }
 
@@ -222,6 +226,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 SolverArg::Auto => Solver::Auto,
                 SolverArg::Graph => Solver::Graph,
                 SolverArg::Compact => Solver::Compact,
+                SolverArg::Disk => Solver::Disk,
                 SolverArg::Lean => Solver::Lean,
             },
         },
@@ -248,7 +253,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 println!(
                     "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} sweeps (lean/compact), first {:>8.2}s, \
                      others {:>8.2}s, {:.2} evaluations per position, {:>10.0} positions/s/core, \
-                     work memory {:.1} MB ({:.2} bytes/position)",
+                     work memory {:.1} MB ({:.2} bytes/position){}",
                     s.seeds,
                     s.positions,
                     s.inner_edges,
@@ -259,6 +264,11 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                     s.positions as f64 / t.max(1e-9) / threads,
                     s.work_bytes as f64 / 1e6,
                     s.work_bytes as f64 / s.positions as f64,
+                    if s.spill_bytes > 0 {
+                        format!(", moves on disk {:.1} MB", s.spill_bytes as f64 / 1e6)
+                    } else {
+                        String::new()
+                    },
                 );
                 evaluated = 0;
             }

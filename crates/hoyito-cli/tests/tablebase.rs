@@ -295,14 +295,15 @@ fn analyze_uses_the_tablebases() {
     assert!(err.starts_with("hoyito: cannot use the tablebases"), "{err}");
 }
 
-/// `build --solver lean` and `--solver compact` write the same bytes as the
-/// graph solver, and print one line per sweep.
+/// `build --solver lean`, `--solver compact` and `--solver disk` write the
+/// same bytes as the graph solver, and print one line per sweep; the disk
+/// solver reports its edge file and leaves nothing else behind.
 #[test]
 fn lean_and_compact_builds_write_the_same_files() {
     let base = std::env::temp_dir().join(format!("hoyito-tb-lean-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     let mut files = Vec::new();
-    for solver in ["graph", "lean", "compact"] {
+    for solver in ["graph", "lean", "compact", "disk"] {
         let dir = base.join(solver);
         let (code, out, err) = hoyito(&[
             "tablebase",
@@ -321,10 +322,14 @@ fn lean_and_compact_builds_write_the_same_files() {
         ]);
         assert_eq!(code, 0, "{err}");
         assert_eq!(out.contains("lean sweep   1:"), solver != "graph", "{out}");
+        assert_eq!(out.contains("moves on disk"), solver == "disk", "{out}");
         files.push(std::fs::read(dir.join("III-2x4/seeds-016.htb")).unwrap());
+        let names = std::fs::read_dir(dir.join("III-2x4")).unwrap().count();
+        assert_eq!(names, 4, "only the four layer files");
     }
     assert_eq!(files[0], files[1]);
     assert_eq!(files[0], files[2]);
+    assert_eq!(files[0], files[3]);
     let (code, _, err) = hoyito(&[
         "tablebase",
         "build",

@@ -181,7 +181,13 @@ pub struct Engine {
     use_tt: bool,
     /// Key the table incrementally (see [`Engine::set_incremental_hash`]).
     incremental_hash: bool,
+    /// Set traps in proved-lost positions (see [`Engine::set_swindle`]).
+    swindle: bool,
 }
+
+/// The most tempting moves of the opponent a swindle looks ahead (see
+/// [`Engine::set_swindle`]).
+pub const MAX_SWINDLE_DEPTH: u32 = 8;
 
 /// Default transposition-table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -201,6 +207,7 @@ impl Engine {
             rng: SmallRng::seed_from_u64(0x5EED),
             use_tt: true,
             incremental_hash: true,
+            swindle: true,
         }
     }
 
@@ -229,6 +236,26 @@ impl Engine {
     pub fn set_incremental_hash(&mut self, on: bool) {
         self.incremental_hash = on;
         self.tt.clear();
+    }
+
+    /// Swindles (the default) or not. With tablebases (see
+    /// [`Engine::set_tablebase`]), when every move of the root is proved to
+    /// lose the game, no move is better than another against perfect play,
+    /// so a swindling engine plays the move that gives a fallible opponent
+    /// the best chance to go wrong. Its model of that opponent plays, each
+    /// time, one of its most tempting moves (largest immediate gain, as a
+    /// one-ply greedy player does) for its next `d` moves, and perfectly
+    /// after that; the engine's own later moves are the best against that
+    /// model while still lost, perfect once not. The move with the best
+    /// expected result (win 1, draw 1/2), then expected final margin, then
+    /// proved value, is played; `d` deepens from 1 to [`MAX_SWINDLE_DEPTH`]
+    /// while the proofs fit in twice the root proof's node budget. If no
+    /// move gives a chance, the proved best move is played. Without
+    /// swindling the engine always plays a proved best move. Positions that
+    /// are won or drawn are played perfectly either way, and the reported
+    /// score is always the played move's proved value.
+    pub fn set_swindle(&mut self, on: bool) {
+        self.swindle = on;
     }
 
     /// The level, if made by [`Engine::with_level`].
@@ -435,23 +462,55 @@ impl Engine {
             (None, None) if limits.depth.is_some() => return Err(0),
             (None, None) => 200_000,
         };
-        // Covered positions need no proof (the oracle makes the search
-        // perfect); closed holes (later rounds of a match) have no tables.
+        // Closed holes (later rounds of a match) have no tables.
         let top = tb.layers().last().copied().unwrap_or(0);
-        if pos.in_play() as u32 <= top || pos.closed_mask() != 0 || budget == 0 {
+        if pos.closed_mask() != 0 || budget == 0 {
             return Err(0);
         }
+        let covered = pos.in_play() as u32 <= top;
+        let me = pos.to_move();
         let start = Instant::now();
         let mut search = hoyito_tablebase::search::ExactSearch::new(tb, 1 << 16);
         search.set_node_limit(Some(budget));
-        // Fails on the limit: the usual search takes over.
-        let Ok(values) = search.move_values(pos) else {
+        let values = if covered {
+            // Covered positions need no proof (the oracle makes the search
+            // perfect) unless the engine may swindle.
+            if !self.swindle {
+                return Err(0);
+            }
+            match tb.move_values(pos) {
+                Ok(v) if v.iter().any(|&(_, v)| pos.margin(me) + v >= 0) => return Err(0),
+                Ok(v) => v,
+                Err(_) => return Err(0),
+            }
+        } else {
+            // Fails on the limit: the usual search takes over.
+            match search.move_values(pos) {
+                Ok(v) => v,
+                Err(_) => return Err(search.stats().nodes),
+            }
+        };
+        let Some(&(mut best, mut value)) = values.iter().rev().max_by_key(|&&(_, v)| v) else {
             return Err(search.stats().nodes);
         };
-        let Some(&(best, value)) = values.iter().rev().max_by_key(|&&(_, v)| v) else {
-            return Err(search.stats().nodes);
-        };
-        let me = pos.to_move();
+        if self.swindle && pos.margin(me) + value < 0 {
+            // Deeper and deeper traps, within twice the proof's budget.
+            search.set_node_limit(Some(search.stats().nodes + 2 * budget));
+            let found = search.run(|search| {
+                let mut found = None;
+                for depth in 1..=MAX_SWINDLE_DEPTH {
+                    match swindle(search, pos, &values, depth) {
+                        Some(Some(choice)) => found = Some(choice),
+                        Some(None) => {}
+                        None => break,
+                    }
+                }
+                found
+            });
+            if let Some((m, v)) = found {
+                (best, value) = (m, v);
+            }
+        }
         let nodes = search.stats().nodes;
         let time_ms = start.elapsed().as_millis() as u64;
         let score = pos.margin(me) + value;
@@ -730,6 +789,103 @@ fn error_chance(s: &mut Searcher<'_>, me: Side, child: &Position, hb: u64, best:
     } else {
         0.0
     }
+}
+
+/// The swindle of [`Engine::set_swindle`] in a lost position: among `values`
+/// (every root move with its proved value for the mover), the move that
+/// does best against an opponent who always plays one of its most tempting
+/// moves (largest immediate gain, each equally likely) for its next `depth`
+/// moves and perfectly after that, while the mover plays the same way (the
+/// best move against that opponent while lost, perfectly once it is not).
+/// "Best" is first the expected result (a win counts 1, a draw 1/2, a
+/// loss 0), then the expected final margin, then the proved value. `None`
+/// if the proofs do not finish within the search's limit, `Some(None)` if
+/// no move gives a chance of more than a loss.
+fn swindle(
+    search: &mut hoyito_tablebase::search::ExactSearch<'_>,
+    pos: &Position,
+    values: &[(Move, i32)],
+    depth: u32,
+) -> Option<Option<(Move, i32)>> {
+    let me = pos.to_move();
+    let mut best: Option<((f64, f64), i32, Move)> = None;
+    for &(m, v) in values {
+        let mut child = *pos;
+        child.play(m).ok()?;
+        child.settle();
+        let e = expectation(search, &child, me, depth)?;
+        if e.0 > 0.0 && best.is_none_or(|(be, bv, _)| (e, v) > (be, bv)) {
+            best = Some((e, v, m));
+        }
+    }
+    Some(best.map(|(_, v, m)| (m, v)))
+}
+
+/// Points of a final margin: 1 for a win, 1/2 for a draw, 0 for a loss.
+fn points(margin: i32) -> f64 {
+    (margin.signum() as f64 + 1.0) / 2.0
+}
+
+/// Expected points and final margin for `me` in `pos` (settled) under the
+/// model of [`swindle`], the opponent having `depth` tempting moves left.
+fn expectation(
+    search: &mut hoyito_tablebase::search::ExactSearch<'_>,
+    pos: &Position,
+    me: Side,
+    depth: u32,
+) -> Option<(f64, f64)> {
+    if pos.is_over() {
+        let m = pos.margin(me);
+        return Some((points(m), m as f64));
+    }
+    let mover = pos.to_move();
+    if depth == 0 {
+        // Perfect play from here on.
+        let v = search.value(pos).ok()?;
+        let m = if mover == me {
+            pos.margin(me) + v
+        } else {
+            pos.margin(me) - v
+        };
+        return Some((points(m), m as f64));
+    }
+    let moves = pos.legal_moves();
+    let after = |r: Move| {
+        let mut p = *pos;
+        p.play(r).ok()?;
+        p.settle();
+        Some(p)
+    };
+    if mover == me {
+        // Not lost: perfect play keeps the result.
+        let v = search.value(pos).ok()?;
+        if pos.margin(me) + v >= 0 {
+            let m = pos.margin(me) + v;
+            return Some((points(m), m as f64));
+        }
+        let mut best: Option<(f64, f64)> = None;
+        for &r in moves.iter() {
+            let e = expectation(search, &after(r)?, me, depth)?;
+            if best.is_none_or(|b| e > b) {
+                best = Some(e);
+            }
+        }
+        return best;
+    }
+    // The opponent plays one of its most tempting moves.
+    let mut children = Vec::with_capacity(moves.len());
+    for &r in moves.iter() {
+        let p = after(r)?;
+        children.push((p.margin(mover) - pos.margin(mover), p));
+    }
+    let tempting = children.iter().map(|&(g, _)| g).max()?;
+    let (mut sum, mut n) = ((0.0, 0.0), 0.0);
+    for (_, p) in children.iter().filter(|&&(g, _)| g == tempting) {
+        let e = expectation(search, p, me, depth - 1)?;
+        sum = (sum.0 + e.0, sum.1 + e.1);
+        n += 1.0;
+    }
+    Some((sum.0 / n, sum.1 / n))
 }
 
 /// The caller's limits, capped by a level's depth.

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use hoyito_core::{Game, Position, Rules, Setup, Side, Variant};
-use hoyito_engine::{Engine, EngineKind, Limits, Oracle};
+use hoyito_engine::{Engine, EngineKind, Limits, Oracle, MAX_SWINDLE_DEPTH};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::Tablebase;
 
@@ -67,6 +67,8 @@ fn root_proofs_above_the_tables_play_perfectly() {
         let small = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
         let big = Tablebase::solve_in_memory(rules, 20).unwrap();
         let mut engine = Engine::new(EngineKind::AlphaBeta);
+        // Perfect play only: a swindle may leave the best moves when lost.
+        engine.set_swindle(false);
         assert_eq!(engine.set_tablebase(Arc::clone(&small)), vec![4, 8, 12]);
         let ix = Indexer::new(8, 20);
         let mut board = vec![0u8; 8];
@@ -115,4 +117,113 @@ fn root_proofs_above_the_tables_play_perfectly() {
             "{variant:?}: {proved} of {searched} proved"
         );
     }
+}
+
+/// The mover's final margin in `pos` under perfect play, read from `tb`.
+fn final_for(tb: &Tablebase, pos: &Position, me: Side) -> i32 {
+    if pos.is_over() {
+        return pos.margin(me);
+    }
+    let m = tb.final_margin(pos).expect("covered");
+    if pos.to_move() == me {
+        m
+    } else {
+        -m
+    }
+}
+
+/// Whether, from `pos` (settled), an opponent who plays only its most
+/// tempting moves (largest immediate gain) for its next `depth` moves can
+/// let `me` escape the loss, `me` choosing its moves: the condition for a
+/// swindle to have a chance (`tb` gives the perfect-play results).
+fn escapes(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> bool {
+    if final_for(tb, pos, me) >= 0 {
+        return true;
+    }
+    if pos.is_over() || depth == 0 {
+        return false;
+    }
+    let mover = pos.to_move();
+    let children: Vec<(i32, Position)> = pos
+        .legal_moves()
+        .iter()
+        .map(|&r| {
+            let mut p = *pos;
+            p.play(r).unwrap();
+            p.settle();
+            (p.margin(mover) - pos.margin(mover), p)
+        })
+        .collect();
+    if mover == me {
+        return children.iter().any(|(_, p)| escapes(tb, p, me, depth));
+    }
+    let tempting = children.iter().map(|&(g, _)| g).max().unwrap();
+    children
+        .iter()
+        .any(|(g, p)| *g == tempting && escapes(tb, p, me, depth - 1))
+}
+
+/// With swindling on (the default), a position that is not lost is still
+/// played perfectly; in a lost one the engine plays a best move, or a move
+/// after which the opponent's most tempting moves can throw the win away,
+/// and it does set such traps. Its score is the played move's proved value.
+#[test]
+fn swindles_only_in_lost_positions_and_set_real_traps() {
+    let mut swindles = 0;
+    for variant in [Variant::I, Variant::II, Variant::III] {
+        let rules = Rules::new(variant, 4).unwrap();
+        let small = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
+        let big = Tablebase::solve_in_memory(rules, 20).unwrap();
+        let mut engine = Engine::new(EngineKind::AlphaBeta);
+        engine.set_tablebase(Arc::clone(&small));
+        let mut board = vec![0u8; 8];
+        let mut setup = Setup::start(&rules);
+        for seeds in [16, 20] {
+            let ix = Indexer::new(8, seeds);
+            for rank in (0..ix.count()).step_by(2003) {
+                ix.unrank(rank, &mut board);
+                setup.board = board.clone();
+                setup.to_move = Side::South;
+                let pos = Position::from_setup(rules, &setup).unwrap();
+                if pos.is_over() {
+                    continue;
+                }
+                let limits = Limits {
+                    node_budget: Some(1_000_000),
+                    ..Limits::default()
+                };
+                let result = engine.search(
+                    &Game::from_position(pos),
+                    limits,
+                    &AtomicBool::new(false),
+                    &mut |_| {},
+                );
+                let m = result.best.expect("a move");
+                // Passes are settled: South may have had to pass.
+                let me = pos.to_move();
+                let mut child = pos;
+                child.play(m).unwrap();
+                child.settle();
+                if result.depth == 0 {
+                    assert_eq!(result.score, final_for(&big, &child, me), "{}", pos.to_notation());
+                }
+                let best = big.best_moves(&pos).unwrap();
+                if best.iter().any(|&(b, _)| b == m) {
+                    continue;
+                }
+                assert!(
+                    final_for(&big, &pos, me) < 0,
+                    "{variant:?} {}: left the best moves {best:?} for {m:?}",
+                    pos.to_notation()
+                );
+                assert!(
+                    escapes(&big, &child, me, MAX_SWINDLE_DEPTH),
+                    "{variant:?} {}: {m:?} sets no trap",
+                    pos.to_notation()
+                );
+                swindles += 1;
+            }
+        }
+    }
+    assert!(swindles > 10, "only {swindles} swindles");
 }

@@ -137,6 +137,8 @@ pub struct ExactSearch<'a> {
     progress: Option<Progress<'a>>,
     /// Give up after this many positions (see [`ExactSearch::set_node_limit`]).
     node_limit: u64,
+    /// Running on the search's own large stack already (see [`ExactSearch::run`]).
+    on_deep_stack: bool,
 }
 
 impl<'a> ExactSearch<'a> {
@@ -153,7 +155,15 @@ impl<'a> ExactSearch<'a> {
             stats: SearchStats::default(),
             progress: None,
             node_limit: u64::MAX,
+            on_deep_stack: false,
         }
+    }
+
+    /// Runs `f` on one thread with the search's large stack, so that the
+    /// searches `f` calls (for example many [`ExactSearch::value`]s) do not
+    /// each start a thread of their own.
+    pub fn run<T: Send>(&mut self, f: impl FnOnce(&mut Self) -> T + Send) -> T {
+        self.deep(f)
     }
 
     /// Makes every later call fail with [`TablebaseError::NodeLimit`] once
@@ -272,6 +282,9 @@ impl<'a> ExactSearch<'a> {
     /// If no such thread can be started (a system that refuses to reserve
     /// the address space), a smaller stack is tried, then this thread's own.
     fn deep<T: Send>(&mut self, f: impl FnOnce(&mut Self) -> T + Send) -> T {
+        if self.on_deep_stack {
+            return f(self);
+        }
         let mut job = Some(f);
         for stack in [SEARCH_STACK, SEARCH_STACK / 16] {
             let started = std::thread::scope(|scope| {
@@ -279,7 +292,14 @@ impl<'a> ExactSearch<'a> {
                 std::thread::Builder::new()
                     .name("exact-search".into())
                     .stack_size(stack)
-                    .spawn_scoped(scope, move || job.take().map(|f| f(search)))
+                    .spawn_scoped(scope, move || {
+                        job.take().map(|f| {
+                            search.on_deep_stack = true;
+                            let v = f(search);
+                            search.on_deep_stack = false;
+                            v
+                        })
+                    })
                     .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             });
             if let Ok(Some(v)) = started {

@@ -57,6 +57,39 @@ fn one_ply_search_with_the_tablebase_oracle_is_exact() {
     }
 }
 
+/// Every `step`-th 2×4 board of the `seeds` layer with South to move (passes
+/// settled), except finished games.
+fn sample(rules: Rules, seeds: u32, step: usize) -> Vec<Position> {
+    let ix = Indexer::new(8, seeds);
+    let mut board = vec![0u8; 8];
+    let mut setup = Setup::start(&rules);
+    let mut out = Vec::new();
+    for rank in (0..ix.count()).step_by(step) {
+        ix.unrank(rank, &mut board);
+        setup.board = board.clone();
+        setup.to_move = Side::South;
+        let pos = Position::from_setup(rules, &setup).unwrap();
+        if !pos.is_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// A full-strength search of `pos` with a node budget.
+fn search(engine: &mut Engine, pos: Position, nodes: u64) -> hoyito_engine::SearchResult {
+    let limits = Limits {
+        node_budget: Some(nodes),
+        ..Limits::default()
+    };
+    engine.search(
+        &Game::from_position(pos),
+        limits,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+}
+
 /// Above the tables, a full-strength search proves every root move's value
 /// down into them and plays a best move: its score is the final margin that
 /// larger tables store, and its move is one of their best moves.
@@ -70,28 +103,12 @@ fn root_proofs_above_the_tables_play_perfectly() {
         // Perfect play only: a swindle may leave the best moves when lost.
         engine.set_swindle(false);
         assert_eq!(engine.set_tablebase(Arc::clone(&small)), vec![4, 8, 12]);
-        let ix = Indexer::new(8, 20);
-        let mut board = vec![0u8; 8];
-        let mut setup = Setup::start(&rules);
         let (mut searched, mut proved) = (0, 0);
-        for rank in (0..ix.count()).step_by(9973) {
-            ix.unrank(rank, &mut board);
-            setup.board = board.clone();
-            setup.to_move = Side::South;
-            let pos = Position::from_setup(rules, &setup).unwrap();
-            if pos.is_over() || pos.in_play() <= 12 {
+        for pos in sample(rules, 20, 9973) {
+            if pos.in_play() <= 12 {
                 continue;
             }
-            let limits = Limits {
-                node_budget: Some(4_000_000),
-                ..Limits::default()
-            };
-            let result = engine.search(
-                &Game::from_position(pos),
-                limits,
-                &AtomicBool::new(false),
-                &mut |_| {},
-            );
+            let result = search(&mut engine, pos, 4_000_000);
             let m = result.best.expect("a move");
             let best = big.best_moves(&pos).unwrap();
             assert!(
@@ -176,28 +193,9 @@ fn swindles_only_in_lost_positions_and_set_real_traps() {
         let big = Tablebase::solve_in_memory(rules, 20).unwrap();
         let mut engine = Engine::new(EngineKind::AlphaBeta);
         engine.set_tablebase(Arc::clone(&small));
-        let mut board = vec![0u8; 8];
-        let mut setup = Setup::start(&rules);
         for seeds in [16, 20] {
-            let ix = Indexer::new(8, seeds);
-            for rank in (0..ix.count()).step_by(2003) {
-                ix.unrank(rank, &mut board);
-                setup.board = board.clone();
-                setup.to_move = Side::South;
-                let pos = Position::from_setup(rules, &setup).unwrap();
-                if pos.is_over() {
-                    continue;
-                }
-                let limits = Limits {
-                    node_budget: Some(1_000_000),
-                    ..Limits::default()
-                };
-                let result = engine.search(
-                    &Game::from_position(pos),
-                    limits,
-                    &AtomicBool::new(false),
-                    &mut |_| {},
-                );
+            for pos in sample(rules, seeds, 2003) {
+                let result = search(&mut engine, pos, 1_000_000);
                 let m = result.best.expect("a move");
                 // Passes are settled: South may have had to pass.
                 let me = pos.to_move();

@@ -85,6 +85,17 @@ fn selfplay_reports_a_series() {
     );
     assert_eq!(w + d + l, 6);
     assert!(w >= 4, "level 3 should beat random: {v}");
+    // Without a terminal, stderr logs one line per finished game, whose
+    // running tally ends at the series' result.
+    let games: Vec<&str> = err.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 6, "{err}");
+    for n in 1..=6 {
+        assert!(
+            games.iter().any(|l| l.starts_with(&format!("game {n}/6: A as "))),
+            "{err}"
+        );
+    }
+    assert!(games[5].contains(&format!("6 played: +{w} ={d} -{l} (")), "{err}");
     assert_eq!(
         v["a_south"]["wins"].as_u64().unwrap() + v["a_north"]["wins"].as_u64().unwrap(),
         w

@@ -222,6 +222,30 @@ fn play_one(series: &Series, index: u32) -> GameResult {
     }
 }
 
+/// The log line of a finished game (`index` from 0), counting it into the
+/// running `tally` of A's wins, draws and losses.
+fn game_line(r: &GameResult, index: u32, games: u32, tally: &mut [u32; 3]) -> String {
+    let (k, outcome) = if r.score == 1.0 {
+        (0, "won")
+    } else if r.score == 0.5 {
+        (1, "drew")
+    } else {
+        (2, "lost")
+    };
+    tally[k] += 1;
+    let [w, d, l] = *tally;
+    let played = w + d + l;
+    let score = (f64::from(w) + 0.5 * f64::from(d)) / f64::from(played);
+    format!(
+        "game {}/{games}: A as {} {outcome}, margin {:+}, {} plies; {played} played: +{w} ={d} -{l} ({:.1} %)",
+        index + 1,
+        if r.a_south { "South" } else { "North" },
+        r.margin,
+        r.plies,
+        100.0 * score
+    )
+}
+
 /// The 95 % Wilson interval of a proportion `p` observed in `n` trials
 /// (the score fraction, draws counting half).
 fn wilson(p: f64, n: f64) -> (f64, f64) {
@@ -307,6 +331,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         pb.set_draw_target(ProgressDrawTarget::hidden());
     }
+    // Without a terminal (a log file), one plain line per finished game
+    // instead of the bar, so a long series shows its progress and an
+    // interrupted one keeps the games it played.
+    let log = (!std::io::stderr().is_terminal()).then(|| std::sync::Mutex::new([0u32; 3]));
     let mut builder = rayon::ThreadPoolBuilder::new().stack_size(16 << 20);
     if let Some(t) = args.threads {
         builder = builder.num_threads(t.max(1));
@@ -319,6 +347,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|i| {
                 let r = play_one(&series, i);
                 pb.inc(1);
+                if let Some(tally) = &log {
+                    // The lock also keeps each line whole and the tallies in order.
+                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+                    eprintln!("{}", game_line(&r, i, args.games, &mut t));
+                }
                 r
             })
             .collect()
@@ -455,6 +488,28 @@ mod tests {
             (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
             "{lo} {hi}"
         );
+    }
+
+    #[test]
+    fn game_lines_keep_a_running_tally() {
+        let r = |a_south, score, margin| GameResult {
+            a_south,
+            score,
+            plies: 40,
+            margin,
+            opening: 0,
+        };
+        let mut tally = [0; 3];
+        assert_eq!(
+            game_line(&r(true, 1.0, 12), 4, 10, &mut tally),
+            "game 5/10: A as South won, margin +12, 40 plies; 1 played: +1 =0 -0 (100.0 %)"
+        );
+        game_line(&r(false, 0.5, 0), 0, 10, &mut tally);
+        assert_eq!(
+            game_line(&r(false, 0.0, -4), 9, 10, &mut tally),
+            "game 10/10: A as North lost, margin -4, 40 plies; 3 played: +1 =1 -1 (50.0 %)"
+        );
+        assert_eq!(tally, [1, 1, 1]);
     }
 
     #[test]

@@ -828,12 +828,15 @@ fn points(margin: i32) -> f64 {
 
 /// Expected points and final margin for `me` in `pos` (settled) under the
 /// model of [`swindle`], the opponent having `depth` tempting moves left.
+/// Every position of the model counts as a node of `search`, so the model
+/// stays within the search's node limit even where every value is a probe.
 fn expectation(
     search: &mut hoyito_tablebase::search::ExactSearch<'_>,
     pos: &Position,
     me: Side,
     depth: u32,
 ) -> Option<(f64, f64)> {
+    search.count_node().ok()?;
     if pos.is_over() {
         let m = pos.margin(me);
         return Some((points(m), m as f64));

@@ -225,3 +225,38 @@ fn swindles_only_in_lost_positions_and_set_real_traps() {
     }
     assert!(swindles > 10, "only {swindles} swindles");
 }
+
+/// The swindle's model counts its positions against the search's node
+/// budget even inside the tables, where every value it needs is a probe:
+/// with a budget too small for any model, the engine plays a best move in
+/// every lost position, and with a large one it sets traps in some of them.
+/// (Uncounted, the model ran for minutes per move on 2×6.)
+#[test]
+fn swindles_stay_within_the_node_budget() {
+    let (mut lost, mut traps) = (0, 0);
+    for variant in [Variant::I, Variant::II, Variant::III] {
+        let rules = Rules::new(variant, 4).unwrap();
+        let tb = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
+        let mut engine = Engine::new(EngineKind::AlphaBeta);
+        engine.set_tablebase(Arc::clone(&tb));
+        for pos in sample(rules, 12, 37) {
+            if tb.final_margin(&pos).expect("covered") >= 0 {
+                continue;
+            }
+            lost += 1;
+            let best = tb.best_moves(&pos).unwrap();
+            let is_best = |m| best.iter().any(|&(b, _)| b == m);
+            // A budget of 4 nodes gives the model 2 positions.
+            let m = search(&mut engine, pos, 4).best.expect("a move");
+            assert!(
+                is_best(m),
+                "{variant:?} {}: {m:?} is no best move {best:?} and the model had no budget",
+                pos.to_notation()
+            );
+            if !is_best(search(&mut engine, pos, 1_000_000).best.expect("a move")) {
+                traps += 1;
+            }
+        }
+    }
+    assert!(lost > 30 && traps > 3, "{lost} lost positions, {traps} traps");
+}

@@ -111,7 +111,9 @@ const EMPTY: Entry = Entry {
 /// Counters of a search.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SearchStats {
-    /// Positions searched (tablebase probes and finished games excluded).
+    /// Positions searched, with those counted by callers through
+    /// [`ExactSearch::count_node`] (tablebase probes and finished games
+    /// excluded).
     pub nodes: u64,
     /// Tablebase probes.
     pub probes: u64,
@@ -174,6 +176,29 @@ impl<'a> ExactSearch<'a> {
         self.node_limit = limit.unwrap_or(u64::MAX);
     }
 
+    /// Counts one position that the caller visits in a search of its own
+    /// (such as a model of the opponent built on [`ExactSearch::value`])
+    /// towards [`SearchStats::nodes`], so that the caller's walk stays
+    /// within the same node limit as the proofs it asks for.
+    ///
+    /// # Errors
+    /// [`TablebaseError::NodeLimit`] once the counted positions pass the
+    /// limit of [`ExactSearch::set_node_limit`].
+    pub fn count_node(&mut self) -> Result<(), TablebaseError> {
+        self.stats.nodes += 1;
+        if self.stats.nodes > self.node_limit {
+            return Err(TablebaseError::NodeLimit {
+                limit: self.node_limit,
+            });
+        }
+        if self.stats.nodes & ((1 << 20) - 1) == 0 {
+            if let Some(f) = self.progress.as_mut() {
+                f(&self.stats);
+            }
+        }
+        Ok(())
+    }
+
     /// Calls `f` every 2^20 nodes (for a progress display).
     pub fn on_progress(&mut self, f: impl FnMut(&SearchStats) + Send + 'a) {
         self.progress = Some(Box::new(f));
@@ -194,6 +219,11 @@ impl<'a> ExactSearch<'a> {
     pub fn value(&mut self, pos: &Position) -> Result<i32, TablebaseError> {
         let mut pos = *pos;
         pos.settle();
+        if !pos.is_over() && pos.in_play() as u32 <= self.top {
+            // Covered: one probe, not one per bisection step.
+            self.stats.probes += 1;
+            return self.tb.value(&pos);
+        }
         self.deep(|search| search.bisect(&pos))
     }
 
@@ -407,17 +437,7 @@ impl<'a> ExactSearch<'a> {
             let s = pos.in_play() as i32;
             return Ok((if limit.prover == Some(mover) { -s } else { s }, FREE, true));
         }
-        self.stats.nodes += 1;
-        if self.stats.nodes > self.node_limit {
-            return Err(TablebaseError::NodeLimit {
-                limit: self.node_limit,
-            });
-        }
-        if self.stats.nodes & ((1 << 20) - 1) == 0 {
-            if let Some(f) = self.progress.as_mut() {
-                f(&self.stats);
-            }
-        }
+        self.count_node()?;
         let slot = (pos.hash() as usize) & (self.table.len() - 1);
         let e = self.table[slot];
         let mut first = 255;

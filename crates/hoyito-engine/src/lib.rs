@@ -249,7 +249,8 @@ impl Engine {
     /// model while still lost, perfect once not. The move with the best
     /// expected result (win 1, draw 1/2), then expected final margin, then
     /// proved value, is played; `d` deepens from 1 to [`MAX_SWINDLE_DEPTH`]
-    /// while the proofs fit in twice the root proof's node budget. If no
+    /// while the model fits in what is left of the move's node budget (or
+    /// nodes), or in 90 % of its time. If no
     /// move gives a chance, the proved best move is played. Without
     /// swindling the engine always plays a proved best move. Positions that
     /// are won or drawn are played perfectly either way, and the reported
@@ -494,8 +495,17 @@ impl Engine {
             return Err(search.stats().nodes);
         };
         if self.swindle && pos.margin(me) + value < 0 {
-            // Deeper and deeper traps, within twice the proof's budget.
-            search.set_node_limit(Some(search.stats().nodes + 2 * budget));
+            // Deeper and deeper traps, within what is left of the move's
+            // nodes or time (no search follows a proved root), or twice
+            // the proof's budget if the move has neither.
+            let spent = search.stats().nodes;
+            let limit = match (limits.node_budget.or(limits.nodes), limits.movetime) {
+                (Some(n), _) => Some(n.max(spent)),
+                (None, Some(_)) => None,
+                (None, None) => Some(spent + 2 * budget),
+            };
+            search.set_node_limit(limit);
+            search.set_deadline(limits.movetime.map(|t| start + t * 9 / 10));
             let found = search.run(|search| {
                 let mut found = None;
                 for depth in 1..=MAX_SWINDLE_DEPTH {

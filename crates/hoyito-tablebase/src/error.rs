@@ -44,6 +44,10 @@ pub enum TablebaseError {
         /// The limit set by `ExactSearch::set_node_limit`.
         limit: u64,
     },
+    /// An [`ExactSearch`](crate::search::ExactSearch) passed its deadline
+    /// before settling the value.
+    #[error("the search ran out of its time without a result")]
+    Deadline,
     /// A layer file failed its checks.
     #[error("{}: corrupt tablebase file: {reason}", path.display())]
     Corrupt {

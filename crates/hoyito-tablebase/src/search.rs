@@ -139,6 +139,8 @@ pub struct ExactSearch<'a> {
     progress: Option<Progress<'a>>,
     /// Give up after this many positions (see [`ExactSearch::set_node_limit`]).
     node_limit: u64,
+    /// Give up at this time (see [`ExactSearch::set_deadline`]).
+    deadline: Option<std::time::Instant>,
     /// Running on the search's own large stack already (see [`ExactSearch::run`]).
     on_deep_stack: bool,
 }
@@ -157,6 +159,7 @@ impl<'a> ExactSearch<'a> {
             stats: SearchStats::default(),
             progress: None,
             node_limit: u64::MAX,
+            deadline: None,
             on_deep_stack: false,
         }
     }
@@ -176,6 +179,13 @@ impl<'a> ExactSearch<'a> {
         self.node_limit = limit.unwrap_or(u64::MAX);
     }
 
+    /// Makes every later call fail with [`TablebaseError::Deadline`] once
+    /// `deadline` has passed (checked every 1,024 counted positions), as
+    /// [`ExactSearch::set_node_limit`] does for a number of positions.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+    }
+
     /// Counts one position that the caller visits in a search of its own
     /// (such as a model of the opponent built on [`ExactSearch::value`])
     /// towards [`SearchStats::nodes`], so that the caller's walk stays
@@ -183,13 +193,17 @@ impl<'a> ExactSearch<'a> {
     ///
     /// # Errors
     /// [`TablebaseError::NodeLimit`] once the counted positions pass the
-    /// limit of [`ExactSearch::set_node_limit`].
+    /// limit of [`ExactSearch::set_node_limit`], [`TablebaseError::Deadline`]
+    /// once the deadline of [`ExactSearch::set_deadline`] has passed.
     pub fn count_node(&mut self) -> Result<(), TablebaseError> {
         self.stats.nodes += 1;
         if self.stats.nodes > self.node_limit {
             return Err(TablebaseError::NodeLimit {
                 limit: self.node_limit,
             });
+        }
+        if self.stats.nodes & 1023 == 0 && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return Err(TablebaseError::Deadline);
         }
         if self.stats.nodes & ((1 << 20) - 1) == 0 {
             if let Some(f) = self.progress.as_mut() {

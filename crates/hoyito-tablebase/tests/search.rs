@@ -96,3 +96,42 @@ fn search_matches_tables_hoyito_iii() {
     compare(Rules::new(Variant::III, 4).unwrap(), 12, 20, 997, true);
     compare(Rules::new(Variant::III, 4).unwrap(), 16, 24, 9973, true);
 }
+
+/// The node limit and the deadline stop a search with their own errors,
+/// and count the positions a caller walks itself (`count_node`); a
+/// covered position's value is one probe.
+#[test]
+fn limits_stop_the_search() {
+    use hoyito_tablebase::TablebaseError;
+    use std::time::{Duration, Instant};
+    let rules = Rules::new(Variant::II, 4).unwrap();
+    let small = Tablebase::solve_in_memory(rules, 8).unwrap();
+    let start = Position::new(rules);
+
+    let mut search = ExactSearch::new(&small, 1 << 12);
+    search.set_node_limit(Some(100));
+    assert!(matches!(
+        search.value(&start),
+        Err(TablebaseError::NodeLimit { limit: 100 })
+    ));
+    assert_eq!(search.stats().nodes, 101);
+    assert!(search.count_node().is_err(), "the limit holds for callers too");
+
+    let mut search = ExactSearch::new(&small, 1 << 12);
+    for _ in 0..10 {
+        search.count_node().unwrap();
+    }
+    search.set_deadline(Some(Instant::now()));
+    assert!(matches!(search.value(&start), Err(TablebaseError::Deadline)));
+    // Checked every 1,024 positions: the 1,024th is the first to see it.
+    assert_eq!(search.stats().nodes, 1024);
+    search.set_deadline(Some(Instant::now() + Duration::from_secs(3600)));
+    search.set_node_limit(Some(search.stats().nodes + 10));
+    assert!((0..10).all(|_| search.count_node().is_ok()));
+    assert!(matches!(search.count_node(), Err(TablebaseError::NodeLimit { .. })));
+
+    let covered = position(rules, &[2, 0, 1, 0, 0, 3, 0, 2], Side::South);
+    let mut search = ExactSearch::new(&small, 1 << 12);
+    assert_eq!(search.value(&covered).unwrap(), small.value(&covered).unwrap());
+    assert_eq!((search.stats().nodes, search.stats().probes), (0, 1));
+}

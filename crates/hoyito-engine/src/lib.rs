@@ -189,6 +189,10 @@ pub struct Engine {
 /// [`Engine::set_swindle`]).
 pub const MAX_SWINDLE_DEPTH: u32 = 8;
 
+/// The node limit of a root proof (see [`Engine::set_tablebase`]) when the
+/// search has neither a node nor a time limit.
+const DEFAULT_PROOF_NODES: u64 = 200_000;
+
 /// Default transposition-table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
 
@@ -293,7 +297,7 @@ impl Engine {
     /// the tables, a full-strength search first tries to prove the value of
     /// every root move down into them
     /// ([`hoyito_tablebase::search::ExactSearch`], within a quarter of the
-    /// node budget, or 100 positions per millisecond of the time limit) and
+    /// node budget and of the time limit) and
     /// then plays a best move perfectly; if the proof does not finish it
     /// searches as usual. Returns the seed counts of the layers.
     pub fn set_tablebase(&mut self, tb: Arc<hoyito_tablebase::Tablebase>) -> Vec<u32> {
@@ -457,22 +461,24 @@ impl Engine {
         let Some(tb) = self.tables.as_ref() else {
             return Err(0);
         };
-        let budget = match (limits.node_budget.or(limits.nodes), limits.movetime) {
-            (Some(n), _) => n / 4,
-            (None, Some(t)) => (t.as_millis() as u64).saturating_mul(100),
+        let start = Instant::now();
+        let moves_nodes = limits.node_budget.or(limits.nodes);
+        // The proof gets a quarter of the move's nodes and of its time.
+        let (budget, deadline) = match (moves_nodes, limits.movetime) {
             (None, None) if limits.depth.is_some() => return Err(0),
-            (None, None) => 200_000,
+            (None, None) => (Some(DEFAULT_PROOF_NODES), None),
+            (n, t) => (n.map(|n| n / 4), t.map(|t| start + t / 4)),
         };
         // Closed holes (later rounds of a match) have no tables.
         let top = tb.layers().last().copied().unwrap_or(0);
-        if pos.closed_mask() != 0 || budget == 0 {
+        if pos.closed_mask() != 0 || budget == Some(0) {
             return Err(0);
         }
         let covered = pos.in_play() as u32 <= top;
         let me = pos.to_move();
-        let start = Instant::now();
         let mut search = hoyito_tablebase::search::ExactSearch::new(tb, 1 << 16);
-        search.set_node_limit(Some(budget));
+        search.set_node_limit(budget);
+        search.set_deadline(deadline);
         let values = if covered {
             // Covered positions need no proof (the oracle makes the search
             // perfect) unless the engine may swindle.
@@ -497,12 +503,12 @@ impl Engine {
         if self.swindle && pos.margin(me) + value < 0 {
             // Deeper and deeper traps, within what is left of the move's
             // nodes or time (no search follows a proved root), or twice
-            // the proof's budget if the move has neither.
+            // the default proof budget if the move has neither.
             let spent = search.stats().nodes;
-            let limit = match (limits.node_budget.or(limits.nodes), limits.movetime) {
+            let limit = match (moves_nodes, limits.movetime) {
                 (Some(n), _) => Some(n.max(spent)),
                 (None, Some(_)) => None,
-                (None, None) => Some(spent + 2 * budget),
+                (None, None) => Some(spent + 2 * DEFAULT_PROOF_NODES),
             };
             search.set_node_limit(limit);
             search.set_deadline(limits.movetime.map(|t| start + t * 9 / 10));

@@ -128,7 +128,10 @@ fn limits_stop_the_search() {
     search.set_deadline(Some(Instant::now() + Duration::from_secs(3600)));
     search.set_node_limit(Some(search.stats().nodes + 10));
     assert!((0..10).all(|_| search.count_node().is_ok()));
-    assert!(matches!(search.count_node(), Err(TablebaseError::NodeLimit { .. })));
+    assert!(matches!(
+        search.count_node(),
+        Err(TablebaseError::NodeLimit { .. })
+    ));
 
     let covered = position(rules, &[2, 0, 1, 0, 0, 3, 0, 2], Side::South);
     let mut search = ExactSearch::new(&small, 1 << 12);

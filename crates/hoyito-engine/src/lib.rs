@@ -253,8 +253,8 @@ impl Engine {
     /// model while still lost, perfect once not. The move with the best
     /// expected result (win 1, draw 1/2), then expected final margin, then
     /// proved value, is played; `d` deepens from 1 to [`MAX_SWINDLE_DEPTH`]
-    /// while the model fits in what is left of the move's node budget (or
-    /// nodes), or in 90 % of its time. If no
+    /// while the model fits in twice the root proof's node budget and in
+    /// 90 % of the move's time. If no
     /// move gives a chance, the proved best move is played. Without
     /// swindling the engine always plays a proved best move. Positions that
     /// are won or drawn are played perfectly either way, and the reported
@@ -297,7 +297,7 @@ impl Engine {
     /// the tables, a full-strength search first tries to prove the value of
     /// every root move down into them
     /// ([`hoyito_tablebase::search::ExactSearch`], within a quarter of the
-    /// node budget and of the time limit) and
+    /// node budget and half of the time limit) and
     /// then plays a best move perfectly; if the proof does not finish it
     /// searches as usual. Returns the seed counts of the layers.
     pub fn set_tablebase(&mut self, tb: Arc<hoyito_tablebase::Tablebase>) -> Vec<u32> {
@@ -463,11 +463,12 @@ impl Engine {
         };
         let start = Instant::now();
         let moves_nodes = limits.node_budget.or(limits.nodes);
-        // The proof gets a quarter of the move's nodes and of its time.
+        // The proof gets a quarter of the move's nodes (an exact-search
+        // node costs several alpha-beta nodes) and half of its time.
         let (budget, deadline) = match (moves_nodes, limits.movetime) {
             (None, None) if limits.depth.is_some() => return Err(0),
             (None, None) => (Some(DEFAULT_PROOF_NODES), None),
-            (n, t) => (n.map(|n| n / 4), t.map(|t| start + t / 4)),
+            (n, t) => (n.map(|n| n / 4), t.map(|t| start + t / 2)),
         };
         // Closed holes (later rounds of a match) have no tables.
         let top = tb.layers().last().copied().unwrap_or(0);
@@ -501,15 +502,9 @@ impl Engine {
             return Err(search.stats().nodes);
         };
         if self.swindle && pos.margin(me) + value < 0 {
-            // Deeper and deeper traps, within what is left of the move's
-            // nodes or time (no search follows a proved root), or twice
-            // the default proof budget if the move has neither.
-            let spent = search.stats().nodes;
-            let limit = match (moves_nodes, limits.movetime) {
-                (Some(n), _) => Some(n.max(spent)),
-                (None, Some(_)) => None,
-                (None, None) => Some(spent + 2 * DEFAULT_PROOF_NODES),
-            };
+            // Deeper and deeper traps, within twice the proof's node budget
+            // and 90 % of the move's time (no search follows a proved root).
+            let limit = budget.map(|b| search.stats().nodes + 2 * b);
             search.set_node_limit(limit);
             search.set_deadline(limits.movetime.map(|t| start + t * 9 / 10));
             let found = search.run(|search| {

@@ -246,7 +246,7 @@ fn swindles_stay_within_the_node_budget() {
             lost += 1;
             let best = tb.best_moves(&pos).unwrap();
             let is_best = |m| best.iter().any(|&(b, _)| b == m);
-            // A budget of 4 nodes gives the model 4 positions.
+            // A budget of 4 nodes gives the model 2 positions.
             let m = search(&mut engine, pos, 4).best.expect("a move");
             assert!(
                 is_best(m),

@@ -62,6 +62,8 @@ fn analyze_info_and_errors() {
 
 #[test]
 fn selfplay_reports_a_series() {
+    let records = std::env::temp_dir().join(format!("hoyito-selfplay-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&records);
     let (code, out, err) = hoyito(&[
         "selfplay",
         "--variant",
@@ -74,6 +76,8 @@ fn selfplay_reports_a_series() {
         "6",
         "--depth",
         "2",
+        "--records",
+        records.to_str().unwrap(),
         "--json",
     ]);
     assert_eq!(code, 0, "{err}");
@@ -96,6 +100,36 @@ fn selfplay_reports_a_series() {
         );
     }
     assert!(games[5].contains(&format!("6 played: +{w} ={d} -{l} (")), "{err}");
+    // --records: one record per game, naming the players, that replays to
+    // the game's end; A (level 3) is South in odd-numbered games.
+    let mut names: Vec<_> = std::fs::read_dir(&records)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        (1..=6).map(|n| format!("game-000{n}.hoy")).collect::<Vec<_>>()
+    );
+    let first = std::fs::read_to_string(records.join("game-0001.hoy")).unwrap();
+    assert!(first.contains("[Game \"1 of 6\"]"), "{first}");
+    assert!(
+        first.contains("[South \"level:3 (A)\"]\n[North \"random (B)\"]"),
+        "{first}"
+    );
+    let second = std::fs::read_to_string(records.join("game-0002.hoy")).unwrap();
+    assert!(
+        second.contains("[South \"random (B)\"]\n[North \"level:3 (A)\"]"),
+        "{second}"
+    );
+    for name in &names {
+        let path = records.join(name);
+        let (code, out, err) = hoyito(&["replay", "--record", path.to_str().unwrap(), "--json"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let last = json(&out);
+        assert_eq!(last["over"], true, "{name} replays to the end: {last}");
+    }
+    std::fs::remove_dir_all(&records).unwrap();
     assert_eq!(
         v["a_south"]["wins"].as_u64().unwrap() + v["a_north"]["wins"].as_u64().unwrap(),
         w

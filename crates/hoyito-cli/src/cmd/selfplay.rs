@@ -6,14 +6,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use hoyito_core::{Game, Rules, Side};
+use hoyito_core::{Game, Record, Rules, Side};
 use hoyito_engine::{play_out, Engine, EngineKind, EvalWeights, Limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use super::common::RulesArgs;
+use super::common::{write_file_atomic, RulesArgs};
 
 /// Longest game played; a longer one is adjudicated on the captured margin.
 const MAX_PLIES: usize = 3000;
@@ -54,6 +54,11 @@ pub struct Args {
     /// are scored perfectly. Levels, MCTS, random and greedy never use them.
     #[arg(long, value_name = "DIR")]
     tablebases: Option<std::path::PathBuf>,
+    /// Write each game's record to DIR/game-NNNN.hoy (the `hoyito replay
+    /// --record` format; the tags South, North and Game name the players
+    /// and the game) as soon as it ends.
+    #[arg(long, value_name = "DIR")]
+    records: Option<std::path::PathBuf>,
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
@@ -167,7 +172,7 @@ struct Series<'a> {
     tables: Option<&'a std::path::Path>,
 }
 
-fn play_one(series: &Series, index: u32) -> GameResult {
+fn play_one(series: &Series, index: u32) -> (GameResult, Game) {
     let Series {
         rules,
         a,
@@ -213,13 +218,38 @@ fn play_one(series: &Series, index: u32) -> GameResult {
         0 => 0.5,
         _ => 0.0,
     };
-    GameResult {
+    let result = GameResult {
         a_south: a_side == Side::South,
         score,
         plies: game.moves().len() - opening,
         margin,
         opening: opening_key,
-    }
+    };
+    (result, game)
+}
+
+/// Writes the record of game `index` (from 0) of a series to `dir`.
+fn write_record(
+    dir: &std::path::Path,
+    args: &Args,
+    index: u32,
+    r: &GameResult,
+    game: Game,
+) -> anyhow::Result<()> {
+    let a = format!("{} (A)", args.a);
+    let b = format!("{} (B)", args.b);
+    let (south, north) = if r.a_south { (a, b) } else { (b, a) };
+    let mut record = Record::from_game(game);
+    record.tags = vec![
+        ("Event".into(), format!("hoyito selfplay --seed {}", args.seed)),
+        ("Game".into(), format!("{} of {}", index + 1, args.games)),
+        ("South".into(), south),
+        ("North".into(), north),
+    ];
+    write_file_atomic(
+        &dir.join(format!("game-{:04}.hoy", index + 1)),
+        record.write().as_bytes(),
+    )
 }
 
 /// The log line of a finished game (`index` from 0), counting it into the
@@ -341,21 +371,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let pool = builder.build().context("cannot start worker threads")?;
     let started = std::time::Instant::now();
+    if let Some(dir) = &args.records {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the records directory {}", dir.display()))?;
+    }
     let results: Vec<GameResult> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .map(|i| {
-                let r = play_one(&series, i);
+                let (r, game) = play_one(&series, i);
+                if let Some(dir) = &args.records {
+                    write_record(dir, &args, i, &r, game)?;
+                }
                 pb.inc(1);
                 if let Some(tally) = &log {
                     // The lock also keeps each line whole and the tallies in order.
                     let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
                     eprintln!("{}", game_line(&r, i, args.games, &mut t));
                 }
-                r
+                Ok(r)
             })
-            .collect()
-    });
+            .collect::<anyhow::Result<_>>()
+    })?;
     pb.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     let (w, d, l, p, e, err) = summary(&results);

@@ -45,6 +45,7 @@ mod zobrist;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -509,8 +510,14 @@ impl Engine {
             search.set_deadline(limits.movetime.map(|t| start + t * 9 / 10));
             let found = search.run(|search| {
                 let mut found = None;
+                // Exact values do not depend on the line to a position, so
+                // each depth reuses the proofs of the shallower ones.
+                let mut model = Model {
+                    search,
+                    values: HashMap::new(),
+                };
                 for depth in 1..=MAX_SWINDLE_DEPTH {
-                    match swindle(search, pos, &values, depth) {
+                    match swindle(&mut model, pos, &values, depth) {
                         Some(Some(choice)) => found = Some(choice),
                         Some(None) => {}
                         None => break,
@@ -813,7 +820,7 @@ fn error_chance(s: &mut Searcher<'_>, me: Side, child: &Position, hb: u64, best:
 /// if the proofs do not finish within the search's limit, `Some(None)` if
 /// no move gives a chance of more than a loss.
 fn swindle(
-    search: &mut hoyito_tablebase::search::ExactSearch<'_>,
+    search: &mut Model<'_, '_>,
     pos: &Position,
     values: &[(Move, i32)],
     depth: u32,
@@ -837,16 +844,33 @@ fn points(margin: i32) -> f64 {
     (margin.signum() as f64 + 1.0) / 2.0
 }
 
+/// The exact search of a swindle and the values it has proved.
+struct Model<'s, 'a> {
+    search: &'s mut hoyito_tablebase::search::ExactSearch<'a>,
+    values: HashMap<Position, i32>,
+}
+
+impl Model<'_, '_> {
+    fn count_node(&mut self) -> Result<(), hoyito_tablebase::TablebaseError> {
+        self.search.count_node()
+    }
+
+    /// The exact value of `pos` (settled) for its mover, proved once.
+    fn value(&mut self, pos: &Position) -> Result<i32, hoyito_tablebase::TablebaseError> {
+        if let Some(&v) = self.values.get(pos) {
+            return Ok(v);
+        }
+        let v = self.search.value(pos)?;
+        self.values.insert(*pos, v);
+        Ok(v)
+    }
+}
+
 /// Expected points and final margin for `me` in `pos` (settled) under the
 /// model of [`swindle`], the opponent having `depth` tempting moves left.
 /// Every position of the model counts as a node of `search`, so the model
 /// stays within the search's node limit even where every value is a probe.
-fn expectation(
-    search: &mut hoyito_tablebase::search::ExactSearch<'_>,
-    pos: &Position,
-    me: Side,
-    depth: u32,
-) -> Option<(f64, f64)> {
+fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32) -> Option<(f64, f64)> {
     search.count_node().ok()?;
     if pos.is_over() {
         let m = pos.margin(me);

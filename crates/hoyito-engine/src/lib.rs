@@ -515,6 +515,7 @@ impl Engine {
                 let mut model = Model {
                     search,
                     values: HashMap::new(),
+                    top,
                 };
                 for depth in 1..=MAX_SWINDLE_DEPTH {
                     match swindle(&mut model, pos, &values, depth) {
@@ -844,10 +845,13 @@ fn points(margin: i32) -> f64 {
     (margin.signum() as f64 + 1.0) / 2.0
 }
 
-/// The exact search of a swindle and the values it has proved.
+/// The exact search of a swindle and the values it has proved above the
+/// tables (inside them a value is one probe, not worth the memory).
 struct Model<'s, 'a> {
     search: &'s mut hoyito_tablebase::search::ExactSearch<'a>,
     values: HashMap<Position, i32>,
+    /// The largest layer of the tables.
+    top: u32,
 }
 
 impl Model<'_, '_> {
@@ -857,6 +861,9 @@ impl Model<'_, '_> {
 
     /// The exact value of `pos` (settled) for its mover, proved once.
     fn value(&mut self, pos: &Position) -> Result<i32, hoyito_tablebase::TablebaseError> {
+        if pos.in_play() as u32 <= self.top {
+            return self.search.value(pos);
+        }
         if let Some(&v) = self.values.get(pos) {
             return Ok(v);
         }

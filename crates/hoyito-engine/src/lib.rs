@@ -252,11 +252,12 @@ impl Engine {
     /// one-ply greedy player does) for its next `d` moves, and perfectly
     /// after that; the engine's own later moves are the best against that
     /// model while still lost, perfect once not. The move with the best
-    /// expected result (win 1, draw 1/2), then expected final margin, then
-    /// proved value, is played; `d` deepens from 1 to [`MAX_SWINDLE_DEPTH`]
-    /// while the model fits in twice the root proof's node budget and in
-    /// 90 % of the move's time. If no
-    /// move gives a chance, the proved best move is played. Without
+    /// expected result (win 1, draw 1/2), then proved value, is played; `d`
+    /// deepens from 1 to [`MAX_SWINDLE_DEPTH`] while the model fits in twice
+    /// the root proof's node budget and in 90 % of the move's time (the
+    /// model needs only won, drawn or lost above the tables: at most two
+    /// threshold proofs each, not a value's bisection). If no move gives a
+    /// chance, the proved best move is played. Without
     /// swindling the engine always plays a proved best move. Positions that
     /// are won or drawn are played perfectly either way, and the reported
     /// score is always the played move's proved value.
@@ -514,7 +515,7 @@ impl Engine {
                 // each depth reuses the proofs of the shallower ones.
                 let mut model = Model {
                     search,
-                    values: HashMap::new(),
+                    results: HashMap::new(),
                     top,
                 };
                 for depth in 1..=MAX_SWINDLE_DEPTH {
@@ -817,9 +818,9 @@ fn error_chance(s: &mut Searcher<'_>, me: Side, child: &Position, hb: u64, best:
 /// moves and perfectly after that, while the mover plays the same way (the
 /// best move against that opponent while lost, perfectly once it is not).
 /// "Best" is first the expected result (a win counts 1, a draw 1/2, a
-/// loss 0), then the expected final margin, then the proved value. `None`
-/// if the proofs do not finish within the search's limit, `Some(None)` if
-/// no move gives a chance of more than a loss.
+/// loss 0), then the proved value. `None` if the proofs do not finish
+/// within the search's limit, `Some(None)` if no move gives a chance of
+/// more than a loss.
 fn swindle(
     search: &mut Model<'_, '_>,
     pos: &Position,
@@ -827,29 +828,34 @@ fn swindle(
     depth: u32,
 ) -> Option<Option<(Move, i32)>> {
     let me = pos.to_move();
-    let mut best: Option<((f64, f64), i32, Move)> = None;
+    let mut best: Option<(f64, i32, Move)> = None;
     for &(m, v) in values {
         let mut child = *pos;
         child.play(m).ok()?;
         child.settle();
         let e = expectation(search, &child, me, depth)?;
-        if e.0 > 0.0 && best.is_none_or(|(be, bv, _)| (e, v) > (be, bv)) {
+        if e > 0.0 && best.is_none_or(|(be, bv, _)| (e, v) > (be, bv)) {
             best = Some((e, v, m));
         }
     }
     Some(best.map(|(_, v, m)| (m, v)))
 }
 
-/// Points of a final margin: 1 for a win, 1/2 for a draw, 0 for a loss.
-fn points(margin: i32) -> f64 {
-    (margin.signum() as f64 + 1.0) / 2.0
+/// Points of a result: 1 for a win, 1/2 for a draw, 0 for a loss.
+fn points(result: i32) -> f64 {
+    (result.signum() as f64 + 1.0) / 2.0
 }
 
-/// The exact search of a swindle and the values it has proved above the
-/// tables (inside them a value is one probe, not worth the memory).
+/// The exact search of a swindle and the results it has proved above the
+/// tables (inside them a result is one probe, not worth the memory).
+///
+/// The model needs only results (won, drawn or lost), not values: above
+/// the tables a result is at most two threshold proofs
+/// ([`ExactSearch::at_least`](hoyito_tablebase::search::ExactSearch::at_least)),
+/// where a value is a bisection of about six.
 struct Model<'s, 'a> {
     search: &'s mut hoyito_tablebase::search::ExactSearch<'a>,
-    values: HashMap<Position, i32>,
+    results: HashMap<Position, i8>,
     /// The largest layer of the tables.
     top: u32,
 }
@@ -859,40 +865,44 @@ impl Model<'_, '_> {
         self.search.count_node()
     }
 
-    /// The exact value of `pos` (settled) for its mover, proved once.
-    fn value(&mut self, pos: &Position) -> Result<i32, hoyito_tablebase::TablebaseError> {
-        if pos.in_play() as u32 <= self.top {
-            return self.search.value(pos);
+    /// The result of `pos` (settled) under perfect play for its mover:
+    /// 1 won, 0 drawn, −1 lost, proved once.
+    fn result(&mut self, pos: &Position) -> Result<i32, hoyito_tablebase::TablebaseError> {
+        let mover = pos.to_move();
+        if pos.is_over() || pos.in_play() as u32 <= self.top {
+            return Ok((pos.margin(mover) + self.search.value(pos)?).signum());
         }
-        if let Some(&v) = self.values.get(pos) {
-            return Ok(v);
+        if let Some(&r) = self.results.get(pos) {
+            return Ok(r.into());
         }
-        let v = self.search.value(pos)?;
-        self.values.insert(*pos, v);
-        Ok(v)
+        // Not lost: the mover gains at least what it is behind by.
+        let even = -pos.margin(mover);
+        let r = if !self.search.at_least(pos, even)? {
+            -1
+        } else if self.search.at_least(pos, even + 1)? {
+            1
+        } else {
+            0
+        };
+        self.results.insert(*pos, r);
+        Ok(r.into())
     }
 }
 
-/// Expected points and final margin for `me` in `pos` (settled) under the
-/// model of [`swindle`], the opponent having `depth` tempting moves left.
+/// Expected points for `me` in `pos` (settled) under the model of
+/// [`swindle`], the opponent having `depth` tempting moves left.
 /// Every position of the model counts as a node of `search`, so the model
-/// stays within the search's node limit even where every value is a probe.
-fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32) -> Option<(f64, f64)> {
+/// stays within the search's node limit even where every result is a probe.
+fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32) -> Option<f64> {
     search.count_node().ok()?;
     if pos.is_over() {
-        let m = pos.margin(me);
-        return Some((points(m), m as f64));
+        return Some(points(pos.margin(me)));
     }
     let mover = pos.to_move();
     if depth == 0 {
         // Perfect play from here on.
-        let v = search.value(pos).ok()?;
-        let m = if mover == me {
-            pos.margin(me) + v
-        } else {
-            pos.margin(me) - v
-        };
-        return Some((points(m), m as f64));
+        let r = search.result(pos).ok()?;
+        return Some(points(if mover == me { r } else { -r }));
     }
     let moves = pos.legal_moves();
     let after = |r: Move| {
@@ -903,12 +913,11 @@ fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32)
     };
     if mover == me {
         // Not lost: perfect play keeps the result.
-        let v = search.value(pos).ok()?;
-        if pos.margin(me) + v >= 0 {
-            let m = pos.margin(me) + v;
-            return Some((points(m), m as f64));
+        let r = search.result(pos).ok()?;
+        if r >= 0 {
+            return Some(points(r));
         }
-        let mut best: Option<(f64, f64)> = None;
+        let mut best: Option<f64> = None;
         for &r in moves.iter() {
             let e = expectation(search, &after(r)?, me, depth)?;
             if best.is_none_or(|b| e > b) {
@@ -924,13 +933,12 @@ fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32)
         children.push((p.margin(mover) - pos.margin(mover), p));
     }
     let tempting = children.iter().map(|&(g, _)| g).max()?;
-    let (mut sum, mut n) = ((0.0, 0.0), 0.0);
+    let (mut sum, mut n) = (0.0, 0.0);
     for (_, p) in children.iter().filter(|&&(g, _)| g == tempting) {
-        let e = expectation(search, p, me, depth - 1)?;
-        sum = (sum.0 + e.0, sum.1 + e.1);
+        sum += expectation(search, p, me, depth - 1)?;
         n += 1.0;
     }
-    Some((sum.0 / n, sum.1 / n))
+    Some(sum / n)
 }
 
 /// The caller's limits, capped by a level's depth.

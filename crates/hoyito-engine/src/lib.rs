@@ -473,15 +473,14 @@ impl Engine {
             (n, t) => (n.map(|n| n / 4), t.map(|t| start + t / 2)),
         };
         // Closed holes (later rounds of a match) have no tables.
-        let top = tb.layers().last().copied().unwrap_or(0);
         if pos.closed_mask() != 0 || budget == Some(0) {
             return Err(0);
         }
-        let covered = pos.in_play() as u32 <= top;
         let me = pos.to_move();
         let mut search = hoyito_tablebase::search::ExactSearch::new(tb, 1 << 16);
         search.set_node_limit(budget);
         search.set_deadline(deadline);
+        let covered = search.covers(pos);
         let values = if covered {
             // Covered positions need no proof (the oracle makes the search
             // perfect) unless the engine may swindle.
@@ -516,7 +515,6 @@ impl Engine {
                 let mut model = Model {
                     search,
                     results: HashMap::new(),
-                    top,
                 };
                 for depth in 1..=MAX_SWINDLE_DEPTH {
                     match swindle(&mut model, pos, &values, depth) {
@@ -856,8 +854,6 @@ fn points(result: i32) -> f64 {
 struct Model<'s, 'a> {
     search: &'s mut hoyito_tablebase::search::ExactSearch<'a>,
     results: HashMap<Position, i8>,
-    /// The largest layer of the tables.
-    top: u32,
 }
 
 impl Model<'_, '_> {
@@ -869,7 +865,7 @@ impl Model<'_, '_> {
     /// 1 won, 0 drawn, −1 lost, proved once.
     fn result(&mut self, pos: &Position) -> Result<i32, hoyito_tablebase::TablebaseError> {
         let mover = pos.to_move();
-        if pos.is_over() || pos.in_play() as u32 <= self.top {
+        if pos.is_over() || self.search.covers(pos) {
             return Ok((pos.margin(mover) + self.search.value(pos)?).signum());
         }
         if let Some(&r) = self.results.get(pos) {

@@ -633,7 +633,6 @@ fn model_results_above_the_tables_are_exact() {
         let mut model = Model {
             search: &mut search,
             results: HashMap::new(),
-            top: 12,
         };
         let mut seen = [0; 3];
         while seen.iter().sum::<i32>() < 60 {

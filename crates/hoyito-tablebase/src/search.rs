@@ -218,6 +218,13 @@ impl<'a> ExactSearch<'a> {
         self.progress = Some(Box::new(f));
     }
 
+    /// Whether the tablebase answers `pos` (settled) with one probe: at
+    /// most as many seeds in play as its largest layer. Other positions
+    /// need proofs.
+    pub fn covers(&self, pos: &Position) -> bool {
+        pos.in_play() as u32 <= self.top
+    }
+
     /// The counters so far.
     pub fn stats(&self) -> SearchStats {
         self.stats
@@ -233,7 +240,7 @@ impl<'a> ExactSearch<'a> {
     pub fn value(&mut self, pos: &Position) -> Result<i32, TablebaseError> {
         let mut pos = *pos;
         pos.settle();
-        if !pos.is_over() && pos.in_play() as u32 <= self.top {
+        if !pos.is_over() && self.covers(&pos) {
             // Covered: one probe, not one per bisection step.
             self.stats.probes += 1;
             return self.tb.value(&pos);

@@ -488,7 +488,8 @@ impl Engine {
                 return Err(0);
             }
             match tb.move_values(pos) {
-                Ok(v) if v.iter().any(|&(_, v)| pos.margin(me) + v >= 0) => return Err(0),
+                // Won: nothing to swindle for.
+                Ok(v) if v.iter().any(|&(_, v)| pos.margin(me) + v > 0) => return Err(0),
                 Ok(v) => v,
                 Err(_) => return Err(0),
             }
@@ -502,7 +503,7 @@ impl Engine {
         let Some(&(mut best, mut value)) = values.iter().rev().max_by_key(|&&(_, v)| v) else {
             return Err(search.stats().nodes);
         };
-        if self.swindle && pos.margin(me) + value < 0 {
+        if self.swindle && pos.margin(me) + value <= 0 {
             // Deeper and deeper traps, within twice the proof's node budget
             // and 90 % of the move's time (no search follows a proved root).
             let limit = budget.map(|b| search.stats().nodes + 2 * b);
@@ -826,13 +827,19 @@ fn swindle(
     depth: u32,
 ) -> Option<Option<(Move, i32)>> {
     let me = pos.to_move();
+    let result = values.iter().map(|&(_, v)| (pos.margin(me) + v).signum()).max()?;
     let mut best: Option<(f64, i32, Move)> = None;
-    for &(m, v) in values {
+    // Only moves that keep the proved result: in a drawn position, the
+    // moves that keep the draw.
+    for &(m, v) in values
+        .iter()
+        .filter(|&&(_, v)| (pos.margin(me) + v).signum() == result)
+    {
         let mut child = *pos;
         child.play(m).ok()?;
         child.settle();
         let e = expectation(search, &child, me, depth)?;
-        if e > 0.0 && best.is_none_or(|(be, bv, _)| (e, v) > (be, bv)) {
+        if e > points(result) && best.is_none_or(|(be, bv, _)| (e, v) > (be, bv)) {
             best = Some((e, v, m));
         }
     }
@@ -908,14 +915,28 @@ fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32)
         Some(p)
     };
     if mover == me {
-        // Not lost: perfect play keeps the result.
         let r = search.result(pos).ok()?;
-        if r >= 0 {
-            return Some(points(r));
+        if r > 0 {
+            return Some(1.0);
         }
-        let mut best: Option<f64> = None;
-        for &r in moves.iter() {
-            let e = expectation(search, &after(r)?, me, depth)?;
+        // Lost: any move. Drawn: only the moves that keep the draw, and
+        // the draw at least.
+        let mut best: Option<f64> = (r == 0).then_some(0.5);
+        for &m in moves.iter() {
+            let child = after(m)?;
+            if r == 0 {
+                let kept = if child.is_over() {
+                    child.margin(me)
+                } else if child.to_move() == me {
+                    search.result(&child).ok()?
+                } else {
+                    -search.result(&child).ok()?
+                };
+                if kept < 0 {
+                    continue;
+                }
+            }
+            let e = expectation(search, &child, me, depth)?;
             if best.is_none_or(|b| e > b) {
                 best = Some(e);
             }

@@ -260,3 +260,84 @@ fn swindles_stay_within_the_node_budget() {
     }
     assert!(lost > 30 && traps > 3, "{lost} lost positions, {traps} traps");
 }
+
+/// Whether, from `pos` (settled), an opponent who plays only its most
+/// tempting moves for its next `depth` moves can lose the game to `me`,
+/// `me` choosing only moves that keep at least the draw (`tb` gives the
+/// perfect-play results): the condition for a trap in a drawn position.
+fn can_win(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> bool {
+    if final_for(tb, pos, me) > 0 {
+        return true;
+    }
+    if pos.is_over() || depth == 0 {
+        return false;
+    }
+    let mover = pos.to_move();
+    let children: Vec<(i32, Position)> = pos
+        .legal_moves()
+        .iter()
+        .map(|&r| {
+            let mut p = *pos;
+            p.play(r).unwrap();
+            p.settle();
+            (p.margin(mover) - pos.margin(mover), p)
+        })
+        .collect();
+    if mover == me {
+        return children
+            .iter()
+            .any(|(_, p)| final_for(tb, p, me) >= 0 && can_win(tb, p, me, depth));
+    }
+    let tempting = children.iter().map(|&(g, _)| g).max().unwrap();
+    children
+        .iter()
+        .any(|(g, p)| *g == tempting && can_win(tb, p, me, depth - 1))
+}
+
+/// In a drawn position the swindling engine keeps the draw (it plays a
+/// best move) and, among the moves that keep it, prefers those after which
+/// the opponent's most tempting moves can lose: it sets such traps more
+/// often than the engine that does not swindle.
+#[test]
+fn drawn_positions_keep_the_draw_and_set_traps() {
+    let (mut drawn, mut traps, mut plain_traps) = (0, 0, 0);
+    for variant in [Variant::I, Variant::II, Variant::III] {
+        let rules = Rules::new(variant, 4).unwrap();
+        let small = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
+        let big = Tablebase::solve_in_memory(rules, 20).unwrap();
+        let mut swindler = Engine::new(EngineKind::AlphaBeta);
+        swindler.set_tablebase(Arc::clone(&small));
+        let mut plain = Engine::new(EngineKind::AlphaBeta);
+        plain.set_tablebase(Arc::clone(&small));
+        plain.set_swindle(false);
+        for seeds in [12, 16, 20] {
+            for pos in sample(rules, seeds, 1009) {
+                let me = pos.to_move();
+                if final_for(&big, &pos, me) != 0 {
+                    continue;
+                }
+                drawn += 1;
+                let best = big.best_moves(&pos).unwrap();
+                let trap = |m| {
+                    let mut child = pos;
+                    child.play(m).unwrap();
+                    child.settle();
+                    can_win(&big, &child, me, MAX_SWINDLE_DEPTH)
+                };
+                let m = search(&mut swindler, pos, 1_000_000).best.expect("a move");
+                assert!(
+                    best.iter().any(|&(b, _)| b == m),
+                    "{variant:?} {}: {m:?} gives up the draw ({best:?})",
+                    pos.to_notation()
+                );
+                traps += usize::from(trap(m));
+                plain_traps += usize::from(trap(search(&mut plain, pos, 1_000_000).best.expect("a move")));
+            }
+        }
+    }
+    assert!(drawn > 30, "{drawn} drawn positions");
+    assert!(
+        traps > plain_traps,
+        "{traps} traps swindling, {plain_traps} without, in {drawn} drawn positions"
+    );
+}

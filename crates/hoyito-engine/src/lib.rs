@@ -257,10 +257,12 @@ impl Engine {
     /// the root proof's node budget and in 90 % of the move's time (the
     /// model needs only won, drawn or lost above the tables: at most two
     /// threshold proofs each, not a value's bisection). If no move gives a
-    /// chance, the proved best move is played. Without
-    /// swindling the engine always plays a proved best move. Positions that
-    /// are won or drawn are played perfectly either way, and the reported
-    /// score is always the played move's proved value.
+    /// chance, the proved best move is played. In a drawn position the
+    /// same model chooses, among the moves that keep the draw (the best
+    /// moves), the one with the best chances to win. Without swindling the
+    /// engine always plays a proved best move. Won positions are played
+    /// perfectly either way, drawn ones never give up the draw, and the
+    /// reported score is always the played move's proved value.
     pub fn set_swindle(&mut self, on: bool) {
         self.swindle = on;
     }

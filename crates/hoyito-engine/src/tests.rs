@@ -105,6 +105,14 @@ fn engine_scores(engine: &mut Engine, game: &Game, depth: u32) -> Vec<(Move, i32
     v
 }
 
+/// The notation of a 2×4 position: South's row, North's row, the side to
+/// move and the captures.
+fn notation(board: &[u8; 8], south_to_move: bool, south: u32, north: u32) -> String {
+    let row = |r: &[u8]| r.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+    let side = if south_to_move { "s" } else { "n" };
+    format!("{}/{} {side} {south}-{north}", row(&board[..4]), row(&board[4..]))
+}
+
 /// A random small position on 2×4: up to `max_seeds` seeds in play.
 fn random_position(rng: &mut SmallRng, r: Rules, max_seeds: u32) -> Position {
     loop {
@@ -114,14 +122,7 @@ fn random_position(rng: &mut SmallRng, r: Rules, max_seeds: u32) -> Position {
             board[rng.gen_range(0..8)] += 1;
         }
         let captured = rng.gen_range(0..=8u8);
-        let text = format!(
-            "{}/{} {} {}-{}",
-            board[..4].iter().map(u8::to_string).collect::<Vec<_>>().join(","),
-            board[4..].iter().map(u8::to_string).collect::<Vec<_>>().join(","),
-            if rng.gen_bool(0.5) { "s" } else { "n" },
-            captured,
-            8 - captured
-        );
+        let text = notation(&board, rng.gen_bool(0.5), captured.into(), (8 - captured).into());
         let p = Position::from_notation(r, &text).unwrap();
         if !p.is_over() {
             return p;
@@ -642,14 +643,7 @@ fn model_results_above_the_tables_are_exact() {
                 board[rng.gen_range(0..8)] += 1;
             }
             let south = 4 * rng.gen_range(0..=(32 - in_play) / 4);
-            let text = format!(
-                "{}/{} {} {}-{}",
-                board[..4].iter().map(u8::to_string).collect::<Vec<_>>().join(","),
-                board[4..].iter().map(u8::to_string).collect::<Vec<_>>().join(","),
-                if rng.gen_bool(0.5) { "s" } else { "n" },
-                south,
-                32 - in_play - south
-            );
+            let text = notation(&board, rng.gen_bool(0.5), south, 32 - in_play - south);
             let mut pos = Position::from_notation(r, &text).unwrap();
             pos.settle();
             if pos.is_over() {

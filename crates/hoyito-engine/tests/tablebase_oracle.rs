@@ -151,10 +151,13 @@ fn final_for(tb: &Tablebase, pos: &Position, me: Side) -> i32 {
 
 /// Whether, from `pos` (settled), an opponent who plays only its most
 /// tempting moves (largest immediate gain) for its next `depth` moves can
-/// let `me` escape the loss, `me` choosing its moves: the condition for a
-/// swindle to have a chance (`tb` gives the perfect-play results).
-fn escapes(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> bool {
-    if final_for(tb, pos, me) >= 0 {
+/// let `me` reach a result of at least `goal` (−1 lost, 0 drawn, 1 won),
+/// `me` choosing among the moves that keep its proved result: the
+/// condition for a swindle to have a chance (`tb` gives the perfect-play
+/// results). In a lost position every move keeps the result.
+fn reaches(tb: &Tablebase, pos: &Position, me: Side, depth: u32, goal: i32) -> bool {
+    let result = final_for(tb, pos, me).signum();
+    if result >= goal {
         return true;
     }
     if pos.is_over() || depth == 0 {
@@ -172,12 +175,14 @@ fn escapes(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> bool {
         })
         .collect();
     if mover == me {
-        return children.iter().any(|(_, p)| escapes(tb, p, me, depth));
+        return children
+            .iter()
+            .any(|(_, p)| final_for(tb, p, me).signum() >= result && reaches(tb, p, me, depth, goal));
     }
     let tempting = children.iter().map(|&(g, _)| g).max().unwrap();
     children
         .iter()
-        .any(|(g, p)| *g == tempting && escapes(tb, p, me, depth - 1))
+        .any(|(g, p)| *g == tempting && reaches(tb, p, me, depth - 1, goal))
 }
 
 /// With swindling on (the default), a position that is not lost is still
@@ -215,7 +220,7 @@ fn swindles_only_in_lost_positions_and_set_real_traps() {
                     pos.to_notation()
                 );
                 assert!(
-                    escapes(&big, &child, me, MAX_SWINDLE_DEPTH),
+                    reaches(&big, &child, me, MAX_SWINDLE_DEPTH, 0),
                     "{variant:?} {}: {m:?} sets no trap",
                     pos.to_notation()
                 );
@@ -261,39 +266,6 @@ fn swindles_stay_within_the_node_budget() {
     assert!(lost > 30 && traps > 3, "{lost} lost positions, {traps} traps");
 }
 
-/// Whether, from `pos` (settled), an opponent who plays only its most
-/// tempting moves for its next `depth` moves can lose the game to `me`,
-/// `me` choosing only moves that keep at least the draw (`tb` gives the
-/// perfect-play results): the condition for a trap in a drawn position.
-fn can_win(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> bool {
-    if final_for(tb, pos, me) > 0 {
-        return true;
-    }
-    if pos.is_over() || depth == 0 {
-        return false;
-    }
-    let mover = pos.to_move();
-    let children: Vec<(i32, Position)> = pos
-        .legal_moves()
-        .iter()
-        .map(|&r| {
-            let mut p = *pos;
-            p.play(r).unwrap();
-            p.settle();
-            (p.margin(mover) - pos.margin(mover), p)
-        })
-        .collect();
-    if mover == me {
-        return children
-            .iter()
-            .any(|(_, p)| final_for(tb, p, me) >= 0 && can_win(tb, p, me, depth));
-    }
-    let tempting = children.iter().map(|&(g, _)| g).max().unwrap();
-    children
-        .iter()
-        .any(|(g, p)| *g == tempting && can_win(tb, p, me, depth - 1))
-}
-
 /// In a drawn position the swindling engine keeps the draw (it plays a
 /// best move) and, among the moves that keep it, prefers those after which
 /// the opponent's most tempting moves can lose: it sets such traps more
@@ -322,7 +294,7 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
                     let mut child = pos;
                     child.play(m).unwrap();
                     child.settle();
-                    can_win(&big, &child, me, MAX_SWINDLE_DEPTH)
+                    reaches(&big, &child, me, MAX_SWINDLE_DEPTH, 1)
                 };
                 let m = search(&mut swindler, pos, 1_000_000).best.expect("a move");
                 assert!(

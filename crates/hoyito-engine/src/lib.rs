@@ -874,7 +874,10 @@ impl Model<'_, '_> {
     /// 1 won, 0 drawn, −1 lost, proved once.
     fn result(&mut self, pos: &Position) -> Result<i32, hoyito_tablebase::TablebaseError> {
         let mover = pos.to_move();
-        if pos.is_over() || self.search.covers(pos) {
+        if pos.is_over() {
+            return Ok(pos.margin(mover).signum());
+        }
+        if self.search.covers(pos) {
             return Ok((pos.margin(mover) + self.search.value(pos)?).signum());
         }
         if let Some(&r) = self.results.get(pos) {
@@ -892,6 +895,12 @@ impl Model<'_, '_> {
         self.results.insert(*pos, r);
         Ok(r.into())
     }
+
+    /// [`Model::result`] for `me`, whoever moves in `pos`.
+    fn result_for(&mut self, pos: &Position, me: Side) -> Result<i32, hoyito_tablebase::TablebaseError> {
+        let r = self.result(pos)?;
+        Ok(if pos.to_move() == me { r } else { -r })
+    }
 }
 
 /// Expected points for `me` in `pos` (settled) under the model of
@@ -906,8 +915,7 @@ fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32)
     let mover = pos.to_move();
     if depth == 0 {
         // Perfect play from here on.
-        let r = search.result(pos).ok()?;
-        return Some(points(if mover == me { r } else { -r }));
+        return Some(points(search.result_for(pos, me).ok()?));
     }
     let moves = pos.legal_moves();
     let after = |r: Move| {
@@ -926,17 +934,8 @@ fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32)
         let mut best: Option<f64> = (r == 0).then_some(0.5);
         for &m in moves.iter() {
             let child = after(m)?;
-            if r == 0 {
-                let kept = if child.is_over() {
-                    child.margin(me)
-                } else if child.to_move() == me {
-                    search.result(&child).ok()?
-                } else {
-                    -search.result(&child).ok()?
-                };
-                if kept < 0 {
-                    continue;
-                }
+            if r == 0 && search.result_for(&child, me).ok()? < 0 {
+                continue;
             }
             let e = expectation(search, &child, me, depth)?;
             if best.is_none_or(|b| e > b) {

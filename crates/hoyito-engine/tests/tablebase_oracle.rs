@@ -76,6 +76,15 @@ fn sample(rules: Rules, seeds: u32, step: usize) -> Vec<Position> {
     out
 }
 
+/// The 2×4 tables to 12 seeds, which the engine gets, and to 20 seeds,
+/// against which its play above them is checked.
+fn small_and_big(rules: Rules) -> (Arc<Tablebase>, Tablebase) {
+    (
+        Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap()),
+        Tablebase::solve_in_memory(rules, 20).unwrap(),
+    )
+}
+
 /// A full-strength search of `pos` with a node budget.
 fn search(engine: &mut Engine, pos: Position, nodes: u64) -> hoyito_engine::SearchResult {
     let limits = Limits {
@@ -97,8 +106,7 @@ fn search(engine: &mut Engine, pos: Position, nodes: u64) -> hoyito_engine::Sear
 fn root_proofs_above_the_tables_play_perfectly() {
     for variant in [Variant::I, Variant::II, Variant::III] {
         let rules = Rules::new(variant, 4).unwrap();
-        let small = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
-        let big = Tablebase::solve_in_memory(rules, 20).unwrap();
+        let (small, big) = small_and_big(rules);
         let mut engine = Engine::new(EngineKind::AlphaBeta);
         // Perfect play only: a swindle may leave the best moves when lost.
         engine.set_swindle(false);
@@ -194,8 +202,7 @@ fn swindles_only_in_lost_positions_and_set_real_traps() {
     let mut swindles = 0;
     for variant in [Variant::I, Variant::II, Variant::III] {
         let rules = Rules::new(variant, 4).unwrap();
-        let small = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
-        let big = Tablebase::solve_in_memory(rules, 20).unwrap();
+        let (small, big) = small_and_big(rules);
         let mut engine = Engine::new(EngineKind::AlphaBeta);
         engine.set_tablebase(Arc::clone(&small));
         for seeds in [16, 20] {
@@ -275,8 +282,7 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
     let (mut drawn, mut traps, mut plain_traps) = (0, 0, 0);
     for variant in [Variant::I, Variant::II, Variant::III] {
         let rules = Rules::new(variant, 4).unwrap();
-        let small = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
-        let big = Tablebase::solve_in_memory(rules, 20).unwrap();
+        let (small, big) = small_and_big(rules);
         let mut swindler = Engine::new(EngineKind::AlphaBeta);
         swindler.set_tablebase(Arc::clone(&small));
         let mut plain = Engine::new(EngineKind::AlphaBeta);

@@ -252,12 +252,14 @@ impl Engine {
     /// one-ply greedy player does) for its next `d` moves, and perfectly
     /// after that; the engine's own later moves are the best against that
     /// model while still lost, perfect once not. The move with the best
-    /// expected result (win 1, draw 1/2), then proved value, is played; `d`
+    /// expected result (win 1, draw 1/2), then the best expected result if
+    /// instead the opponent's next move is uniformly random (and perfect
+    /// play follows), then proved value, is played; `d`
     /// deepens from 1 to [`MAX_SWINDLE_DEPTH`] while the model fits in twice
     /// the root proof's node budget and in 90 % of the move's time (the
     /// model needs only won, drawn or lost above the tables: at most two
     /// threshold proofs each, not a value's bisection). If no move gives a
-    /// chance, the proved best move is played. In a drawn position the
+    /// chance against either model, the proved best move is played. In a drawn position the
     /// same model chooses, among the moves that keep the draw (the best
     /// moves), the one with the best chances to win. Without swindling the
     /// engine always plays a proved best move. Won positions are played
@@ -819,9 +821,10 @@ fn error_chance(s: &mut Searcher<'_>, me: Side, child: &Position, hb: u64, best:
 /// moves and perfectly after that, while the mover plays the same way (the
 /// best move against that opponent while lost, perfectly once it is not).
 /// "Best" is first the expected result (a win counts 1, a draw 1/2, a
-/// loss 0), then the proved value. `None` if the proofs do not finish
-/// within the search's limit, `Some(None)` if no move gives a chance of
-/// more than a loss.
+/// loss 0), then the expected result against an opponent whose next move
+/// is uniformly random ([`random_expectation`]), then the proved value.
+/// `None` if the proofs do not finish within the search's limit,
+/// `Some(None)` if no move gives either opponent a chance to go wrong.
 fn swindle(
     search: &mut Model<'_, '_>,
     pos: &Position,
@@ -830,7 +833,7 @@ fn swindle(
 ) -> Option<Option<(Move, i32)>> {
     let me = pos.to_move();
     let result = values.iter().map(|&(_, v)| (pos.margin(me) + v).signum()).max()?;
-    let mut best: Option<(f64, i32, Move)> = None;
+    let mut best: Option<(f64, f64, i32, Move)> = None;
     // Only moves that keep the proved result: in a drawn position, the
     // moves that keep the draw.
     for &(m, v) in values
@@ -841,11 +844,33 @@ fn swindle(
         child.play(m).ok()?;
         child.settle();
         let e = expectation(search, &child, me, depth)?;
-        if e > points(result) && best.is_none_or(|(be, bv, _)| (e, v) > (be, bv)) {
-            best = Some((e, v, m));
+        let u = random_expectation(search, &child, me)?;
+        let chance = e > points(result) || u > points(result);
+        if chance && best.is_none_or(|(be, bu, bv, _)| (e, u, v) > (be, bu, bv)) {
+            best = Some((e, u, v, m));
         }
     }
-    Some(best.map(|(_, v, m)| (m, v)))
+    Some(best.map(|(_, _, v, m)| (m, v)))
+}
+
+/// Expected points for `me` after `pos` (settled) if the opponent's next
+/// move is uniformly random and play is perfect after it: the tie-break of
+/// [`swindle`] for an opponent who errs at random rather than greedily,
+/// and its only chance when no tempting move errs.
+fn random_expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side) -> Option<f64> {
+    search.count_node().ok()?;
+    if pos.is_over() || pos.to_move() == me {
+        return Some(points(search.result_for(pos, me).ok()?));
+    }
+    let moves = pos.legal_moves();
+    let mut sum = 0.0;
+    for &r in moves.iter() {
+        let mut p = *pos;
+        p.play(r).ok()?;
+        p.settle();
+        sum += points(search.result_for(&p, me).ok()?);
+    }
+    Some(sum / moves.len().max(1) as f64)
 }
 
 /// Points of a result: 1 for a win, 1/2 for a draw, 0 for a loss.

@@ -193,10 +193,32 @@ fn reaches(tb: &Tablebase, pos: &Position, me: Side, depth: u32, goal: i32) -> b
         .any(|(g, p)| *g == tempting && reaches(tb, p, me, depth - 1, goal))
 }
 
+/// Expected points for `me` after `pos` (settled) when the opponent's next
+/// move is uniformly random and play is perfect after it (`tb` gives the
+/// results): the swindle's chance against an opponent who errs at random.
+fn random_points(tb: &Tablebase, pos: &Position, me: Side) -> f64 {
+    let points = |p: &Position| (final_for(tb, p, me).signum() as f64 + 1.0) / 2.0;
+    if pos.is_over() || pos.to_move() == me {
+        return points(pos);
+    }
+    let moves = pos.legal_moves();
+    let sum: f64 = moves
+        .iter()
+        .map(|&r| {
+            let mut p = *pos;
+            p.play(r).unwrap();
+            p.settle();
+            points(&p)
+        })
+        .sum();
+    sum / moves.len() as f64
+}
+
 /// With swindling on (the default), a position that is not lost is still
 /// played perfectly; in a lost one the engine plays a best move, or a move
-/// after which the opponent's most tempting moves can throw the win away,
-/// and it does set such traps. Its score is the played move's proved value.
+/// after which the opponent's most tempting moves, or one of its moves
+/// at random, can throw the win away, and it does set such traps. Its
+/// score is the played move's proved value.
 #[test]
 fn swindles_only_in_lost_positions_and_set_real_traps() {
     let mut swindles = 0;
@@ -227,7 +249,7 @@ fn swindles_only_in_lost_positions_and_set_real_traps() {
                     pos.to_notation()
                 );
                 assert!(
-                    reaches(&big, &child, me, MAX_SWINDLE_DEPTH, 0),
+                    reaches(&big, &child, me, MAX_SWINDLE_DEPTH, 0) || random_points(&big, &child, me) > 0.0,
                     "{variant:?} {}: {m:?} sets no trap",
                     pos.to_notation()
                 );
@@ -318,4 +340,62 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
         traps > plain_traps,
         "{traps} traps swindling, {plain_traps} without, in {drawn} drawn positions"
     );
+}
+
+/// Where no move lets the opponent's most tempting moves go wrong, the
+/// swindle still counts on errors at random: in lost and drawn positions
+/// whose result no tempting line can improve, the engine plays, among the
+/// moves that keep the result, one that gives an opponent moving at random
+/// the best chance (checked over the 20-seed tables), whenever some move
+/// gives any.
+#[test]
+fn random_errors_count_where_tempting_ones_do_not() {
+    let mut chances = 0;
+    for variant in [Variant::I, Variant::II, Variant::III] {
+        let rules = Rules::new(variant, 4).unwrap();
+        let (small, big) = small_and_big(rules);
+        let mut engine = Engine::new(EngineKind::AlphaBeta);
+        engine.set_tablebase(Arc::clone(&small));
+        for seeds in [12, 16, 20] {
+            for pos in sample(rules, seeds, 211) {
+                let me = pos.to_move();
+                let result = final_for(&big, &pos, me).signum();
+                if result > 0 {
+                    continue;
+                }
+                let after = |m| {
+                    let mut child = pos;
+                    child.play(m).unwrap();
+                    child.settle();
+                    child
+                };
+                let keep: Vec<_> = pos
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|&m| final_for(&big, &after(m), me).signum() == result)
+                    .collect();
+                if keep
+                    .iter()
+                    .any(|&m| reaches(&big, &after(m), me, MAX_SWINDLE_DEPTH, result + 1))
+                {
+                    continue;
+                }
+                let chance = |m| random_points(&big, &after(m), me);
+                let most = keep.iter().map(|&m| chance(m)).fold(0.0, f64::max);
+                if most <= (result as f64 + 1.0) / 2.0 {
+                    continue;
+                }
+                chances += 1;
+                let m = search(&mut engine, pos, 1_000_000).best.expect("a move");
+                assert!(
+                    keep.contains(&m) && chance(m) == most,
+                    "{variant:?} {}: {m:?} gives a random opponent {} where {most} was possible",
+                    pos.to_notation(),
+                    chance(m)
+                );
+            }
+        }
+    }
+    assert!(chances > 20, "only {chances} positions with a chance");
 }

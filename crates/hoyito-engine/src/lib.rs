@@ -822,7 +822,9 @@ fn error_chance(s: &mut Searcher<'_>, me: Side, child: &Position, hb: u64, best:
 /// best move against that opponent while lost, perfectly once it is not).
 /// "Best" is first the expected result (a win counts 1, a draw 1/2, a
 /// loss 0), then the expected result against an opponent whose next move
-/// is uniformly random ([`random_expectation`]), then the proved value.
+/// is uniformly random and perfect after it ([`Opponent::Random`]): the
+/// tie-break for an opponent who errs at random rather than greedily, and
+/// its only chance when no tempting move errs; then the proved value.
 /// `None` if the proofs do not finish within the search's limit,
 /// `Some(None)` if no move gives either opponent a chance to go wrong.
 fn swindle(
@@ -843,34 +845,14 @@ fn swindle(
         let mut child = *pos;
         child.play(m).ok()?;
         child.settle();
-        let e = expectation(search, &child, me, depth)?;
-        let u = random_expectation(search, &child, me)?;
+        let e = expectation(search, &child, me, depth, Opponent::Tempting)?;
+        let u = expectation(search, &child, me, 1, Opponent::Random)?;
         let chance = e > points(result) || u > points(result);
         if chance && best.is_none_or(|(be, bu, bv, _)| (e, u, v) > (be, bu, bv)) {
             best = Some((e, u, v, m));
         }
     }
     Some(best.map(|(_, _, v, m)| (m, v)))
-}
-
-/// Expected points for `me` after `pos` (settled) if the opponent's next
-/// move is uniformly random and play is perfect after it: the tie-break of
-/// [`swindle`] for an opponent who errs at random rather than greedily,
-/// and its only chance when no tempting move errs.
-fn random_expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side) -> Option<f64> {
-    search.count_node().ok()?;
-    if pos.is_over() || pos.to_move() == me {
-        return Some(points(search.result_for(pos, me).ok()?));
-    }
-    let moves = pos.legal_moves();
-    let mut sum = 0.0;
-    for &r in moves.iter() {
-        let mut p = *pos;
-        p.play(r).ok()?;
-        p.settle();
-        sum += points(search.result_for(&p, me).ok()?);
-    }
-    Some(sum / moves.len().max(1) as f64)
 }
 
 /// Points of a result: 1 for a win, 1/2 for a draw, 0 for a loss.
@@ -928,11 +910,28 @@ impl Model<'_, '_> {
     }
 }
 
+/// How the opponent of a swindle's model chooses its moves.
+#[derive(Clone, Copy)]
+enum Opponent {
+    /// One of its most tempting moves (largest immediate gain), each
+    /// equally likely, as a one-ply greedy player does.
+    Tempting,
+    /// Any legal move, each equally likely, as a random player does.
+    Random,
+}
+
 /// Expected points for `me` in `pos` (settled) under the model of
-/// [`swindle`], the opponent having `depth` tempting moves left.
+/// [`swindle`], the opponent having `depth` moves of the `opponent` model
+/// left before it plays perfectly.
 /// Every position of the model counts as a node of `search`, so the model
 /// stays within the search's node limit even where every result is a probe.
-fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32) -> Option<f64> {
+fn expectation(
+    search: &mut Model<'_, '_>,
+    pos: &Position,
+    me: Side,
+    depth: u32,
+    opponent: Opponent,
+) -> Option<f64> {
     search.count_node().ok()?;
     if pos.is_over() {
         return Some(points(pos.margin(me)));
@@ -962,23 +961,26 @@ fn expectation(search: &mut Model<'_, '_>, pos: &Position, me: Side, depth: u32)
             if r == 0 && search.result_for(&child, me).ok()? < 0 {
                 continue;
             }
-            let e = expectation(search, &child, me, depth)?;
+            let e = expectation(search, &child, me, depth, opponent)?;
             if best.is_none_or(|b| e > b) {
                 best = Some(e);
             }
         }
         return best;
     }
-    // The opponent plays one of its most tempting moves.
+    // The opponent plays one of its most tempting moves, or any move.
     let mut children = Vec::with_capacity(moves.len());
     for &r in moves.iter() {
         let p = after(r)?;
         children.push((p.margin(mover) - pos.margin(mover), p));
     }
-    let tempting = children.iter().map(|&(g, _)| g).max()?;
+    let chosen = match opponent {
+        Opponent::Tempting => children.iter().map(|&(g, _)| g).max()?,
+        Opponent::Random => i32::MIN,
+    };
     let (mut sum, mut n) = (0.0, 0.0);
-    for (_, p) in children.iter().filter(|&&(g, _)| g == tempting) {
-        sum += expectation(search, p, me, depth - 1)?;
+    for (_, p) in children.iter().filter(|&&(g, _)| g >= chosen) {
+        sum += expectation(search, p, me, depth - 1, opponent)?;
         n += 1.0;
     }
     Some(sum / n)

@@ -194,24 +194,37 @@ fn reaches(tb: &Tablebase, pos: &Position, me: Side, depth: u32, goal: i32) -> b
 }
 
 /// Expected points for `me` after `pos` (settled) when the opponent's next
-/// move is uniformly random and play is perfect after it (`tb` gives the
-/// results): the swindle's chance against an opponent who errs at random.
+/// move is uniformly random and play is perfect after it, `me` first
+/// playing out an extra turn with its best move that keeps the result
+/// (`tb` gives the results): the swindle's chance against an opponent who
+/// errs at random.
 fn random_points(tb: &Tablebase, pos: &Position, me: Side) -> f64 {
     let points = |p: &Position| (final_for(tb, p, me).signum() as f64 + 1.0) / 2.0;
-    if pos.is_over() || pos.to_move() == me {
+    if pos.is_over() {
         return points(pos);
     }
-    let moves = pos.legal_moves();
-    let sum: f64 = moves
+    let children: Vec<Position> = pos
+        .legal_moves()
         .iter()
         .map(|&r| {
             let mut p = *pos;
             p.play(r).unwrap();
             p.settle();
-            points(&p)
+            p
         })
-        .sum();
-    sum / moves.len() as f64
+        .collect();
+    if pos.to_move() != me {
+        return children.iter().map(points).sum::<f64>() / children.len() as f64;
+    }
+    // An extra turn (captures take seeds, so this ends).
+    if points(pos) == 1.0 {
+        return 1.0;
+    }
+    children
+        .iter()
+        .filter(|p| points(p) >= points(pos))
+        .map(|p| random_points(tb, p, me))
+        .fold(points(pos), f64::max)
 }
 
 /// With swindling on (the default), a position that is not lost is still

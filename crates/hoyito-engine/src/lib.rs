@@ -259,9 +259,9 @@ impl Engine {
     /// the root proof's node budget and in 90 % of the move's time (the
     /// model needs only won, drawn or lost above the tables: at most two
     /// threshold proofs each, not a value's bisection). If no move gives a
-    /// chance against either model, the proved best move is played. In a drawn position the
-    /// same model chooses, among the moves that keep the draw (the best
-    /// moves), the one with the best chances to win. Without swindling the
+    /// chance against either model, the proved best move is played. In a
+    /// drawn position the same models choose, among the moves that keep
+    /// the draw (the best moves), the one with the best chances to win. Without swindling the
     /// engine always plays a proved best move. Won positions are played
     /// perfectly either way, drawn ones never give up the draw, and the
     /// reported score is always the played move's proved value.

@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use hoyito_core::{Game, Position, Rules, Setup, Side, Variant};
+use hoyito_core::{Game, Move, Position, Rules, Setup, Side, Variant};
 use hoyito_engine::{Engine, EngineKind, Limits, Oracle, MAX_SWINDLE_DEPTH};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::Tablebase;
@@ -157,6 +157,14 @@ fn final_for(tb: &Tablebase, pos: &Position, me: Side) -> i32 {
     }
 }
 
+/// `pos` after `m`, passes settled (as the engine and the model see it).
+fn after(pos: &Position, m: Move) -> Position {
+    let mut p = *pos;
+    p.play(m).unwrap();
+    p.settle();
+    p
+}
+
 /// Whether, from `pos` (settled), an opponent who plays only its most
 /// tempting moves (largest immediate gain) for its next `depth` moves can
 /// let `me` reach a result of at least `goal` (−1 lost, 0 drawn, 1 won),
@@ -176,9 +184,7 @@ fn reaches(tb: &Tablebase, pos: &Position, me: Side, depth: u32, goal: i32) -> b
         .legal_moves()
         .iter()
         .map(|&r| {
-            let mut p = *pos;
-            p.play(r).unwrap();
-            p.settle();
+            let p = after(pos, r);
             (p.margin(mover) - pos.margin(mover), p)
         })
         .collect();
@@ -203,16 +209,7 @@ fn random_points(tb: &Tablebase, pos: &Position, me: Side) -> f64 {
     if pos.is_over() {
         return points(pos);
     }
-    let children: Vec<Position> = pos
-        .legal_moves()
-        .iter()
-        .map(|&r| {
-            let mut p = *pos;
-            p.play(r).unwrap();
-            p.settle();
-            p
-        })
-        .collect();
+    let children: Vec<Position> = pos.legal_moves().iter().map(|&r| after(pos, r)).collect();
     if pos.to_move() != me {
         return children.iter().map(points).sum::<f64>() / children.len() as f64;
     }
@@ -246,9 +243,7 @@ fn swindles_only_in_lost_positions_and_set_real_traps() {
                 let m = result.best.expect("a move");
                 // Passes are settled: South may have had to pass.
                 let me = pos.to_move();
-                let mut child = pos;
-                child.play(m).unwrap();
-                child.settle();
+                let child = after(&pos, m);
                 if result.depth == 0 {
                     assert_eq!(result.score, final_for(&big, &child, me), "{}", pos.to_notation());
                 }
@@ -331,12 +326,7 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
                 }
                 drawn += 1;
                 let best = big.best_moves(&pos).unwrap();
-                let trap = |m| {
-                    let mut child = pos;
-                    child.play(m).unwrap();
-                    child.settle();
-                    reaches(&big, &child, me, MAX_SWINDLE_DEPTH, 1)
-                };
+                let trap = |m| reaches(&big, &after(&pos, m), me, MAX_SWINDLE_DEPTH, 1);
                 let m = search(&mut swindler, pos, 1_000_000).best.expect("a move");
                 assert!(
                     best.iter().any(|&(b, _)| b == m),
@@ -376,25 +366,19 @@ fn random_errors_count_where_tempting_ones_do_not() {
                 if result > 0 {
                     continue;
                 }
-                let after = |m| {
-                    let mut child = pos;
-                    child.play(m).unwrap();
-                    child.settle();
-                    child
-                };
                 let keep: Vec<_> = pos
                     .legal_moves()
                     .iter()
                     .copied()
-                    .filter(|&m| final_for(&big, &after(m), me).signum() == result)
+                    .filter(|&m| final_for(&big, &after(&pos, m), me).signum() == result)
                     .collect();
                 if keep
                     .iter()
-                    .any(|&m| reaches(&big, &after(m), me, MAX_SWINDLE_DEPTH, result + 1))
+                    .any(|&m| reaches(&big, &after(&pos, m), me, MAX_SWINDLE_DEPTH, result + 1))
                 {
                     continue;
                 }
-                let chance = |m| random_points(&big, &after(m), me);
+                let chance = |m| random_points(&big, &after(&pos, m), me);
                 let most = keep.iter().map(|&m| chance(m)).fold(0.0, f64::max);
                 if most <= (result as f64 + 1.0) / 2.0 {
                     continue;

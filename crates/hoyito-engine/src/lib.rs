@@ -253,8 +253,8 @@ impl Engine {
     /// after that; the engine's own later moves are the best against that
     /// model while still lost, perfect once not. The move with the best
     /// expected result (win 1, draw 1/2), then the best expected result if
-    /// instead the opponent's next move is uniformly random (and perfect
-    /// play follows), then proved value, is played; `d`
+    /// instead the opponent's next `⌈d/2⌉` moves are uniformly random (and
+    /// perfect play follows), then proved value, is played; `d`
     /// deepens from 1 to [`MAX_SWINDLE_DEPTH`] while the model fits in twice
     /// the root proof's node budget and in 90 % of the move's time (the
     /// model needs only won, drawn or lost above the tables: at most two
@@ -821,8 +821,9 @@ fn error_chance(s: &mut Searcher<'_>, me: Side, child: &Position, hb: u64, best:
 /// moves and perfectly after that, while the mover plays the same way (the
 /// best move against that opponent while lost, perfectly once it is not).
 /// "Best" is first the expected result (a win counts 1, a draw 1/2, a
-/// loss 0), then the expected result against an opponent whose next move
-/// is uniformly random and perfect after it ([`Opponent::Random`]): the
+/// loss 0), then the expected result against an opponent whose next
+/// [`random_depth`] moves are uniformly random, perfect after them
+/// ([`Opponent::Random`]; the mover plays as above): the
 /// tie-break for an opponent who errs at random rather than greedily, and
 /// its only chance when no tempting move errs; then the proved value.
 /// `None` if the proofs do not finish within the search's limit,
@@ -835,9 +836,9 @@ fn swindle(
 ) -> Option<Option<(Move, i32)>> {
     let me = pos.to_move();
     let result = values.iter().map(|&(_, v)| (pos.margin(me) + v).signum()).max()?;
-    let mut best: Option<(f64, f64, i32, Move)> = None;
     // Only moves that keep the proved result: in a drawn position, the
     // moves that keep the draw.
+    let mut tempting = Vec::with_capacity(values.len());
     for &(m, v) in values
         .iter()
         .filter(|&&(_, v)| (pos.margin(me) + v).signum() == result)
@@ -846,13 +847,32 @@ fn swindle(
         child.play(m).ok()?;
         child.settle();
         let e = expectation(search, &child, me, depth, Opponent::Tempting)?;
-        let u = expectation(search, &child, me, 1, Opponent::Random)?;
+        tempting.push((e, v, m, child));
+    }
+    // The random model only breaks ties of the tempting one (a kept result
+    // is worth at least its points to either model, so when no move beats
+    // them every move ties), so only the moves tied best need it.
+    let top = tempting
+        .iter()
+        .map(|&(e, ..)| e)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let mut best: Option<(f64, f64, i32, Move)> = None;
+    for (e, v, m, child) in tempting.into_iter().filter(|&(e, ..)| e == top) {
+        let u = expectation(search, &child, me, random_depth(depth), Opponent::Random)?;
         let chance = e > points(result) || u > points(result);
         if chance && best.is_none_or(|(be, bu, bv, _)| (e, u, v) > (be, bu, bv)) {
             best = Some((e, u, v, m));
         }
     }
     Some(best.map(|(_, _, v, m)| (m, v)))
+}
+
+/// The random moves of the opponent that the swindle's random model plays
+/// (before perfect play) when its tempting model plays `depth`: half as
+/// many, rounded up. A random opponent has all its moves to choose from, a
+/// tempting one usually one or two, so the two models cost about the same.
+fn random_depth(depth: u32) -> u32 {
+    depth.div_ceil(2)
 }
 
 /// Points of a result: 1 for a win, 1/2 for a draw, 0 for a loss.

@@ -11,6 +11,10 @@ use hoyito_engine::{Engine, EngineKind, Limits, Oracle, MAX_SWINDLE_DEPTH};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::Tablebase;
 
+/// The random moves of the opponent that the swindle's random model plays
+/// at its deepest: half as many as the tempting model's, rounded up.
+const RANDOM_DEPTH: u32 = MAX_SWINDLE_DEPTH.div_ceil(2);
+
 #[test]
 fn one_ply_search_with_the_tablebase_oracle_is_exact() {
     for variant in Variant::ALL {
@@ -200,18 +204,22 @@ fn reaches(tb: &Tablebase, pos: &Position, me: Side, depth: u32, goal: i32) -> b
 }
 
 /// Expected points for `me` after `pos` (settled) when the opponent's next
-/// move is uniformly random and play is perfect after it, `me` first
-/// playing out an extra turn with its best move that keeps the result
-/// (`tb` gives the results): the swindle's chance against an opponent who
-/// errs at random.
-fn random_points(tb: &Tablebase, pos: &Position, me: Side) -> f64 {
+/// `depth` moves are uniformly random and play is perfect after them, `me`
+/// playing its best moves that keep the result (`tb` gives the results), an
+/// extra turn included: the swindle's chance against an opponent who errs
+/// at random.
+fn random_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> f64 {
     let points = |p: &Position| (final_for(tb, p, me).signum() as f64 + 1.0) / 2.0;
-    if pos.is_over() {
+    if pos.is_over() || depth == 0 {
         return points(pos);
     }
     let children: Vec<Position> = pos.legal_moves().iter().map(|&r| after(pos, r)).collect();
     if pos.to_move() != me {
-        return children.iter().map(points).sum::<f64>() / children.len() as f64;
+        return children
+            .iter()
+            .map(|p| random_points(tb, p, me, depth - 1))
+            .sum::<f64>()
+            / children.len() as f64;
     }
     // An extra turn (captures take seeds, so this ends).
     if points(pos) == 1.0 {
@@ -220,7 +228,7 @@ fn random_points(tb: &Tablebase, pos: &Position, me: Side) -> f64 {
     children
         .iter()
         .filter(|p| points(p) >= points(pos))
-        .map(|p| random_points(tb, p, me))
+        .map(|p| random_points(tb, p, me, depth))
         .fold(points(pos), f64::max)
 }
 
@@ -257,7 +265,8 @@ fn swindles_only_in_lost_positions_and_set_real_traps() {
                     pos.to_notation()
                 );
                 assert!(
-                    reaches(&big, &child, me, MAX_SWINDLE_DEPTH, 0) || random_points(&big, &child, me) > 0.0,
+                    reaches(&big, &child, me, MAX_SWINDLE_DEPTH, 0)
+                        || random_points(&big, &child, me, RANDOM_DEPTH) > 0.0,
                     "{variant:?} {}: {m:?} sets no trap",
                     pos.to_notation()
                 );
@@ -353,7 +362,9 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
 /// gives any.
 #[test]
 fn random_errors_count_where_tempting_ones_do_not() {
-    let mut chances = 0;
+    // Positions where some move gives a random opponent a chance, and
+    // those where only a later random move can err.
+    let (mut chances, mut deeper) = (0, 0);
     for variant in [Variant::I, Variant::II, Variant::III] {
         let rules = Rules::new(variant, 4).unwrap();
         let (small, big) = small_and_big(rules);
@@ -378,12 +389,16 @@ fn random_errors_count_where_tempting_ones_do_not() {
                 {
                     continue;
                 }
-                let chance = |m| random_points(&big, &after(&pos, m), me);
+                let chance = |m| random_points(&big, &after(&pos, m), me, RANDOM_DEPTH);
                 let most = keep.iter().map(|&m| chance(m)).fold(0.0, f64::max);
                 if most <= (result as f64 + 1.0) / 2.0 {
                     continue;
                 }
                 chances += 1;
+                let first = |m| random_points(&big, &after(&pos, m), me, 1);
+                if keep.iter().all(|&m| first(m) <= (result as f64 + 1.0) / 2.0) {
+                    deeper += 1;
+                }
                 let m = search(&mut engine, pos, 1_000_000).best.expect("a move");
                 assert!(
                     keep.contains(&m) && chance(m) == most,
@@ -395,4 +410,6 @@ fn random_errors_count_where_tempting_ones_do_not() {
         }
     }
     assert!(chances > 20, "only {chances} positions with a chance");
+    assert!(deeper > 0, "no position where only a later random move can err");
+    eprintln!("{chances} positions with a chance, {deeper} of them only after the first random move");
 }

@@ -358,8 +358,9 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
 /// swindle still counts on errors at random: in lost and drawn positions
 /// whose result no tempting line can improve, the engine plays, among the
 /// moves that keep the result, one that gives an opponent moving at random
-/// the best chance (checked over the 20-seed tables), whenever some move
-/// gives any.
+/// for its next `RANDOM_DEPTH` moves the best chance (checked over the
+/// 20-seed tables), whenever some move gives any; and some of these
+/// positions give no chance at the first random move.
 #[test]
 fn random_errors_count_where_tempting_ones_do_not() {
     // Positions where some move gives a random opponent a chance, and

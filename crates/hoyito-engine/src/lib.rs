@@ -253,11 +253,11 @@ impl Engine {
     /// after that; the engine's own later moves are the best against that
     /// model while still lost, perfect once not. The move with the best
     /// expected result (win 1, draw 1/2), then the best expected result if
-    /// instead the opponent's next `⌈d/2⌉` moves are uniformly random (and
-    /// perfect play follows), then proved value, is played; `d`
-    /// deepens from 1 to [`MAX_SWINDLE_DEPTH`] while the model fits in twice
-    /// the root proof's node budget and in 90 % of the move's time (the
-    /// model needs only won, drawn or lost above the tables: at most two
+    /// instead the opponent's next [`random_depth`]`(d)` = `⌈d/2⌉` moves are
+    /// uniformly random (and perfect play follows), then proved value, is
+    /// played; `d` deepens from 1 to [`MAX_SWINDLE_DEPTH`] while the model
+    /// fits in twice the root proof's node budget and in 90 % of the move's
+    /// time (the model needs only won, drawn or lost above the tables: at most two
     /// threshold proofs each, not a value's bisection). If no move gives a
     /// chance against either model, the proved best move is played. In a
     /// drawn position the same models choose, among the moves that keep
@@ -867,11 +867,12 @@ fn swindle(
     Some(best.map(|(_, _, v, m)| (m, v)))
 }
 
-/// The random moves of the opponent that the swindle's random model plays
-/// (before perfect play) when its tempting model plays `depth`: half as
-/// many, rounded up. A random opponent has all its moves to choose from, a
-/// tempting one usually one or two, so the two models cost about the same.
-fn random_depth(depth: u32) -> u32 {
+/// The random moves of the opponent that the swindle's random model (see
+/// [`Engine::set_swindle`]) plays before perfect play when its tempting
+/// model plays `depth`: half as many, rounded up. A random opponent has all
+/// its moves to choose from, a tempting one usually one or two, so the two
+/// models cost about the same. At [`MAX_SWINDLE_DEPTH`] that is 4.
+pub const fn random_depth(depth: u32) -> u32 {
     depth.div_ceil(2)
 }
 

@@ -7,13 +7,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use hoyito_core::{Game, Move, Position, Rules, Setup, Side, Variant};
-use hoyito_engine::{Engine, EngineKind, Limits, Oracle, MAX_SWINDLE_DEPTH};
+use hoyito_engine::{random_depth, Engine, EngineKind, Limits, Oracle, MAX_SWINDLE_DEPTH};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::Tablebase;
 
 /// The random moves of the opponent that the swindle's random model plays
-/// at its deepest: half as many as the tempting model's, rounded up.
-const RANDOM_DEPTH: u32 = MAX_SWINDLE_DEPTH.div_ceil(2);
+/// at its deepest (the engine's own rule).
+const RANDOM_DEPTH: u32 = random_depth(MAX_SWINDLE_DEPTH);
 
 #[test]
 fn one_ply_search_with_the_tablebase_oracle_is_exact() {

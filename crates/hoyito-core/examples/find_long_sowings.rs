@@ -84,8 +84,8 @@
 //!   10^6 lap starts, seed 1, 21 s each) has no fatter tail than the
 //!   standard rules: longest 292 laps against 304, and 123 sowings of
 //!   64–127 laps against 164 (63 % of its samples are skipped as North
-//!   chains), so the fatter tail of that option in random play does not
-//!   come from longer chains of lap starts.
+//!   chains), so sampling lap starts puts 10,000 laps out of reach under
+//!   that option too.
 //! - `paths` on larger boards (`HOYITO_HOLES`, 10^7 samples each, seed 3):
 //!   longest finite 858 laps on 2×6 (`10,3,2,4,0,7/6,5,4,3,4,0 n 0-0`,
 //!   North 5), 425 on 2×7, 746 on 2×8, 195 on 2×9, 139 on 2×10, 115 on

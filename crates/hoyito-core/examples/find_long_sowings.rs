@@ -29,6 +29,15 @@
 //! is the mover (a 4 made in South's row relays) and chains that begin in
 //! North's row are skipped.
 //!
+//! `find_long_sowings boards [seed] [samples] [cap]` sows one South move of
+//! random boards (`HOYITO_HOLES`, `HOYITO_SEEDS`, `HOYITO_CAPTURE_SIDE`)
+//! with a relay of its own capped at `cap` laps, printing each longest so
+//! far, every capped move (`CAPPED`: endless, or longer than the cap) and
+//! a histogram. `HOYITO_NEAR=1` also sows every board one seed away from
+//! each capped one. `find_long_sowings relay "<position>" <hole> [cap]`
+//! sows one South move the same way, counts the hands it lifts by their
+//! residue modulo 2n + 1, and sows a finite one again with the core.
+//!
 //! `find_long_sowings cycles [seed] [samples] [position move]` follows the
 //! relay that always lifts (even a hole made 1 or 4, where a real move
 //! stops) from random 2×6 lap starts, or from the first lap of the given
@@ -105,6 +114,15 @@ fn main() {
     if std::env::args().nth(1).as_deref() == Some("cycles") {
         return cycles();
     }
+    if std::env::args().nth(1).as_deref() == Some("boards") {
+        return boards();
+    }
+    if std::env::args().nth(1).as_deref() == Some("relay") {
+        return relay_one();
+    }
+    if std::env::args().nth(1).as_deref() == Some("construct") {
+        return construct();
+    }
     let mut args = std::env::args().skip(1);
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let budget: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(50_000_000);
@@ -113,10 +131,7 @@ fn main() {
     let holes = holes as usize;
     // Options: HOYITO_SKIP_ORIGIN=1, HOYITO_CAPTURE_SIDE=opponent.
     let skip_origin = std::env::var("HOYITO_SKIP_ORIGIN").is_ok_and(|v| v == "1");
-    let capture_side: hoyito_core::CaptureSide = std::env::var("HOYITO_CAPTURE_SIDE")
-        .ok()
-        .map(|v| v.parse().expect("HOYITO_CAPTURE_SIDE is any or opponent"))
-        .unwrap_or_default();
+    let capture_side = capture_side_from_env();
     let mut rng = SmallRng::seed_from_u64(seed);
     let t0 = std::time::Instant::now();
     let mut tested = 0u64;
@@ -296,6 +311,14 @@ fn perturb() {
 
 /// Holes per row (`HOYITO_HOLES`, default 6) and seeds per hole
 /// (`HOYITO_SEEDS`, default 4).
+/// `HOYITO_CAPTURE_SIDE` (`any` by default).
+fn capture_side_from_env() -> hoyito_core::CaptureSide {
+    std::env::var("HOYITO_CAPTURE_SIDE")
+        .ok()
+        .map(|v| v.parse().expect("HOYITO_CAPTURE_SIDE is any or opponent"))
+        .unwrap_or_default()
+}
+
 fn board_from_env() -> (u8, u8) {
     let var = |name: &str, default: u8| {
         std::env::var(name)
@@ -315,10 +338,7 @@ fn paths() {
     let (holes, seeds) = board_from_env();
     let len = 2 * holes as usize;
     let total = len as u32 * seeds as u32;
-    let capture_side: hoyito_core::CaptureSide = std::env::var("HOYITO_CAPTURE_SIDE")
-        .ok()
-        .map(|v| v.parse().expect("HOYITO_CAPTURE_SIDE is any or opponent"))
-        .unwrap_or_default();
+    let capture_side = capture_side_from_env();
     // With casas captured in the opponent's row only, a 4 made in the
     // mover's row relays, so the mover matters: South (holes 0..n).
     let own = (capture_side == hoyito_core::CaptureSide::Opponent).then_some(holes as usize);
@@ -561,5 +581,311 @@ fn cycles() {
             "cycle of {laps}{} laps, {stops} stopping laps, longest stretch without one {longest}, hands never lifted (1..23): {never:?}",
             if laps == CAP { "+ (capped)" } else { "" }
         );
+    }
+}
+
+/// Sows a South move of random boards (every distribution of the seeds
+/// equally likely) with [`relay`], capped at `cap` laps, and prints each
+/// longest-so-far (see the module docs).
+fn boards() {
+    let mut args = std::env::args().skip(2);
+    let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let samples: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let cap: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let (holes, seeds) = board_from_env();
+    let n = holes as usize;
+    let len = 2 * n;
+    let total = len as u32 * seeds as u32;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let t0 = std::time::Instant::now();
+    let (mut best, mut capped) = (0u32, 0u64);
+    let mut hist = [0u64; 32];
+    let mut board = vec![0u32; len];
+    let near = std::env::var("HOYITO_NEAR").is_ok_and(|v| v == "1");
+    let want_bad: Option<usize> = std::env::var("HOYITO_BAD").ok().and_then(|v| v.parse().ok());
+    let row = |r: &[u32]| r.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    // Printed, not given to the core: its check of the other holes may
+    // have to go round a cycle of billions of laps (check with `relay`).
+    let report = |b: &[u32], hole: usize, laps: u32, sample: u64| {
+        println!(
+            "laps={laps} pos=\"{}/{} s 0-0\" move={} (sample {sample}, {:.1?})",
+            row(&b[..n]),
+            row(&b[n..]),
+            hole + 1,
+            t0.elapsed()
+        );
+    };
+    for sample in 1..=samples {
+        board.iter_mut().for_each(|c| *c = 0);
+        for _ in 0..total {
+            board[rng.gen_range(0..len)] += 1;
+        }
+        let Some(start) = (0..n)
+            .map(|k| (k + rng.gen_range(0..n)) % n)
+            .find(|&k| board[k] > 0)
+        else {
+            continue;
+        };
+        if want_bad.is_some_and(|k| bad_pairs(&board, start) != k) {
+            continue;
+        }
+        let before = board.clone();
+        let laps = relay(&mut board, start, cap);
+        if laps > cap && near {
+            // Every board one seed away from this (probably endless) one,
+            // every South hole: counted in the histogram too.
+            for from in 0..len {
+                for to in (0..len).filter(|&to| to != from && before[from] > 0) {
+                    let mut b = before.clone();
+                    b[from] -= 1;
+                    b[to] += 1;
+                    for hole in (0..n).filter(|&k| b[k] > 0) {
+                        let mut w = b.clone();
+                        let l = relay(&mut w, hole, cap);
+                        if l <= cap {
+                            hist[63 - l.leading_zeros() as usize] += 1;
+                        }
+                        if l <= cap && (l as u32 > best || l > 10_000) {
+                            best = best.max(l as u32);
+                            report(&b, hole, l as u32, sample);
+                        }
+                    }
+                }
+            }
+        }
+        if laps > cap {
+            capped += 1;
+            println!(
+                "CAPPED pos=\"{}/{} s 0-0\" move={} bad_pairs={}",
+                row(&before[..n]),
+                row(&before[n..]),
+                start + 1,
+                bad_pairs(&before, start)
+            );
+            continue;
+        }
+        let laps = laps as u32;
+        hist[31 - laps.leading_zeros() as usize] += 1;
+        if laps > best || laps > 10_000 {
+            best = best.max(laps);
+            report(&before, start, laps, sample);
+        }
+    }
+    println!(
+        "boards seed {seed}: {samples} samples, {capped} over {cap} laps (capped), longest finite {best} laps, {:.1?}",
+        t0.elapsed()
+    );
+    for (k, c) in hist.iter().enumerate().filter(|(_, &c)| c > 0) {
+        println!("laps {:>7}..{:<7} {c}", 1u64 << k, (1u64 << (k + 1)) - 1);
+    }
+}
+
+/// The laps of the relay sowing from `origin` (standard rules of Hoyito II
+/// and III, counter-clockwise, the origin not skipped), or `cap + 1` if it
+/// has not ended after `cap` laps.
+fn relay(board: &mut [u32], origin: usize, cap: u64) -> u64 {
+    relay_observed(board, origin, cap, |_| {})
+}
+
+/// [`relay`], calling `on_hand` with each lap's hand.
+fn relay_observed(board: &mut [u32], mut origin: usize, cap: u64, mut on_hand: impl FnMut(usize)) -> u64 {
+    let len = board.len();
+    // Capture side `opponent`: a 4 made in South's row relays.
+    let own = match capture_side_from_env() {
+        hoyito_core::CaptureSide::Opponent => len / 2,
+        _ => 0,
+    };
+    let mut laps = 0;
+    loop {
+        let hand = std::mem::take(&mut board[origin]) as usize;
+        on_hand(hand);
+        laps += 1;
+        let (full, part) = ((hand / len) as u32, hand % len);
+        for (t, c) in board.iter_mut().enumerate() {
+            let ahead = (t + len - origin - 1) % len;
+            *c += full + u32::from(ahead < part);
+        }
+        let landing = (origin + hand) % len;
+        if board[landing] == 1 || (board[landing] == 4 && landing >= own) {
+            return laps;
+        }
+        if laps >= cap {
+            return cap + 1;
+        }
+        origin = landing;
+    }
+}
+
+/// `find_long_sowings relay "<board>" <hole> [cap]`: one South move sown by
+/// [`relay`] (no cycle check), with the hands it lifts by their residue
+/// modulo 2n + 1; a finite one is sown by the core too.
+fn relay_one() {
+    let mut args = std::env::args().skip(2);
+    let text = args.next().expect("a position");
+    let hole: usize = args.next().and_then(|s| s.parse().ok()).expect("a hole 1..n");
+    let cap: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1_000_000_000);
+    let mut board: Vec<u32> = text
+        .split_whitespace()
+        .next()
+        .expect("a board")
+        .split([',', '/'])
+        .map(|c| c.parse().expect("seed counts"))
+        .collect();
+    let start = board.clone();
+    let m = board.len() + 1;
+    let mut residues = vec![0u64; m];
+    let t0 = std::time::Instant::now();
+    let laps = relay_observed(&mut board, hole - 1, cap, |hand| residues[hand % m] += 1);
+    if laps > cap {
+        println!("over {cap} laps, {:.1?}", t0.elapsed());
+    } else {
+        println!("{laps} laps, {:.1?}", t0.elapsed());
+    }
+    println!("hands lifted by residue modulo {m}: {residues:?}");
+    if laps <= cap {
+        let total: u32 = start.iter().sum();
+        let rules = Rules::try_from(hoyito_core::RulesSpec {
+            variant: Variant::II,
+            holes: (start.len() / 2) as u8,
+            seeds: total.div_ceil(start.len() as u32).max(1) as u8,
+            capture_side: capture_side_from_env(),
+            ..Default::default()
+        })
+        .expect("a board of 4..=12 holes per row");
+        let pos = Position::from_notation(rules, &text).expect("a position");
+        let mv = pos
+            .candidates()
+            .into_iter()
+            .find(|mv| mv.hole() == hole - 1)
+            .expect("a candidate");
+        println!("core: {:?}", { pos }.play_unchecked(mv));
+    }
+}
+
+/// The residues modulo 2n + 1 that a relay sowing from `origin` keeps (a
+/// multiset, one per hole and one for the hand): see the module docs.
+fn residues(board: &[u32], origin: usize) -> Vec<usize> {
+    let len = board.len();
+    let m = len + 1;
+    let mut r: Vec<usize> = (0..len)
+        .map(|x| {
+            if x == origin {
+                0
+            } else {
+                ((x + len - origin) % len + board[x] as usize + 1) % m
+            }
+        })
+        .collect();
+    r.push(board[origin] as usize % m);
+    r
+}
+
+/// Ordered pairs of [`residues`] differing by 1 or 4: a lap can end only
+/// where the landing hole's and the hand's residues form one.
+fn bad_pairs(board: &[u32], origin: usize) -> usize {
+    let r = residues(board, origin);
+    let m = board.len() + 1;
+    let mut count = 0;
+    for (i, a) in r.iter().enumerate() {
+        for (j, b) in r.iter().enumerate() {
+            if i != j && matches!((a + m - b) % m, 1 | 4) {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// `find_long_sowings construct [seed] [samples] [cap]`: boards built to
+/// have exactly one ordered pair of residues differing by 1 or 4 (see the
+/// module docs), with as many seeds as `HOYITO_SEEDS` per hole allow,
+/// sown by [`relay`].
+fn construct() {
+    let mut args = std::env::args().skip(2);
+    let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let samples: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let cap: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10_000_000);
+    let (holes, seeds) = board_from_env();
+    let n = holes as usize;
+    let len = 2 * n;
+    let m = len + 1;
+    let most = len * seeds as usize;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let t0 = std::time::Instant::now();
+    let (mut best, mut capped, mut built) = (0u64, 0u64, 0u64);
+    let mut hist = [0u64; 40];
+    let row = |r: &[u32]| r.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    let mut board = vec![0u32; len];
+    let diff: Option<usize> = std::env::var("HOYITO_DIFF").ok().and_then(|v| v.parse().ok());
+    while built < samples {
+        let origin = rng.gen_range(0..n);
+        // Residues: 0 for the origin, then the hand's and the other holes'.
+        let mut r: Vec<usize> = (0..=len).map(|_| rng.gen_range(0..m)).collect();
+        r[origin] = 0;
+        let bad = (0..=len)
+            .flat_map(|i| (0..=len).map(move |j| (i, j)))
+            .filter(|&(i, j)| i != j && matches!((r[i] + m - r[j]) % m, 1 | 4))
+            .count();
+        if bad != 1 {
+            continue;
+        }
+        // HOYITO_DIFF=1 or 4: only that difference.
+        if let Some(want) = diff {
+            let has = (0..=len).any(|i| (0..=len).any(|j| i != j && (r[i] + m - r[j]) % m == want));
+            if !has {
+                continue;
+            }
+        }
+        // The fewest seeds with those residues, then multiples of 2n + 1.
+        for x in 0..len {
+            let d = (x + len - origin) % len;
+            board[x] = if x == origin {
+                r[len] as u32
+            } else {
+                ((r[x] + 2 * m - d - 1) % m) as u32
+            };
+        }
+        let base: usize = board.iter().map(|&c| c as usize).sum();
+        // The largest total up to `most` that is base mod 2n + 1 and a
+        // multiple of 4 (the rest counts as captured).
+        let Some(total) = (base..=most)
+            .rev()
+            .find(|t| (t - base).is_multiple_of(m) && t.is_multiple_of(4))
+        else {
+            continue;
+        };
+        for _ in 0..(total - base) / m {
+            board[rng.gen_range(0..len)] += m as u32;
+        }
+        if board[origin] == 0 {
+            continue;
+        }
+        built += 1;
+        debug_assert_eq!(bad_pairs(&board, origin), 1);
+        let start = board.clone();
+        let laps = relay(&mut board, origin, cap);
+        if laps > cap {
+            capped += 1;
+            continue;
+        }
+        hist[63 - laps.leading_zeros() as usize] += 1;
+        if laps > best || laps > 10_000 {
+            best = best.max(laps);
+            println!(
+                "laps={laps} pos=\"{}/{} s {}-0\" move={} ({:.1?})",
+                row(&start[..n]),
+                row(&start[n..]),
+                most - total,
+                origin + 1,
+                t0.elapsed()
+            );
+        }
+    }
+    println!(
+        "construct seed {seed}: {built} boards, {capped} over {cap} laps, longest finite {best} laps, {:.1?}",
+        t0.elapsed()
+    );
+    for (k, c) in hist.iter().enumerate().filter(|(_, &c)| c > 0) {
+        println!("laps {:>9}..{:<9} {c}", 1u64 << k, (1u64 << (k + 1)) - 1);
     }
 }

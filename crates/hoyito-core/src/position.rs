@@ -129,6 +129,58 @@ fn lap_casas<const CCW: bool>(w: &[u64; 3], pos: usize, h: usize, len: usize) ->
     casas
 }
 
+/// Whether a relay sowing of Hoyito II or III is sure never to end, read
+/// from one lap start: `hand` seeds just lifted from the origin, on a ring
+/// of `len` open holes whose seeds after the origin, in sowing order,
+/// `ahead` gives; the origin is not skipped.
+///
+/// Sowing then moves one hole per seed without a break, across laps too,
+/// so every hole gets a seed once every `len` seeds, and a hole's seeds
+/// count the turns since it was last lifted (an earlier time for its
+/// seeds at the start). When hole `x`, last lifted at time `t_x` (counted
+/// in seeds sown), is lifted at time `t`, its hand is `h = (t − t_x)/len`,
+/// and that lap ends at `t + h ≡ t_x (mod len + 1)`, as `len ≡ −1`.
+/// So the residues modulo `len + 1` of the holes' last lifting times and
+/// of the end of the current lap are a multiset that each lift only
+/// permutes, and a lap's last seed makes `h ≡ t_x − t (mod len + 1)` in
+/// its hole. A move ends only on a last seed making 1 or 4 (Hoyito II and
+/// III sow nothing away in between), so if no two residues differ by 1 or
+/// 4 the sowing goes round forever. Checked once: the residues are the
+/// same at every lap. Endless sowings whose residues allow an end that
+/// never comes are left to [`CycleCheck`], as are rings of fewer than 4
+/// holes (where 4 ≡ 0 or 1).
+#[cold]
+fn relay_never_ends(hand: u8, ahead: impl Iterator<Item = u8>, len: usize) -> bool {
+    if len < 4 {
+        return false;
+    }
+    let m = len + 1;
+    // One bit per residue present: the origin was lifted at time 0, the
+    // lap ends at time `hand`, and the hole `d` after the origin, reached
+    // at time `d` with `c` seeds, was last lifted at `d − (c + 1)·len`,
+    // that is `d + c + 1`.
+    let mut set = 1u32 | 1 << (hand as usize % m);
+    for (d, c) in (1..len).zip(ahead) {
+        set |= 1 << ((d + c as usize + 1) % m);
+    }
+    let full = (1u32 << m) - 1;
+    let rotate = |k: usize| ((set << k) | (set >> (m - k))) & full;
+    set & (rotate(1) | rotate(4)) == 0
+}
+
+/// [`relay_never_ends`] of the lap start `hand` seeds lifted from `pos` on
+/// the board words `w` of `len` holes, none closed.
+fn words_never_end<const CCW: bool>(w: &[u64; 3], pos: usize, hand: u8, len: usize) -> bool {
+    let after = |d| {
+        if CCW {
+            (pos + d) % len
+        } else {
+            (pos + len - d) % len
+        }
+    };
+    relay_never_ends(hand, (1..len).map(|d| byte(w, after(d))), len)
+}
+
 /// A lap-start state: the board words, and the lap origin and the seeds in
 /// hand packed into one word.
 type LapState = [u64; 4];
@@ -188,8 +240,8 @@ fn lap_state(board: &[u64; 3], pos: usize, hand: u8) -> LapState {
 /// Brent's cycle detection (see [`CycleCheck`]).
 struct Brent {
     saved: LapState,
-    power: u32,
-    lam: u32,
+    power: u64,
+    lam: u64,
 }
 
 impl Brent {
@@ -308,7 +360,8 @@ impl SowObserver for () {
 /// What a played move did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Played {
-    /// Laps sown (both sowings of a two-hole opening together).
+    /// Laps sown (both sowings of a two-hole opening together; at most
+    /// `u32::MAX`, where the count stops).
     pub laps: u32,
     /// Seeds the mover captured, the last-four award included.
     pub captured: u8,
@@ -871,7 +924,7 @@ impl Position {
                     ));
                 }
                 let before2 = self.captured[mover];
-                laps += self.sow_move(b, m.direction(), obs)?;
+                laps = laps.saturating_add(self.sow_move(b, m.direction(), obs)?);
                 captured_any |= self.captured[mover] != before2;
             }
         }
@@ -1051,6 +1104,9 @@ impl Position {
         obs: &mut O,
     ) -> Result<u32, PlayError> {
         let shape = (self.rules.board_len(), self.rules.variant() == Variant::I);
+        if !shape.1 && words_never_end::<CCW>(&w, pos, hand, shape.0) {
+            return Err(PlayError::Endless);
+        }
         let mut cycle = CycleCheck::new(&w, pos, hand);
         let mut laps = CYCLE_CHECK_FROM_LAP;
         loop {
@@ -1061,7 +1117,7 @@ impl Position {
                 Lap::Relay(p, h) => (pos, hand) = (p, h),
                 Lap::End => return Ok(laps),
             }
-            laps += 1;
+            laps = laps.saturating_add(1);
         }
     }
 
@@ -1213,6 +1269,12 @@ impl Position {
         skip_origin: bool,
         obs: &mut O,
     ) -> Result<u32, PlayError> {
+        if !skip_origin
+            && self.rules.variant() != Variant::I
+            && self.relay_never_ends::<CCW, GENERAL>(pos, hand)
+        {
+            return Err(PlayError::Endless);
+        }
         let mut cycle = CycleCheck::new(&board_words(&self.board), pos, hand);
         let mut laps = CYCLE_CHECK_FROM_LAP;
         loop {
@@ -1223,8 +1285,18 @@ impl Position {
                 Lap::Relay(p, h) => (pos, hand) = (p, h),
                 Lap::End => return Ok(laps),
             }
-            laps += 1;
+            laps = laps.saturating_add(1);
         }
+    }
+
+    /// [`relay_never_ends`] of the lap start `hand` seeds lifted from `pos`
+    /// on this board, its ring the open holes (the origin not skipped).
+    fn relay_never_ends<const CCW: bool, const GENERAL: bool>(&self, pos: usize, hand: u8) -> bool {
+        let open = self.rules.board_len() - self.closed.count_ones() as usize;
+        let ahead = std::iter::successors(Some(pos), |&x| Some(self.step::<CCW, GENERAL>(x, usize::MAX)))
+            .skip(1)
+            .map(|x| self.board[x]);
+        relay_never_ends(hand, ahead, open)
     }
 
     /// Sows one lap seed by seed and, if the move goes on (relay), lifts the
@@ -1502,6 +1574,182 @@ mod tests {
             let (b, p, h) = state(i);
             assert!(!check.repeats(&b, p, h), "false repeat at {i}");
         }
+    }
+
+    /// The holes of a board in notation order (South's row, then North's).
+    fn parse_board(text: &str) -> Vec<u8> {
+        text.split(['/', ',']).map(|c| c.parse().unwrap()).collect()
+    }
+
+    /// `relay_never_ends` of the first lap of a counter-clockwise move.
+    fn never_ends(board: &[u8], origin: usize) -> bool {
+        let mut b = [0u8; MAX_BOARD];
+        b[..board.len()].copy_from_slice(board);
+        let hand = std::mem::take(&mut b[origin]);
+        let len = board.len();
+        relay_never_ends(hand, (1..len).map(|d| b[(origin + d) % len]), len)
+    }
+
+    /// Laps of a counter-clockwise Hoyito II relay (standard rules), sown
+    /// seed by seed, or `None` if it has not ended after `cap` laps.
+    fn relay_laps(board: &[u8], mut origin: usize, cap: u32) -> Option<u32> {
+        let mut b: Vec<u32> = board.iter().map(|&c| c.into()).collect();
+        for laps in 1..=cap {
+            let mut hand = std::mem::take(&mut b[origin]);
+            while hand > 0 {
+                origin = (origin + 1) % b.len();
+                b[origin] += 1;
+                hand -= 1;
+            }
+            if b[origin] == 1 || b[origin] == 4 {
+                return Some(laps);
+            }
+        }
+        None
+    }
+
+    /// The residue invariant recognises the endless sowings of the examples
+    /// at their first lap, and leaves to the cycle check those that could
+    /// end by their residues, endless or not.
+    #[test]
+    fn residues_prove_endless_sowings() {
+        // Endless (hoyito-core's tests/examples.rs; North's hole k is n + k − 1).
+        for (board, origin) in [
+            ("1,0,1,0,2,1/0,2,1,0,1,3", 11),
+            ("1,2,1,0,2,14/8,2,1,2,4,3", 11),
+            ("1,0,4,6,2,1/13,9,3,7,0,2", 9),
+            ("13,2,1,0,1,5/1,0,1,0,2,22", 5),
+            // 2×5 with 24 seeds per hole: a cycle of billions of laps.
+            ("21,23,24,18,27,19/24,18,12,24,18,12", 5),
+        ] {
+            assert!(never_ends(&parse_board(board), origin), "{board}");
+        }
+        // Endless on 2×4, but its residues allow an end: the cycle check's.
+        let board = parse_board("1,6,4,6/3,7,3,2");
+        assert!(!never_ends(&board, 1));
+        assert_eq!(relay_laps(&board, 1, 1_000_000), None);
+        // Finite: 3,687 laps (2×5, 24 seeds per hole), 592 laps (2×6).
+        let board = parse_board("29,23,24,23,25/15,25,18,25,33");
+        assert!(!never_ends(&board, 4));
+        assert_eq!(relay_laps(&board, 4, 1_000_000), Some(3687));
+        let board = parse_board("1,10,1,2,1,0/4,0,2,9,0,2");
+        assert!(!never_ends(&board, 1));
+        assert_eq!(relay_laps(&board, 1, 1_000_000), Some(592));
+    }
+
+    /// Whatever the board, a relay the residues call endless goes on, and
+    /// most others end. Random boards of every size, 2 to 20 seeds per hole,
+    /// rarely have endless residues, so boards are also built to have them:
+    /// residues drawn from a set without two differing by 1 or 4, each
+    /// hole's seeds chosen to give its residue. None of those ends within
+    /// 20,000 laps; most random boards end within a few hundred.
+    #[test]
+    fn residues_never_call_a_finite_sowing_endless() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let (mut built, mut ended) = (0, 0);
+        for sample in 0..40_000 {
+            let len = 2 * rng.gen_range(4..=12);
+            let m = len + 1;
+            let mut board = vec![0u8; len];
+            let origin = rng.gen_range(0..len);
+            if sample % 2 == 0 {
+                let total = len * rng.gen_range(2..=240 / len);
+                for _ in 0..total {
+                    board[rng.gen_range(0..len)] += 1;
+                }
+                if board[origin] == 0 {
+                    continue;
+                }
+                if !never_ends(&board, origin) {
+                    ended += u32::from(relay_laps(&board, origin, 1_000).is_some());
+                    continue;
+                }
+            } else {
+                // Residues without a difference of 1 or 4, 0 among them.
+                let mut set = vec![0];
+                for r in 1..m {
+                    let far = |a: usize| {
+                        set.iter()
+                            .all(|&b| ![1, 4, m - 1, m - 4].contains(&((a + m - b) % m)))
+                    };
+                    if rng.gen_bool(0.5) && far(r) {
+                        set.push(r);
+                    }
+                }
+                // Hole x, d holes after the origin, gets residue d + c + 1;
+                // the hand, its own residue; extra turns of 2n + 1 seeds.
+                for d in 1..len {
+                    let r = set[rng.gen_range(0..set.len())];
+                    board[(origin + d) % len] = ((r + 2 * m - d - 1) % m + m * rng.gen_range(0..3)) as u8;
+                }
+                let hand = set[rng.gen_range(0..set.len())];
+                board[origin] = (hand + m * rng.gen_range(usize::from(hand == 0)..3)) as u8;
+                assert!(never_ends(&board, origin), "{board:?} from {origin}");
+                built += 1;
+            }
+            assert_eq!(
+                relay_laps(&board, origin, 5_000),
+                None,
+                "{board:?} from {origin} (sample {sample})"
+            );
+        }
+        assert!(built >= 15_000, "only {built} boards built");
+        assert!(ended >= 18_000, "only {ended} of the random sowings ended");
+    }
+
+    /// With closed holes the residues are those of the ring of open holes,
+    /// in sowing order either way round.
+    #[test]
+    fn residues_with_closed_holes_are_those_of_the_open_ring() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(8);
+        let rules = Rules::standard(Variant::II);
+        let (mut proved, mut not) = (0, 0);
+        for _ in 0..300_000 {
+            let mut p = Position::from_setup(rules, &Setup::start(&rules)).unwrap();
+            let len = rules.board_len();
+            p.closed = 0;
+            // Up to 9 closed: small rings often have endless residues.
+            for _ in 0..rng.gen_range(0..=9) {
+                p.closed |= 1 << rng.gen_range(0..len);
+            }
+            let open: Vec<usize> = (0..len).filter(|&i| p.closed >> i & 1 == 0).collect();
+            let Some(&pos) = open.get(rng.gen_range(0..open.len().max(1))) else {
+                continue;
+            };
+            for i in 0..len {
+                p.board[i] = if p.closed >> i & 1 == 0 {
+                    rng.gen_range(0..12)
+                } else {
+                    0
+                };
+            }
+            let hand = rng.gen_range(1..30);
+            p.board[pos] = 0;
+            // The open ring, counter-clockwise, the hand in its origin.
+            let mut ring: Vec<u8> = open.iter().map(|&i| p.board[i]).collect();
+            let k = open.iter().position(|&i| i == pos).unwrap();
+            ring[k] = hand;
+            let ccw = never_ends(&ring, k);
+            ring.reverse();
+            let cw = never_ends(&ring, ring.len() - 1 - k);
+            assert_eq!(p.relay_never_ends::<true, true>(pos, hand), ccw);
+            assert_eq!(p.relay_never_ends::<false, true>(pos, hand), cw);
+            if p.closed == 0 {
+                assert_eq!(p.relay_never_ends::<true, false>(pos, hand), ccw);
+                assert_eq!(p.relay_never_ends::<false, false>(pos, hand), cw);
+                let w = board_words(&p.board);
+                assert_eq!(words_never_end::<true>(&w, pos, hand, len), ccw);
+                assert_eq!(words_never_end::<false>(&w, pos, hand, len), cw);
+            }
+            if ccw {
+                proved += 1;
+            } else {
+                not += 1;
+            }
+        }
+        assert!(proved >= 400 && not >= 100_000, "{proved} proved, {not} not");
     }
 
     /// The tracker counts exactly through growth, `pop` and `clear`.

@@ -185,6 +185,52 @@ fn endless_sowing_with_a_cycle_of_millions_of_laps() {
     assert_endless(Variant::III, "13,2,1,0,1,5/1,0,1,0,2,22 s 0-0", "6");
 }
 
+#[test]
+fn endless_sowings_with_many_seeds_are_found_at_once() {
+    // 2×6 with 20 seeds per hole and 2×5 with 24 (find_long_sowings
+    // boards): relays that go round cycles of billions of laps, which the
+    // cycle check alone took minutes to close. The residues of their lap
+    // starts (position.rs, `relay_never_ends`) prove them endless at once.
+    for (holes, seeds, text, token) in [
+        (6, 20, "21,23,24,18,27,19/24,18,12,24,18,12 s 0-0", "6"),
+        (6, 10, "8,14,15,12,5,10/11,8,7,11,10,9 s 0-0", "1"),
+    ] {
+        for variant in [Variant::II, Variant::III] {
+            let r = Rules::try_from(hoyito_core::RulesSpec {
+                variant,
+                holes,
+                seeds,
+                ..Default::default()
+            })
+            .unwrap();
+            let p = at(r, text);
+            let m = p.parse_move(token).unwrap();
+            let mut q = p;
+            assert_eq!(q.play_unchecked(m), Err(PlayError::Endless), "{text}");
+            assert!(!p.is_legal(m), "{text}");
+        }
+    }
+    // Endless too, but its residues allow an end that never comes: only
+    // the cycle check can tell (2×4, 4 seeds per hole, South 2).
+    let r = Rules::new(Variant::II, 4).unwrap();
+    let p = at(r, "1,6,4,6/3,7,3,2 s 0-0");
+    let m = p.parse_move("2").unwrap();
+    assert_eq!({ p }.play_unchecked(m), Err(PlayError::Endless));
+    assert!(!p.is_legal(m));
+    // Finite, and longer than any sowing found with 4 seeds per hole: 3,687
+    // laps on 2×5 with 24 seeds per hole.
+    let r = Rules::try_from(hoyito_core::RulesSpec {
+        variant: Variant::II,
+        holes: 5,
+        seeds: 24,
+        ..Default::default()
+    })
+    .unwrap();
+    let mut p = at(r, "29,23,24,23,25/15,25,18,25,33 s 0-0");
+    let m = p.parse_move("5").unwrap();
+    assert_eq!(p.play(m).unwrap().laps, 3687);
+}
+
 // ----- Passing when every sowing is endless (RULES.md §4) -------------------------
 
 #[test]

@@ -136,6 +136,9 @@ fn main() {
     let t0 = std::time::Instant::now();
     let mut tested = 0u64;
     let mut endless = 0u64;
+    // Endless sowings of boards without closed holes whose residues (at the
+    // first lap) prove them endless.
+    let mut by_residues = 0u64;
     let mut long = 0u64;
     let mut max_laps = 0u32;
     let mut games = 0u64;
@@ -191,6 +194,10 @@ fn main() {
                 match result {
                     Err(PlayError::Endless) => {
                         endless += 1;
+                        if pos.closed_mask() == 0 && m.direction() == hoyito_core::Direction::Ccw {
+                            let board: Vec<u32> = pos.board().iter().map(|&c| c.into()).collect();
+                            by_residues += u64::from(bad_pairs(&board, m.hole()) == 0);
+                        }
                         if endless <= 5 {
                             println!(
                                 "ENDLESS variant={} pos=\"{}\" move={}",
@@ -238,7 +245,7 @@ fn main() {
         }
     }
     println!(
-        "seed {seed}: {games} games, {tested} moves tested, {endless} endless, {long} over 10,000 laps, longest finite {max_laps} laps, {:.1?}",
+        "seed {seed}: {games} games, {tested} moves tested, {endless} endless ({by_residues} proved by residues), {long} over 10,000 laps, longest finite {max_laps} laps, {:.1?}",
         t0.elapsed()
     );
     println!("longest finite: {longest}");

@@ -382,10 +382,10 @@ pub struct HintResponse {
 
 // ----- handlers ----------------------------------------------------------
 
-/// Most seeds per hole the server plays. With more, proving a sowing endless
-/// can take minutes (2×6 with 8 seeds per hole: 50–55 s for one move, see
-/// docs/API.md), and the server would stall; the library and the CLI take
-/// any count up to the 240-seed total.
+/// Most seeds per hole the server plays. With more, an endless sowing that
+/// the core's residue check cannot prove may take minutes to prove by its
+/// cycle (docs/API.md), and the server would stall; the library and the
+/// CLI take any count up to the 240-seed total.
 pub const MAX_SEEDS_PER_HOLE: u8 = 6;
 
 /// Refuses rules the server does not play (see [`MAX_SEEDS_PER_HOLE`]).

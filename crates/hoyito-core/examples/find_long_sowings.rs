@@ -34,9 +34,21 @@
 //! with a relay of its own capped at `cap` laps, printing each longest so
 //! far, every capped move (`CAPPED`: endless, or longer than the cap) and
 //! a histogram. `HOYITO_NEAR=1` also sows every board one seed away from
-//! each capped one. `find_long_sowings relay "<position>" <hole> [cap]`
-//! sows one South move the same way, counts the hands it lifts by their
-//! residue modulo 2n + 1, and sows a finite one again with the core.
+//! each capped one; `HOYITO_BAD=k` keeps only boards with `k` ordered
+//! pairs of residues differing by 1 or 4 (see below).
+//! `find_long_sowings relay "<position>" <hole> [cap]` sows one South move
+//! the same way, counts the hands it lifts by their residue modulo 2n + 1,
+//! and sows a finite one again with the core. `find_long_sowings construct
+//! [seed] [samples] [cap]` builds boards with exactly one such pair
+//! (`HOYITO_DIFF=1` or `4` picks its difference) and sows them.
+//!
+//! The residues: a relay's lap ends at a time congruent, modulo the ring's
+//! length plus one, to the last lifting time of the hole it lifts, so the
+//! residues of the holes' last lifting times and of the current lap's end
+//! are only permuted, and a lap can end (a last seed making 1 or 4) only
+//! where two of them differ by 1 or 4. Without such a pair the sowing is
+//! endless (the core proves endless sowings this way); with exactly one
+//! it is long (docs/SOLUTIONS.md, "Thirteenth session").
 //!
 //! `find_long_sowings cycles [seed] [samples] [position move]` follows the
 //! relay that always lifts (even a hole made 1 or 4, where a real move

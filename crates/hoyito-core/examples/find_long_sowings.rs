@@ -117,23 +117,14 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 fn main() {
-    if std::env::args().nth(1).as_deref() == Some("perturb") {
-        return perturb();
-    }
-    if std::env::args().nth(1).as_deref() == Some("paths") {
-        return paths();
-    }
-    if std::env::args().nth(1).as_deref() == Some("cycles") {
-        return cycles();
-    }
-    if std::env::args().nth(1).as_deref() == Some("boards") {
-        return boards();
-    }
-    if std::env::args().nth(1).as_deref() == Some("relay") {
-        return relay_one();
-    }
-    if std::env::args().nth(1).as_deref() == Some("construct") {
-        return construct();
+    match std::env::args().nth(1).as_deref() {
+        Some("perturb") => return perturb(),
+        Some("paths") => return paths(),
+        Some("cycles") => return cycles(),
+        Some("boards") => return boards(),
+        Some("relay") => return relay_one(),
+        Some("construct") => return construct(),
+        _ => {}
     }
     let mut args = std::env::args().skip(1);
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);

@@ -40,7 +40,9 @@
 //! the same way, counts the hands it lifts by their residue modulo 2n + 1,
 //! and sows a finite one again with the core. `find_long_sowings construct
 //! [seed] [samples] [cap]` builds boards with exactly one such pair
-//! (`HOYITO_DIFF=1` or `4` picks its difference) and sows them.
+//! (`HOYITO_DIFF=1` or `4` picks its difference) and sows them; with
+//! `HOYITO_CAPTURE_SIDE=opponent` a pair differing by 4 can end the move
+//! only in North's row, which makes sowings about twice as long.
 //!
 //! The residues: a relay's lap ends at a time congruent, modulo the ring's
 //! length plus one, to the last lifting time of the hole it lifts, so the
@@ -818,7 +820,8 @@ fn bad_pairs(board: &[u32], origin: usize) -> usize {
 /// `find_long_sowings construct [seed] [samples] [cap]`: boards built to
 /// have exactly one ordered pair of residues differing by 1 or 4 (see the
 /// module docs), with as many seeds as `HOYITO_SEEDS` per hole allow,
-/// sown by [`relay`].
+/// sown by [`relay`]. The residues come from a random set without such a
+/// pair, one of them then moved 1 or 4 away from another.
 fn construct() {
     let mut args = std::env::args().skip(2);
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -839,8 +842,23 @@ fn construct() {
     while built < samples {
         let origin = rng.gen_range(0..n);
         // Residues: 0 for the origin, then the hand's and the other holes'.
-        let mut r: Vec<usize> = (0..=len).map(|_| rng.gen_range(0..m)).collect();
+        // Drawn from a set with no two differing by 1 or 4 (mod 2n + 1),
+        // then one of them moved next to another: exactly one bad pair.
+        let mut set = vec![0];
+        for v in 1..m {
+            let far = |a: usize| {
+                set.iter()
+                    .all(|&b| ![1, 4, m - 1, m - 4].contains(&((a + m - b) % m)))
+            };
+            if rng.gen_bool(0.5) && far(v) {
+                set.push(v);
+            }
+        }
+        let mut r: Vec<usize> = (0..=len).map(|_| set[rng.gen_range(0..set.len())]).collect();
         r[origin] = 0;
+        let moved = (origin + 1 + rng.gen_range(0..len)) % (len + 1);
+        let other = r[(moved + 1 + rng.gen_range(0..len)) % (len + 1)];
+        r[moved] = (other + [1, 4, m - 1, m - 4][rng.gen_range(0..4)]) % m;
         let bad = (0..=len)
             .flat_map(|i| (0..=len).map(move |j| (i, j)))
             .filter(|&(i, j)| i != j && matches!((r[i] + m - r[j]) % m, 1 | 4))
@@ -885,6 +903,13 @@ fn construct() {
         let laps = relay(&mut board, origin, cap);
         if laps > cap {
             capped += 1;
+            println!(
+                "CAPPED pos=\"{}/{} s {}-0\" move={}",
+                row(&start[..n]),
+                row(&start[n..]),
+                most - total,
+                origin + 1
+            );
             continue;
         }
         hist[63 - laps.leading_zeros() as usize] += 1;

@@ -308,6 +308,40 @@ fn longest_finite_sowing_found_by_random_play() {
 }
 
 #[test]
+fn longest_finite_sowing_found_by_residues() {
+    // Built by find_long_sowings `construct` (seed 8, 2×4, 30 seeds per
+    // hole, capture side opponent): a board whose lap residues have exactly
+    // one pair that can end the sowing (a last seed making 4 in North's
+    // row). 8,350 laps, the longest finite sowing found; it ends in a casa
+    // of North's row, captured. Both ways of sowing must agree.
+    let r = Rules::try_from(hoyito_core::RulesSpec {
+        variant: Variant::II,
+        holes: 4,
+        seeds: 30,
+        capture_side: hoyito_core::CaptureSide::Opponent,
+        ..Default::default()
+    })
+    .unwrap();
+    let start = at(r, "19,9,25,51/32,13,55,4 s 32-0");
+    let mut p = start;
+    let m = p.parse_move("2").unwrap();
+    let played = p.play(m).unwrap();
+    assert_eq!((played.laps, played.captured, played.extra_turn), (8350, 4, true));
+    match ref_sow_at(&start, m.hole(), Direction::Ccw, Side::South) {
+        RefSow::Done {
+            board,
+            laps,
+            captured,
+            ..
+        } => {
+            assert_eq!((laps, captured), (8350, 4));
+            assert_eq!(board, p.board());
+        }
+        RefSow::Endless => panic!("finite"),
+    }
+}
+
+#[test]
 fn longest_finite_sowings_of_small_rings_found_by_exhaustive_search() {
     // The longest finite sowing over every board and hole (hoyito-tablebase's
     // `longest_sowing` example): 120 laps on 2×4 with 32 seeds, and 136 laps

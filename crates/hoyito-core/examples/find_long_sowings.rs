@@ -43,6 +43,10 @@
 //! (`HOYITO_DIFF=1` or `4` picks its difference) and sows them; with
 //! `HOYITO_CAPTURE_SIDE=opponent` a pair differing by 4 can end the move
 //! only in North's row, which makes sowings about twice as long.
+//! `HOYITO_BACK=k` extends every built sowing of `k` laps or more back
+//! along the laps that lead to its first one (the tree of previous laps,
+//! depth first) to the deepest lap start in South's row, and sows the
+//! move from there again: the laps back plus the laps on must add up.
 //!
 //! The residues: a relay's lap ends at a time congruent, modulo the ring's
 //! length plus one, to the last lifting time of the hole it lifts, so the
@@ -523,6 +527,29 @@ fn first_lap(s: Lap, own: Option<usize>, limit: u32) -> Option<Lap> {
     walk(&s, &s, own, 0, limit).map(|(_, start)| start)
 }
 
+/// The deepest lap start in South's row (holes `0..n`) from which laps lead
+/// to `s`, and how many laps back it lies (0: `s` itself, if South's),
+/// searching the tree of previous laps depth first through at most
+/// `nodes` lap starts. `s` must begin a finite sowing (no cycle leads to it).
+fn deepest_south_start(s: Lap, own: Option<usize>, n: usize, nodes: u64) -> Option<(u64, Lap)> {
+    let mut best: Option<(u64, Lap)> = None;
+    let mut stack = vec![(0u64, s)];
+    let mut seen = 0u64;
+    while let Some((depth, lap)) = stack.pop() {
+        seen += 1;
+        if seen > nodes {
+            break;
+        }
+        if lap.origin < n && best.as_ref().is_none_or(|b| depth > b.0) {
+            best = Some((depth, lap.clone()));
+        }
+        for p in previous_laps(&lap, own) {
+            stack.push((depth + 1, p));
+        }
+    }
+    best
+}
+
 /// Follows the always-lifting relay around whole cycles (see the module docs).
 fn cycles() {
     let args: Vec<String> = std::env::args().skip(2).collect();
@@ -839,6 +866,9 @@ fn construct() {
     let row = |r: &[u32]| r.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     let mut board = vec![0u32; len];
     let diff: Option<usize> = std::env::var("HOYITO_DIFF").ok().and_then(|v| v.parse().ok());
+    let back: Option<u64> = std::env::var("HOYITO_BACK").ok().and_then(|v| v.parse().ok());
+    let own = (capture_side_from_env() == hoyito_core::CaptureSide::Opponent).then_some(n);
+    let mut back_hist = [0u64; 40];
     while built < samples {
         let origin = rng.gen_range(0..n);
         // Residues: 0 for the origin, then the hand's and the other holes'.
@@ -913,6 +943,29 @@ fn construct() {
             continue;
         }
         hist[63 - laps.leading_zeros() as usize] += 1;
+        // HOYITO_BACK=k: a sowing of k laps or more is extended back to
+        // the deepest South lap start leading to it.
+        let (laps, start, origin) = match back {
+            Some(k) if laps >= k => {
+                let mut lap = Lap {
+                    board: start.clone(),
+                    origin,
+                    hand: start[origin],
+                };
+                lap.board[origin] = 0;
+                let (depth, first) =
+                    deepest_south_start(lap, own, n, 10_000_000).expect("the start is South's");
+                let mut from = first.board.clone();
+                from[first.origin] = first.hand;
+                let again = relay(&mut from.clone(), first.origin, cap);
+                assert_eq!(again, laps + depth, "laps back plus laps on");
+                if depth > 0 {
+                    back_hist[63 - again.leading_zeros() as usize] += 1;
+                }
+                (again, from, first.origin)
+            }
+            _ => (laps, start, origin),
+        };
         if laps > best || laps > 10_000 {
             best = best.max(laps);
             println!(
@@ -931,5 +984,11 @@ fn construct() {
     );
     for (k, c) in hist.iter().enumerate().filter(|(_, &c)| c > 0) {
         println!("laps {:>9}..{:<9} {c}", 1u64 << k, (1u64 << (k + 1)) - 1);
+    }
+    if back.is_some() {
+        println!("extended back:");
+        for (k, c) in back_hist.iter().enumerate().filter(|(_, &c)| c > 0) {
+            println!("laps {:>9}..{:<9} {c}", 1u64 << k, (1u64 << (k + 1)) - 1);
+        }
     }
 }

@@ -308,36 +308,56 @@ fn longest_finite_sowing_found_by_random_play() {
 }
 
 #[test]
-fn longest_finite_sowing_found_by_residues() {
-    // Built by find_long_sowings `construct` (seed 8, 2×4, 30 seeds per
-    // hole, capture side opponent): a board whose lap residues have exactly
-    // one pair that can end the sowing (a last seed making 4 in North's
-    // row). 8,350 laps, the longest finite sowing found; it ends in a casa
-    // of North's row, captured. Both ways of sowing must agree.
-    let r = Rules::try_from(hoyito_core::RulesSpec {
-        variant: Variant::II,
-        holes: 4,
-        seeds: 30,
-        capture_side: hoyito_core::CaptureSide::Opponent,
-        ..Default::default()
-    })
-    .unwrap();
-    let start = at(r, "19,9,25,51/32,13,55,4 s 32-0");
-    let mut p = start;
-    let m = p.parse_move("2").unwrap();
-    let played = p.play(m).unwrap();
-    assert_eq!((played.laps, played.captured, played.extra_turn), (8350, 4, true));
-    match ref_sow_at(&start, m.hole(), Direction::Ccw, Side::South) {
-        RefSow::Done {
-            board,
-            laps,
-            captured,
-            ..
-        } => {
-            assert_eq!((laps, captured), (8350, 4));
-            assert_eq!(board, p.board());
+fn longest_finite_sowings_found_by_residues() {
+    // Built by find_long_sowings `construct` (capture side opponent): boards
+    // whose lap residues have exactly one pair that can end the sowing (a
+    // last seed making 4 in North's row).
+    // - 8,350 laps on 2×4 with 30 seeds per hole (seed 8), sown from the
+    //   built board itself;
+    // - 10,499 laps on 2×8 with 15 seeds per hole (seed 41, `HOYITO_BACK`),
+    //   the longest finite sowing found: the built board's 1,024 laps or
+    //   more extended back along the laps leading to it.
+    // Both end in a casa of North's row, captured, with an extra turn. The
+    // core and the reference sowing must agree on every lap.
+    for (holes, seeds, text, token, laps) in [
+        (4, 30, "19,9,25,51/32,13,55,4 s 32-0", "2", 8350),
+        (
+            8,
+            15,
+            "19,18,2,18,15,32,7,45/22,4,1,2,6,5,1,3 s 40-0",
+            "5",
+            10_499,
+        ),
+    ] {
+        let r = Rules::try_from(hoyito_core::RulesSpec {
+            variant: Variant::II,
+            holes,
+            seeds,
+            capture_side: hoyito_core::CaptureSide::Opponent,
+            ..Default::default()
+        })
+        .unwrap();
+        let start = at(r, text);
+        let mut p = start;
+        let m = p.parse_move(token).unwrap();
+        let played = p.play(m).unwrap();
+        assert_eq!(
+            (played.laps, played.captured, played.extra_turn),
+            (laps, 4, true),
+            "{text}"
+        );
+        match ref_sow_at(&start, m.hole(), Direction::Ccw, Side::South) {
+            RefSow::Done {
+                board,
+                laps: l,
+                captured,
+                ..
+            } => {
+                assert_eq!((l, captured), (laps, 4), "{text}");
+                assert_eq!(board, p.board(), "{text}");
+            }
+            RefSow::Endless => panic!("{text} is finite"),
         }
-        RefSow::Endless => panic!("finite"),
     }
 }
 

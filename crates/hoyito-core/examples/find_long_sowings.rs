@@ -117,6 +117,14 @@
 //!   longest finite 858 laps on 2×6 (`10,3,2,4,0,7/6,5,4,3,4,0 n 0-0`,
 //!   North 5), 425 on 2×7, 746 on 2×8, 195 on 2×9, 139 on 2×10, 115 on
 //!   2×11, 104 on 2×12: larger boards make long sowings rarer, not commoner.
+//! - `construct` with `HOYITO_BACK` (fourteenth session): built sowings
+//!   extended back to the deepest South lap start leading to them are
+//!   several times likelier to pass 4,096 laps, and found the first finite
+//!   sowings of more than 10,000 laps, with capture side `opponent`:
+//!   10,499 laps on 2×8 with 15 seeds per hole
+//!   (`19,18,2,18,15,32,7,45/22,4,1,2,6,5,1,3 s 40-0`, South 5; seed 41,
+//!   10^6 boards, 544 s), committed in `tests/examples.rs`. Under the
+//!   standard capture side the longest is 6,604 laps (2×8, seed 5).
 
 use hoyito_core::{Match, PlayError, Position, Rules, Variant};
 use rand::rngs::SmallRng;

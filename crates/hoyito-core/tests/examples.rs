@@ -277,7 +277,8 @@ fn longest_finite_sowing_found_by_random_play() {
     // The longest finite sowing in 10^9 candidate moves of random Hoyito II/III
     // games on 2×6 (find_long_sowings, seed 3): 592 laps, ending in a casa
     // (the chain stops at once: i2 holds 0). No sowing of more than 10,000
-    // laps was found; see the report in find_long_sowings.rs.
+    // laps was found by random play; the longer sowings below were built
+    // (see the report in find_long_sowings.rs).
     let r = Rules::standard(Variant::II);
     let mut p = at(r, "1,10,1,2,1,0/4,0,2,9,0,2 s 8-8");
     let m = p.parse_move("2").unwrap();
@@ -309,31 +310,45 @@ fn longest_finite_sowing_found_by_random_play() {
 
 #[test]
 fn longest_finite_sowings_found_by_residues() {
-    // Built by find_long_sowings `construct` (capture side opponent): boards
-    // whose lap residues have exactly one pair that can end the sowing (a
-    // last seed making 4 in North's row).
-    // - 8,350 laps on 2×4 with 30 seeds per hole (seed 8), sown from the
-    //   built board itself;
-    // - 10,499 laps on 2×8 with 15 seeds per hole (seed 41, `HOYITO_BACK`),
-    //   the longest finite sowing found: the built board's 1,024 laps or
-    //   more extended back along the laps leading to it.
-    // Both end in a casa of North's row, captured, with an extra turn. The
-    // core and the reference sowing must agree on every lap.
-    for (holes, seeds, text, token, laps) in [
-        (4, 30, "19,9,25,51/32,13,55,4 s 32-0", "2", 8350),
+    // Built by find_long_sowings `construct`: boards whose lap residues have
+    // exactly one pair that can end the sowing.
+    // - 8,350 laps on 2×4 with 30 seeds per hole, capture side opponent
+    //   (seed 8), sown from the built board itself;
+    // - 10,499 laps on 2×8 with 15 seeds per hole, capture side opponent
+    //   (seed 41, `HOYITO_BACK`), the longest finite sowing found: a built
+    //   board's 1,024 laps or more extended back along the laps leading to
+    //   it;
+    // - 6,604 laps on 2×8 with 15 seeds per hole, standard capture side
+    //   (seed 5, `HOYITO_BACK`), the longest found under the standard rules
+    //   but for the seeds.
+    // All end in a casa made by the last seed, captured, with an extra turn
+    // (with capture side opponent, in North's row). The core and the
+    // reference sowing must agree on every lap.
+    use hoyito_core::CaptureSide::{Any, Opponent};
+    for (holes, seeds, capture_side, text, token, laps) in [
+        (4, 30, Opponent, "19,9,25,51/32,13,55,4 s 32-0", "2", 8350),
         (
             8,
             15,
+            Opponent,
             "19,18,2,18,15,32,7,45/22,4,1,2,6,5,1,3 s 40-0",
             "5",
             10_499,
+        ),
+        (
+            8,
+            15,
+            Any,
+            "9,15,14,1,22,38,20,4/0,50,3,24,13,2,11,10 s 4-0",
+            "8",
+            6604,
         ),
     ] {
         let r = Rules::try_from(hoyito_core::RulesSpec {
             variant: Variant::II,
             holes,
             seeds,
-            capture_side: hoyito_core::CaptureSide::Opponent,
+            capture_side,
             ..Default::default()
         })
         .unwrap();

@@ -555,6 +555,32 @@ fn s4_a_player_without_seeds_passes() {
 }
 
 #[test]
+fn s4_an_extra_turn_with_only_endless_sowings_passes() {
+    // Found by the match property test. Hoyito II, 2×4, capture side
+    // opponent, round 2 with South's holes 3 and 4 closed. South 2 (i1, 2)
+    // ends with a capture in North's row after 6 laps: an extra turn.
+    let opp = rules_with(Variant::II, 4, |s| s.capture_side = CaptureSide::Opponent);
+    case(
+        opp,
+        "1,2,x,x/1,2,0,6 s 0-12 reserve=0-8 round=2",
+        "2",
+        "2,0,x,x/2,3,0,1 n 4-12 reserve=0-8 round=2",
+        6,
+        4,
+        true,
+    );
+    // But South's only sowing, 1 (i0, 2), never ends, so South passes and
+    // North moves. The same board given with South to move settles to North.
+    let q = Position::from_notation(opp, "2,0,x,x/2,3,0,1 s 4-12 reserve=0-8 round=2").unwrap();
+    assert_eq!(q.to_move(), Side::North);
+    let mut s = q.to_setup();
+    s.to_move = Side::South;
+    let south = Position::from_setup(opp, &s).unwrap();
+    assert_eq!(south.to_move(), Side::North, "the pass is settled at once");
+    assert_eq!(ref_sow_at(&q, 0, Direction::Ccw, Side::South), RefSow::Endless);
+}
+
+#[test]
 fn s4_last_four_go_to_the_captor_in_hoyito_i_and_ii() {
     // 8 in play; South 6 (i5, 1): i6 3→4 captured: 4 left: South takes them.
     for v in [Variant::I, Variant::II, Variant::III] {

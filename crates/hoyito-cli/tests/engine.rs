@@ -162,3 +162,57 @@ fn selfplay_reports_a_series() {
     assert_eq!(code, 2);
     assert!(err.contains("level:N"), "{err}");
 }
+
+#[test]
+fn selfplay_from_a_position() {
+    // South's only move, 6, captures 8 and ends the game (the last four go
+    // to the captor): whoever plays South wins, so A wins one game of two.
+    let records = std::env::temp_dir().join(format!("hoyito-selfplay-position-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&records);
+    let start = "0,0,0,0,0,1/3,0,0,0,0,4 s 0-0";
+    let (code, out, err) = hoyito(&[
+        "selfplay",
+        "--a",
+        "ab",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--random-plies",
+        "0",
+        "--position",
+        start,
+        "--records",
+        records.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["position"], start);
+    assert_eq!(
+        (v["wins"].as_u64(), v["losses"].as_u64()),
+        (Some(1), Some(1)),
+        "{v}"
+    );
+    assert_eq!(v["a_south"]["wins"].as_u64(), Some(1), "{v}");
+    // The record starts from the position and replays to the end.
+    let path = records.join("game-0001.hoy");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(start), "{text}");
+    let (code, out, err) = hoyito(&["replay", "--record", path.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let last = json(out.lines().last().unwrap());
+    assert_eq!(last["over"], true, "{last}");
+    std::fs::remove_dir_all(&records).unwrap();
+
+    // A finished or unreadable position is refused with one line.
+    for bad in ["0,0,0,0,0,0/0,0,0,0,0,0 s 24-24", "1,2,3 s 0-0"] {
+        let (code, out, err) = hoyito(&["selfplay", "--a", "ab", "--b", "random", "--position", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("--position"), "{err}");
+    }
+}

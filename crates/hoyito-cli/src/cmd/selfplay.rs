@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use hoyito_core::{Game, Record, Rules, Side};
+use hoyito_core::{Game, Position, Record, Rules, Side};
 use hoyito_engine::{play_out, Engine, EngineKind, EvalWeights, Limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::rngs::SmallRng;
@@ -46,6 +46,12 @@ pub struct Args {
     /// Random plies at the start of each pair of games (both colours play the same opening).
     #[arg(long, default_value_t = 2)]
     random_plies: u32,
+    /// Start every game from this position (the one-line notation of
+    /// docs/NOTATION.md) instead of the start position; any random plies
+    /// follow it. A still takes South in even-numbered games, whoever moves
+    /// first.
+    #[arg(long, value_name = "NOTATION")]
+    position: Option<String>,
     /// Seed of the openings and of the engines' random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -164,6 +170,7 @@ struct GameResult {
 #[derive(Clone, Copy)]
 struct Series<'a> {
     rules: Rules,
+    start: Position,
     a: Spec,
     b: Spec,
     limits: Limits,
@@ -175,6 +182,7 @@ struct Series<'a> {
 fn play_one(series: &Series, index: u32) -> (GameResult, Game) {
     let Series {
         rules,
+        start,
         a,
         b,
         limits,
@@ -185,7 +193,7 @@ fn play_one(series: &Series, index: u32) -> (GameResult, Game) {
     let pair = index / 2;
     let a_side = if index & 1 == 0 { Side::South } else { Side::North };
     let mut rng = SmallRng::seed_from_u64(args_seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut game = Game::new(rules);
+    let mut game = Game::from_position(start);
     for _ in 0..random_plies {
         if game.is_over() {
             break;
@@ -342,8 +350,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot use the tablebases in {}", dir.display()))?;
         eprintln!("tablebases: layers {layers:?} from {}", dir.display());
     }
+    let start = match &args.position {
+        Some(text) => {
+            let pos = Position::from_notation(rules, text).context("invalid --position")?;
+            if pos.is_over() {
+                bail!("--position {text:?} is a finished game: there is nothing to play");
+            }
+            pos
+        }
+        None => Position::new(rules),
+    };
     let series = Series {
         rules,
+        start,
         a,
         b,
         limits,
@@ -436,6 +455,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let out = serde_json::json!({
             "variant": rules.variant().name(),
             "holes": rules.holes(),
+            "position": start.to_notation(),
             "a": args.a,
             "b": args.b,
             "games": args.games,

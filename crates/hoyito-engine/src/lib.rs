@@ -251,10 +251,11 @@ impl Engine {
     /// time, one of its most tempting moves (largest immediate gain, as a
     /// one-ply greedy player does) for its next `d` moves, and perfectly
     /// after that; the engine's own later moves are the best against that
-    /// model while still lost, perfect once not. The move with the best
-    /// expected result (win 1, draw 1/2), then the best expected result if
-    /// instead the opponent's next [`random_depth`]`(d)` = `⌈d/2⌉` moves are
-    /// uniformly random (and perfect play follows), then proved value, is
+    /// model while still lost, perfect once not. A second model has the
+    /// opponent's next [`random_depth`]`(d)` = `⌈d/2⌉` moves uniformly
+    /// random (and perfect play after them). The move with the largest sum
+    /// of the two expected results (win 1, draw 1/2), as if the opponent
+    /// were either kind with equal chance, then the best proved value, is
     /// played; `d` deepens from 1 to [`MAX_SWINDLE_DEPTH`] while the model
     /// fits in twice the root proof's node budget and in 90 % of the move's
     /// time (the model needs only won, drawn or lost above the tables: at most two
@@ -820,12 +821,11 @@ fn error_chance(s: &mut Searcher<'_>, me: Side, child: &Position, hb: u64, best:
 /// moves (largest immediate gain, each equally likely) for its next `depth`
 /// moves and perfectly after that, while the mover plays the same way (the
 /// best move against that opponent while lost, perfectly once it is not).
-/// "Best" is first the expected result (a win counts 1, a draw 1/2, a
-/// loss 0), then the expected result against an opponent whose next
-/// [`random_depth`] moves are uniformly random, perfect after them
-/// ([`Opponent::Random`]; the mover plays as above): the
-/// tie-break for an opponent who errs at random rather than greedily, and
-/// its only chance when no tempting move errs; then the proved value.
+/// "Best" is first the sum of two expected results (a win counts 1, a draw
+/// 1/2, a loss 0): against that opponent, and against an opponent whose
+/// next [`random_depth`] moves are uniformly random, perfect after them
+/// ([`Opponent::Random`]; the mover plays as above), as if the opponent
+/// were either kind with equal chance; then the proved value.
 /// `None` if the proofs do not finish within the search's limit,
 /// `Some(None)` if no move gives either opponent a chance to go wrong.
 fn swindle(
@@ -837,8 +837,9 @@ fn swindle(
     let me = pos.to_move();
     let result = values.iter().map(|&(_, v)| (pos.margin(me) + v).signum()).max()?;
     // Only moves that keep the proved result: in a drawn position, the
-    // moves that keep the draw.
-    let mut tempting = Vec::with_capacity(values.len());
+    // moves that keep the draw. A fallible opponent may err greedily or at
+    // random, so each is scored by the sum of the two models' expectations.
+    let mut best: Option<(f64, i32, Move)> = None;
     for &(m, v) in values
         .iter()
         .filter(|&&(_, v)| (pos.margin(me) + v).signum() == result)
@@ -847,24 +848,13 @@ fn swindle(
         child.play(m).ok()?;
         child.settle();
         let e = expectation(search, &child, me, depth, Opponent::Tempting)?;
-        tempting.push((e, v, m, child));
-    }
-    // The random model only breaks ties of the tempting one (a kept result
-    // is worth at least its points to either model, so when no move beats
-    // them every move ties), so only the moves tied best need it.
-    let top = tempting
-        .iter()
-        .map(|&(e, ..)| e)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let mut best: Option<(f64, f64, i32, Move)> = None;
-    for (e, v, m, child) in tempting.into_iter().filter(|&(e, ..)| e == top) {
         let u = expectation(search, &child, me, random_depth(depth), Opponent::Random)?;
         let chance = e > points(result) || u > points(result);
-        if chance && best.is_none_or(|(be, bu, bv, _)| (e, u, v) > (be, bu, bv)) {
-            best = Some((e, u, v, m));
+        if chance && best.is_none_or(|(bs, bv, _)| (e + u, v) > (bs, bv)) {
+            best = Some((e + u, v, m));
         }
     }
-    Some(best.map(|(_, _, v, m)| (m, v)))
+    Some(best.map(|(_, v, m)| (m, v)))
 }
 
 /// The random moves of the opponent that the swindle's random model (see

@@ -354,6 +354,27 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
     );
 }
 
+/// Calls `f` for every `step`-th lost or drawn 2×4 position (12, 16 and 20
+/// seeds, South to move) of each variant, with the engine on the 12-seed
+/// tables, the 20-seed tables, the mover and its proved result (−1 or 0).
+fn for_each_unwon(step: usize, mut f: impl FnMut(Variant, &mut Engine, &Tablebase, Position, Side, i32)) {
+    for variant in [Variant::I, Variant::II, Variant::III] {
+        let rules = Rules::new(variant, 4).unwrap();
+        let (small, big) = small_and_big(rules);
+        let mut engine = Engine::new(EngineKind::AlphaBeta);
+        engine.set_tablebase(Arc::clone(&small));
+        for seeds in [12, 16, 20] {
+            for pos in sample(rules, seeds, step) {
+                let me = pos.to_move();
+                let result = final_for(&big, &pos, me).signum();
+                if result <= 0 {
+                    f(variant, &mut engine, &big, pos, me, result);
+                }
+            }
+        }
+    }
+}
+
 /// Where no move lets the opponent's most tempting moves go wrong, the
 /// swindle still counts on errors at random: in lost and drawn positions
 /// whose result no tempting line can improve, the engine plays, among the
@@ -366,50 +387,37 @@ fn random_errors_count_where_tempting_ones_do_not() {
     // Positions where some move gives a random opponent a chance, and
     // those where only a later random move can err.
     let (mut chances, mut deeper) = (0, 0);
-    for variant in [Variant::I, Variant::II, Variant::III] {
-        let rules = Rules::new(variant, 4).unwrap();
-        let (small, big) = small_and_big(rules);
-        let mut engine = Engine::new(EngineKind::AlphaBeta);
-        engine.set_tablebase(Arc::clone(&small));
-        for seeds in [12, 16, 20] {
-            for pos in sample(rules, seeds, 211) {
-                let me = pos.to_move();
-                let result = final_for(&big, &pos, me).signum();
-                if result > 0 {
-                    continue;
-                }
-                let keep: Vec<_> = pos
-                    .legal_moves()
-                    .iter()
-                    .copied()
-                    .filter(|&m| final_for(&big, &after(&pos, m), me).signum() == result)
-                    .collect();
-                if keep
-                    .iter()
-                    .any(|&m| reaches(&big, &after(&pos, m), me, MAX_SWINDLE_DEPTH, result + 1))
-                {
-                    continue;
-                }
-                let chance = |m| random_points(&big, &after(&pos, m), me, RANDOM_DEPTH);
-                let most = keep.iter().map(|&m| chance(m)).fold(0.0, f64::max);
-                if most <= (result as f64 + 1.0) / 2.0 {
-                    continue;
-                }
-                chances += 1;
-                let first = |m| random_points(&big, &after(&pos, m), me, 1);
-                if keep.iter().all(|&m| first(m) <= (result as f64 + 1.0) / 2.0) {
-                    deeper += 1;
-                }
-                let m = search(&mut engine, pos, 1_000_000).best.expect("a move");
-                assert!(
-                    keep.contains(&m) && chance(m) == most,
-                    "{variant:?} {}: {m:?} gives a random opponent {} where {most} was possible",
-                    pos.to_notation(),
-                    chance(m)
-                );
-            }
+    for_each_unwon(211, |variant, engine, big, pos, me, result| {
+        let keep: Vec<_> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| final_for(big, &after(&pos, m), me).signum() == result)
+            .collect();
+        if keep
+            .iter()
+            .any(|&m| reaches(big, &after(&pos, m), me, MAX_SWINDLE_DEPTH, result + 1))
+        {
+            return;
         }
-    }
+        let chance = |m| random_points(big, &after(&pos, m), me, RANDOM_DEPTH);
+        let most = keep.iter().map(|&m| chance(m)).fold(0.0, f64::max);
+        if most <= (result as f64 + 1.0) / 2.0 {
+            return;
+        }
+        chances += 1;
+        let first = |m| random_points(big, &after(&pos, m), me, 1);
+        if keep.iter().all(|&m| first(m) <= (result as f64 + 1.0) / 2.0) {
+            deeper += 1;
+        }
+        let m = search(engine, pos, 1_000_000).best.expect("a move");
+        assert!(
+            keep.contains(&m) && chance(m) == most,
+            "{variant:?} {}: {m:?} gives a random opponent {} where {most} was possible",
+            pos.to_notation(),
+            chance(m)
+        );
+    });
     assert!(chances > 20, "only {chances} positions with a chance");
     assert!(deeper > 0, "no position where only a later random move can err");
     eprintln!("{chances} positions with a chance, {deeper} of them only after the first random move");
@@ -465,58 +473,45 @@ fn tempting_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> f64 
 #[test]
 fn swindles_weigh_greedy_and_random_errors_together() {
     let (mut chances, mut disagree) = (0, 0);
-    for variant in [Variant::I, Variant::II, Variant::III] {
-        let rules = Rules::new(variant, 4).unwrap();
-        let (small, big) = small_and_big(rules);
-        let mut engine = Engine::new(EngineKind::AlphaBeta);
-        engine.set_tablebase(Arc::clone(&small));
-        for seeds in [12, 16, 20] {
-            for pos in sample(rules, seeds, 2003) {
-                let me = pos.to_move();
-                let result = final_for(&big, &pos, me).signum();
-                if result > 0 {
-                    continue;
-                }
-                let floor = (result as f64 + 1.0) / 2.0;
-                let keys: Vec<(Move, f64, f64)> = pos
-                    .legal_moves()
-                    .iter()
-                    .copied()
-                    .filter(|&m| final_for(&big, &after(&pos, m), me).signum() == result)
-                    .map(|m| {
-                        let child = after(&pos, m);
-                        (
-                            m,
-                            tempting_points(&big, &child, me, MAX_SWINDLE_DEPTH),
-                            random_points(&big, &child, me, RANDOM_DEPTH),
-                        )
-                    })
-                    .filter(|&(_, t, u)| t > floor || u > floor)
-                    .collect();
-                if keys.is_empty() {
-                    continue;
-                }
-                chances += 1;
-                let most = keys.iter().map(|&(_, t, u)| t + u).fold(f64::MIN, f64::max);
-                // The old key: greedy errors first, random ones only to break ties.
-                let (_, gt, gu) = keys
-                    .iter()
-                    .copied()
-                    .max_by(|a, b| (a.1, a.2).partial_cmp(&(b.1, b.2)).unwrap())
-                    .unwrap();
-                if gt + gu < most - 1e-9 {
-                    disagree += 1;
-                }
-                let m = search(&mut engine, pos, 1_000_000).best.expect("a move");
-                let got = keys.iter().find(|&&(k, ..)| k == m).map(|&(_, t, u)| t + u);
-                assert!(
-                    got.is_some_and(|g| g >= most - 1e-9),
-                    "{variant:?} {}: {m:?} scores {got:?} for both kinds of error where {most} was possible ({keys:?})",
-                    pos.to_notation()
-                );
-            }
+    for_each_unwon(2003, |variant, engine, big, pos, me, result| {
+        let floor = (result as f64 + 1.0) / 2.0;
+        let keys: Vec<(Move, f64, f64)> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| final_for(big, &after(&pos, m), me).signum() == result)
+            .map(|m| {
+                let child = after(&pos, m);
+                (
+                    m,
+                    tempting_points(big, &child, me, MAX_SWINDLE_DEPTH),
+                    random_points(big, &child, me, RANDOM_DEPTH),
+                )
+            })
+            .filter(|&(_, t, u)| t > floor || u > floor)
+            .collect();
+        if keys.is_empty() {
+            return;
         }
-    }
+        chances += 1;
+        let most = keys.iter().map(|&(_, t, u)| t + u).fold(f64::MIN, f64::max);
+        // The old key: greedy errors first, random ones only to break ties.
+        let (_, gt, gu) = keys
+            .iter()
+            .copied()
+            .max_by(|a, b| (a.1, a.2).partial_cmp(&(b.1, b.2)).unwrap())
+            .unwrap();
+        if gt + gu < most - 1e-9 {
+            disagree += 1;
+        }
+        let m = search(engine, pos, 1_000_000).best.expect("a move");
+        let got = keys.iter().find(|&&(k, ..)| k == m).map(|&(_, t, u)| t + u);
+        assert!(
+            got.is_some_and(|g| g >= most - 1e-9),
+            "{variant:?} {}: {m:?} scores {got:?} for both kinds of error where {most} was possible ({keys:?})",
+            pos.to_notation()
+        );
+    });
     assert!(chances > 100, "only {chances} positions with a chance");
     assert!(
         disagree > 10,

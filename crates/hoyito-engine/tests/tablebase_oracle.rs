@@ -209,17 +209,42 @@ fn reaches(tb: &Tablebase, pos: &Position, me: Side, depth: u32, goal: i32) -> b
 /// extra turn included: the swindle's chance against an opponent who errs
 /// at random.
 fn random_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> f64 {
+    model_points(tb, pos, me, depth, false)
+}
+
+/// [`random_points`] (`greedy` false) or [`tempting_points`] (`greedy`
+/// true): the opponent's next `depth` moves are any move, or one of its
+/// most tempting ones (largest immediate gain), each equally likely.
+fn model_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32, greedy: bool) -> f64 {
     let points = |p: &Position| (final_for(tb, p, me).signum() as f64 + 1.0) / 2.0;
     if pos.is_over() || depth == 0 {
         return points(pos);
     }
-    let children: Vec<Position> = pos.legal_moves().iter().map(|&r| after(pos, r)).collect();
-    if pos.to_move() != me {
-        return children
+    let mover = pos.to_move();
+    let children: Vec<(i32, Position)> = pos
+        .legal_moves()
+        .iter()
+        .map(|&r| {
+            let p = after(pos, r);
+            (p.margin(mover) - pos.margin(mover), p)
+        })
+        .collect();
+    if mover != me {
+        let least = if greedy {
+            children.iter().map(|&(g, _)| g).max().unwrap()
+        } else {
+            i32::MIN
+        };
+        let chosen: Vec<&Position> = children
             .iter()
-            .map(|p| random_points(tb, p, me, depth - 1))
+            .filter(|&&(g, _)| g >= least)
+            .map(|(_, p)| p)
+            .collect();
+        return chosen
+            .iter()
+            .map(|p| model_points(tb, p, me, depth - 1, greedy))
             .sum::<f64>()
-            / children.len() as f64;
+            / chosen.len() as f64;
     }
     // An extra turn (captures take seeds, so this ends).
     if points(pos) == 1.0 {
@@ -227,8 +252,8 @@ fn random_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> f64 {
     }
     children
         .iter()
-        .filter(|p| points(p) >= points(pos))
-        .map(|p| random_points(tb, p, me, depth))
+        .filter(|(_, p)| points(p) >= points(pos))
+        .map(|(_, p)| model_points(tb, p, me, depth, greedy))
         .fold(points(pos), f64::max)
 }
 
@@ -429,40 +454,7 @@ fn random_errors_count_where_tempting_ones_do_not() {
 /// playing its best moves that keep the result (`tb` gives the results):
 /// the swindle's chance against a one-ply greedy opponent.
 fn tempting_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> f64 {
-    let points = |p: &Position| (final_for(tb, p, me).signum() as f64 + 1.0) / 2.0;
-    if pos.is_over() || depth == 0 {
-        return points(pos);
-    }
-    let mover = pos.to_move();
-    let children: Vec<(i32, Position)> = pos
-        .legal_moves()
-        .iter()
-        .map(|&r| {
-            let p = after(pos, r);
-            (p.margin(mover) - pos.margin(mover), p)
-        })
-        .collect();
-    if mover != me {
-        let tempting = children.iter().map(|&(g, _)| g).max().unwrap();
-        let chosen: Vec<&Position> = children
-            .iter()
-            .filter(|&&(g, _)| g == tempting)
-            .map(|(_, p)| p)
-            .collect();
-        return chosen
-            .iter()
-            .map(|p| tempting_points(tb, p, me, depth - 1))
-            .sum::<f64>()
-            / chosen.len() as f64;
-    }
-    if points(pos) == 1.0 {
-        return 1.0;
-    }
-    children
-        .iter()
-        .filter(|(_, p)| points(p) >= points(pos))
-        .map(|(_, p)| tempting_points(tb, p, me, depth))
-        .fold(points(pos), f64::max)
+    model_points(tb, pos, me, depth, true)
 }
 
 /// A fallible opponent may err greedily or at random: in lost and drawn

@@ -3,6 +3,8 @@
 //! Exit codes: 0 success, 1 failure of a check (e.g. a test position that
 //! did not match), 2 usage or input error (one line on stderr).
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

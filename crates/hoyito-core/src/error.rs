@@ -56,12 +56,43 @@ pub enum PlayError {
     /// The direction is not allowed by the `direction` option or by the player's earlier choice.
     #[error("that sowing direction is not allowed here")]
     Direction,
-    /// A two-hole opening move is required (or a two-hole move was given when not allowed).
-    #[error("{0}")]
-    Opening(&'static str),
+    /// The two-hole opening rule (RULES.md §6.2) refuses the move.
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
     /// The relay sowing would never end (RULES.md §2): the move is illegal.
     #[error("the sowing would never end (endless sowing)")]
     Endless,
+}
+
+/// Why the two-hole opening rule (RULES.md §6.2) refuses a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum OpeningError {
+    /// The first move of the game must sow two holes.
+    #[error("the first move of this game must use two holes, like 2+5")]
+    PairRequired,
+    /// A two-hole move outside the opening.
+    #[error("a two-hole move is only allowed as the opening move")]
+    PairNotAllowed,
+    /// Both holes of the pair are the same.
+    #[error("the two holes of the opening must differ")]
+    SameHole,
+    /// The first sowing emptied the second hole.
+    #[error("the second hole of the opening is empty after the first sowing")]
+    SecondHoleEmpty,
+}
+
+/// What is wrong with a move token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum MoveParseReason {
+    /// Nothing but spaces.
+    #[error("empty token")]
+    Empty,
+    /// A hole number that is not one or two digits.
+    #[error("a hole number must be 1 or 2 digits")]
+    NotDigits,
+    /// A hole number that is 0 or larger than the holes per row.
+    #[error("hole number out of range")]
+    OutOfRange,
 }
 
 /// A move token that could not be read.
@@ -71,7 +102,7 @@ pub struct MoveParseError {
     /// The token as given.
     pub token: String,
     /// What was wrong.
-    pub reason: &'static str,
+    pub reason: MoveParseReason,
     /// Holes per row.
     pub holes: usize,
 }
@@ -93,6 +124,15 @@ pub enum PositionError {
     /// More seeds than a board can hold.
     #[error("{0} seeds in all is too many: at most 240")]
     TooManySeeds(u32),
+    /// A round number outside `1..=65535`.
+    #[error("round {0} is invalid: expected a round from 1 to 65535")]
+    Round(u32),
+    /// The two-hole opening is marked pending, but the rules have none.
+    #[error("the two-hole opening is pending but the rules have no two-hole opening")]
+    OpeningWithoutRule,
+    /// Direction choices are set, but the rules' direction is not `per_player`.
+    #[error("direction choices (dir=) are set but the rules' direction is {0}, not per_player")]
+    ChosenWithoutRule(crate::rules::DirectionRule),
     /// The position text could not be read.
     #[error("bad position notation {text:?}: {reason}")]
     Notation {

@@ -25,13 +25,16 @@
 //! is a `Copy` value; [`Position::play`] checks legality and settles
 //! automatic passes, [`Position::play_unchecked`] is the allocation-free hot
 //! path for search. [`Game`] adds the move list and the repetition rule,
-//! [`Match`] chains games into rounds. Notation lives in [`notation`] and
+//! [`Match`] chains games into rounds, and [`Contest`] is either. Notation lives in [`notation`] and
 //! records in [`record`].
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod contest;
 pub mod error;
 pub mod game;
+pub mod matchplay;
 pub mod moves;
 pub mod notation;
 pub mod perft;
@@ -42,13 +45,23 @@ pub mod rules;
 pub mod side;
 pub mod state;
 
-pub use error::{MoveParseError, PlayError, PositionError, RecordError, RulesError};
-pub use game::{Game, Match, MatchOutcome, TokenError};
+pub use contest::Contest;
+pub use error::{
+    MoveParseError, MoveParseReason, OpeningError, PlayError, PositionError, RecordError, RulesError,
+};
+pub use game::{Game, TokenError};
+pub use matchplay::{Match, MatchOutcome};
 pub use moves::{Move, MoveList, SingleMoves, MAX_MOVES, MAX_SINGLE_MOVES};
 pub use position::{
-    EndReason, LastFour, Outcome, Played, Position, RepetitionKey, RepetitionTracker, Setup, SowObserver,
+    EndReason, GameResult, LastFour, Outcome, Played, Position, RepetitionKey, RepetitionTracker, Setup,
+    SowObserver,
 };
 pub use record::Record;
 pub use rules::{CaptureSide, Direction, DirectionRule, Repetition, Rules, RulesSpec, Variant};
 pub use side::{ByPlayer, Side};
 pub use state::State;
+
+/// The README's library example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExample;

@@ -2,7 +2,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::rules::{Direction, MAX_HOLES};
+use crate::rules::{Direction, MAX_BOARD, MAX_HOLES};
 
 /// Marker for "no second hole".
 const NONE: u8 = u8::MAX;
@@ -19,23 +19,59 @@ pub struct Move {
 }
 
 impl Move {
-    /// A one-hole move from board index `hole` in direction `dir`.
+    /// A one-hole move from board index `hole` (`0..24`) in direction `dir`.
+    ///
+    /// # Panics
+    /// If `hole` is not a board index of the largest board (`hole >= 24`);
+    /// [`Move::try_single`] returns `None` instead.
     #[inline]
     pub const fn single(hole: usize, dir: Direction) -> Move {
-        Move {
-            hole: hole as u8,
-            second: NONE,
-            dir,
+        match Move::try_single(hole, dir) {
+            Some(m) => m,
+            None => panic!("a hole index must be below 24"),
         }
     }
 
-    /// A two-hole opening move: `first` is sown, then `second` (RULES.md §6.2).
+    /// A one-hole move, or `None` if `hole` is not below 24.
+    #[inline]
+    pub const fn try_single(hole: usize, dir: Direction) -> Option<Move> {
+        if hole < MAX_BOARD {
+            Some(Move {
+                hole: hole as u8,
+                second: NONE,
+                dir,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// A two-hole opening move: `first` is sown, then `second` (RULES.md
+    /// §6.2). Whether the pair is legal (two different holes of the mover)
+    /// is for [`crate::Position::play`] to say.
+    ///
+    /// # Panics
+    /// If a hole index is not below 24; [`Move::try_pair`] returns `None`
+    /// instead.
     #[inline]
     pub const fn pair(first: usize, second: usize, dir: Direction) -> Move {
-        Move {
-            hole: first as u8,
-            second: second as u8,
-            dir,
+        match Move::try_pair(first, second, dir) {
+            Some(m) => m,
+            None => panic!("a hole index must be below 24"),
+        }
+    }
+
+    /// A two-hole opening move, or `None` if a hole index is not below 24.
+    #[inline]
+    pub const fn try_pair(first: usize, second: usize, dir: Direction) -> Option<Move> {
+        if first < MAX_BOARD && second < MAX_BOARD {
+            Some(Move {
+                hole: first as u8,
+                second: second as u8,
+                dir,
+            })
+        } else {
+            None
         }
     }
 
@@ -97,5 +133,32 @@ mod tests {
         assert_eq!((m.hole(), m.second(), m.direction()), (1, Some(4), Direction::Cw));
         assert!(m.is_pair());
         assert!(!Move::single(0, Direction::Ccw).is_pair());
+    }
+
+    #[test]
+    fn constructors_refuse_indices_off_the_largest_board() {
+        assert_eq!(Move::try_single(24, Direction::Ccw), None);
+        assert_eq!(
+            Move::try_single(256, Direction::Ccw),
+            None,
+            "no truncation to hole 0"
+        );
+        assert_eq!(
+            Move::try_pair(3, 255, Direction::Ccw),
+            None,
+            "255 is not 'no second hole'"
+        );
+        assert_eq!(Move::try_pair(24, 3, Direction::Ccw), None);
+        assert_eq!(Move::try_single(23, Direction::Cw).map(Move::hole), Some(23));
+        assert_eq!(
+            Move::try_pair(0, 23, Direction::Cw).and_then(Move::second),
+            Some(23)
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "below 24")]
+    fn single_panics_off_the_board() {
+        let _ = Move::single(300, Direction::Ccw);
     }
 }

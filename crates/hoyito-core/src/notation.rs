@@ -14,7 +14,7 @@
 
 use core::fmt::{self, Write};
 
-use crate::error::{MoveParseError, PositionError};
+use crate::error::{MoveParseError, MoveParseReason, PositionError};
 use crate::moves::Move;
 use crate::position::{LastFour, Position, Setup};
 use crate::rules::{Direction, DirectionRule, Rules};
@@ -59,6 +59,48 @@ impl Position {
         MoveToken { pos: self, m }
     }
 
+    /// The tokens of the legal moves, in [`Position::legal_moves`] order.
+    ///
+    /// ```
+    /// use hoyito_core::{Position, Rules, Variant};
+    /// let pos = Position::new(Rules::standard(Variant::I));
+    /// assert_eq!(pos.legal_tokens(), ["1", "2", "3", "4", "5", "6"]);
+    /// ```
+    pub fn legal_tokens(&self) -> Vec<String> {
+        self.legal_moves()
+            .iter()
+            .map(|&m| self.move_token(m).to_string())
+            .collect()
+    }
+
+    /// A line of moves from this position (a game continuation or a
+    /// principal variation) as tokens, each written in the position it is
+    /// played in; passes are automatic. Stops before the first move that is
+    /// not legal.
+    ///
+    /// ```
+    /// use hoyito_core::{Position, Rules, Variant};
+    /// let pos = Position::new(Rules::standard(Variant::I));
+    /// let first = pos.legal_moves()[2];
+    /// let mut after = pos;
+    /// after.play(first)?;
+    /// let line = [first, after.legal_moves()[0]];
+    /// assert_eq!(pos.line_tokens(&line), ["3", "1"]);
+    /// # Ok::<(), hoyito_core::PlayError>(())
+    /// ```
+    pub fn line_tokens(&self, line: &[Move]) -> Vec<String> {
+        let mut pos = *self;
+        let mut out = Vec::with_capacity(line.len());
+        for &m in line {
+            let token = pos.move_token(m).to_string();
+            if pos.play(m).is_err() {
+                break;
+            }
+            out.push(token);
+        }
+        out
+    }
+
     /// Reads a move token for the side to move. Only the syntax and the hole
     /// range are checked here; [`Position::play`] checks legality. Without
     /// a suffix the direction is the player's chosen one (`per_player`) or
@@ -76,7 +118,7 @@ impl Position {
         };
         let t = token.trim();
         if t.is_empty() {
-            return Err(err("empty token"));
+            return Err(err(MoveParseReason::Empty));
         }
         let (body, dir) = match t.as_bytes()[t.len() - 1] {
             b'L' | b'l' => (&t[..t.len() - 1], Some(Direction::Ccw)),
@@ -86,11 +128,11 @@ impl Position {
         let dir = dir.unwrap_or_else(|| self.chosen_directions()[self.to_move()].unwrap_or(Direction::Ccw));
         let hole = |s: &str| -> Result<usize, MoveParseError> {
             if s.is_empty() || s.len() > 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(err("a hole number must be 1 or 2 digits"));
+                return Err(err(MoveParseReason::NotDigits));
             }
-            let k: usize = s.parse().map_err(|_| err("not a number"))?;
+            let k: usize = s.parse().map_err(|_| err(MoveParseReason::NotDigits))?;
             if k == 0 || k > n {
-                return Err(err("hole number out of range"));
+                return Err(err(MoveParseReason::OutOfRange));
             }
             Ok(self.row(self.to_move()).start + k - 1)
         };
@@ -146,7 +188,16 @@ impl Position {
     /// was expected, or another [`PositionError`] if the position is invalid.
     pub fn from_notation(rules: Rules, text: &str) -> Result<Position, PositionError> {
         let setup = parse_setup(&rules, text)?;
-        Position::from_setup(rules, &setup)
+        Position::from_setup(rules, &setup).map_err(|e| match e {
+            // Rules the text contradicts: say so with the text.
+            PositionError::Round(_)
+            | PositionError::OpeningWithoutRule
+            | PositionError::ChosenWithoutRule(_) => PositionError::Notation {
+                text: text.chars().take(200).collect(),
+                reason: e.to_string(),
+            },
+            e => e,
+        })
     }
 }
 
@@ -229,9 +280,7 @@ fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, PositionError> {
             "round" => {
                 setup.round = val
                     .parse()
-                    .ok()
-                    .filter(|&r| r >= 1 && r <= u16::MAX as u32)
-                    .ok_or_else(|| bad(format!("round {val:?}: expected a number from 1")))?
+                    .map_err(|_| bad(format!("round {val:?}: expected a number from 1 to 65535")))?
             }
             "last4" => {
                 setup.last_four = LastFour::To(match val {
@@ -264,12 +313,6 @@ fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, PositionError> {
                 )))
             }
         }
-    }
-    if setup.opening && !rules.two_hole_opening() {
-        return Err(bad("opening is set but the rules have no two-hole opening".into()));
-    }
-    if setup.chosen != ByPlayer::default() && rules.direction() != DirectionRule::PerPlayer {
-        return Err(bad("dir= is only meaningful with direction per_player".into()));
     }
     Ok(setup)
 }

@@ -38,20 +38,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::contest::Contest;
 use crate::error::RecordError;
-use crate::game::{Game, Match};
+use crate::game::Game;
+use crate::matchplay::Match;
 use crate::position::Position;
 use crate::rules::{Rules, RulesSpec};
-use crate::side::Side;
-
-/// The games of a record.
-#[derive(Debug, Clone)]
-pub enum RecordBody {
-    /// A single game.
-    Game(Game),
-    /// A match.
-    Match(Match),
-}
 
 /// A game record: tags plus a single game or a match.
 #[derive(Debug, Clone)]
@@ -59,7 +51,7 @@ pub struct Record {
     /// Tags other than those the format writes itself (Event, South, North, Date, …), in order.
     pub tags: Vec<(String, String)>,
     /// The game or match.
-    pub body: RecordBody,
+    pub body: Contest,
 }
 
 /// Longest record text accepted, to bound work on hostile input.
@@ -78,7 +70,7 @@ fn result_of(pos: &Position) -> (String, String) {
     let r = pos.reserve();
     let result = match pos.outcome() {
         None => "*".to_string(),
-        Some(o) => o.winner.map_or("draw", Side::name).to_string(),
+        Some(o) => o.result().to_string(),
     };
     (
         result,
@@ -90,12 +82,21 @@ fn result_of(pos: &Position) -> (String, String) {
     )
 }
 
+impl From<Contest> for Record {
+    fn from(body: Contest) -> Record {
+        Record {
+            tags: Vec::new(),
+            body,
+        }
+    }
+}
+
 impl Record {
     /// A record of a single game.
     pub fn from_game(game: Game) -> Record {
         Record {
             tags: Vec::new(),
-            body: RecordBody::Game(game),
+            body: Contest::Game(game),
         }
     }
 
@@ -103,40 +104,28 @@ impl Record {
     pub fn from_match(m: Match) -> Record {
         Record {
             tags: Vec::new(),
-            body: RecordBody::Match(m),
+            body: Contest::Match(m),
         }
     }
 
     /// The rules.
     pub fn rules(&self) -> &Rules {
-        match &self.body {
-            RecordBody::Game(g) => g.rules(),
-            RecordBody::Match(m) => m.rules(),
-        }
+        self.body.rules()
     }
 
     /// The single game, if the record holds one.
     pub fn game(&self) -> Option<&Game> {
-        match &self.body {
-            RecordBody::Game(g) => Some(g),
-            RecordBody::Match(_) => None,
-        }
+        self.body.as_game()
     }
 
     /// The match, if the record holds one.
     pub fn match_(&self) -> Option<&Match> {
-        match &self.body {
-            RecordBody::Game(_) => None,
-            RecordBody::Match(m) => Some(m),
-        }
+        self.body.as_match()
     }
 
     /// Every game of the record in order (one for a single game).
-    pub fn games(&self) -> Vec<&Game> {
-        match &self.body {
-            RecordBody::Game(g) => vec![g],
-            RecordBody::Match(m) => m.rounds().iter().collect(),
-        }
+    pub fn games(&self) -> &[Game] {
+        self.body.rounds()
     }
 
     /// Writes the record as text.
@@ -164,7 +153,7 @@ impl Record {
         tag("Repetition", rules.repetition().name());
         tag("CaptureSide", rules.capture_side().name());
         match &self.body {
-            RecordBody::Game(g) => {
+            Contest::Game(g) => {
                 tag("Match", "no");
                 if *g.start() != Position::new(rules) {
                     tag("Position", &g.start().to_notation());
@@ -175,11 +164,11 @@ impl Record {
                 out.push('\n');
                 write_moves(&mut out, g);
             }
-            RecordBody::Match(m) => {
+            Contest::Match(m) => {
                 tag("Match", "yes");
                 let result = match m.outcome() {
                     None => "*".to_string(),
-                    Some(o) => o.winner.map_or("draw", Side::name).to_string(),
+                    Some(o) => o.result().to_string(),
                 };
                 tag("Result", &result);
                 tag("Rounds", &m.round().to_string());
@@ -288,8 +277,11 @@ impl Record {
                     if mat.current().is_over() && !mat.start_next_round() {
                         return Err(err(format!("move {word:?} after the end of the match")));
                     }
-                    let g = mat.current_mut();
-                    let m = g.position().parse_move(word).map_err(|e| err(e.to_string()))?;
+                    let m = mat
+                        .current()
+                        .position()
+                        .parse_move(word)
+                        .map_err(|e| err(e.to_string()))?;
                     mat.play(m).map_err(|e| err(format!("{word} is illegal: {e}")))?;
                 } else {
                     if game.is_over() {
@@ -308,7 +300,7 @@ impl Record {
         let (actual_result, actual_score) = if is_match {
             let res = match mat.outcome() {
                 None => "*".to_string(),
-                Some(o) => o.winner.map_or("draw", Side::name).to_string(),
+                Some(o) => o.result().to_string(),
             };
             (res, None)
         } else {
@@ -334,9 +326,9 @@ impl Record {
         Ok(Record {
             tags,
             body: if is_match {
-                RecordBody::Match(mat)
+                Contest::Match(mat)
             } else {
-                RecordBody::Game(game)
+                Contest::Game(game)
             },
         })
     }
@@ -507,6 +499,7 @@ impl Header {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::GameResult;
     use crate::rules::Variant;
 
     #[test]
@@ -545,12 +538,30 @@ mod tests {
 
     #[test]
     fn mismatched_result_is_rejected() {
-        let text = "[Variant \"I\"]\n[Result \"north\"]\n\n3\n";
+        // After one move the game goes on: a claimed winner contradicts it.
         let mut g = Game::new(Rules::standard(Variant::I));
         g.play_token("3").unwrap();
-        if g.position().outcome().is_none() {
-            assert!(Record::read(text).is_err());
-        }
+        assert!(!g.is_over());
+        let err = Record::read("[Variant \"I\"]\n[Result \"north\"]\n\n3\n").unwrap_err();
+        assert_eq!(err.line, 2, "{err}");
+        assert!(err.reason.contains("Result says \"north\""), "{err}");
+        // A finished game whose Result names the other side.
+        let rules = Rules::standard(Variant::I);
+        let start = Position::from_notation(rules, "0,0,0,0,0,1/3,0,0,0,0,0 s 22-22").unwrap();
+        let mut g = Game::from_position(start);
+        g.play_token("6").unwrap();
+        let result = g
+            .position()
+            .outcome()
+            .expect("the capture ends the game")
+            .result();
+        let mut record = Record::from_game(g).write();
+        let other = GameResult::ALL.into_iter().find(|r| *r != result).unwrap();
+        record = record.replace(
+            &format!("[Result \"{result}\"]"),
+            &format!("[Result \"{other}\"]"),
+        );
+        assert!(Record::read(&record).unwrap_err().reason.contains("Result says"));
         assert!(Record::read("[Variant \"IV\"]\n").is_err());
         assert!(Record::read("[Variant \"I\"]\n\n9\n").is_err());
     }

@@ -90,6 +90,15 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// A player's direction choice as a 2-bit code, for hashing and packed
+    /// keys: `0` no choice yet, `1` counter-clockwise, `2` clockwise.
+    pub const fn choice_code(choice: Option<Direction>) -> u8 {
+        match choice {
+            None => 0,
+            Some(Direction::Ccw) => 1,
+            Some(Direction::Cw) => 2,
+        }
+    }
     /// The move-token suffix: `'L'` or `'R'`.
     pub const fn suffix(self) -> char {
         match self {

@@ -238,7 +238,7 @@ fn check_record(text: &str) {
             Record::read(&out).unwrap_or_else(|e| panic!("{e}\n--- from ---\n{text}\n--- wrote ---\n{out}"));
         let (a, b) = (rec.games(), back.games());
         assert_eq!(a.len(), b.len());
-        for (x, y) in a.iter().zip(&b) {
+        for (x, y) in a.iter().zip(b) {
             assert_eq!(x.moves(), y.moves());
             assert_eq!(x.start(), y.start());
             assert_eq!(x.position(), y.position());

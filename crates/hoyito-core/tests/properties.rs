@@ -88,7 +88,7 @@ fn check_position(p: &Position, total_seeds: u32) {
     let text = p.to_notation();
     let back = Position::from_notation(*p.rules(), &text).unwrap_or_else(|e| panic!("{text}: {e}"));
     assert_eq!(back, *p, "notation round trip of {text}");
-    assert_eq!(back.hash(), p.hash());
+    assert_eq!(back.fingerprint(), p.fingerprint());
     // Legal moves: settled positions have one; all play; none is endless.
     let legal = p.legal_moves();
     assert!(!legal.is_empty(), "a settled position has a legal move: {text}");

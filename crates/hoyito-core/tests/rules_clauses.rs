@@ -11,7 +11,7 @@ mod common;
 use common::*;
 use hoyito_core::{
     CaptureSide, Direction, DirectionRule, EndReason, Game, LastFour, Move, MoveParseError, Outcome,
-    PlayError, Played, Position, Repetition, Rules, Setup, Side, State, Variant,
+    PlayError, Played, Position, PositionError, Repetition, Rules, RulesSpec, Setup, Side, State, Variant,
 };
 
 /// Asserts a finished game: empty board, captures, winner and reason.
@@ -542,7 +542,7 @@ fn s4_a_player_without_seeds_passes() {
         0,
         false,
     );
-    assert_eq!(State::from_position(&p).to_move.as_deref(), Some("south"));
+    assert_eq!(State::from_position(&p).to_move, Some(Side::South));
     // A position given with an empty side to move is settled at once.
     let q = Position::from_notation(r, "0,0,0,0,0,0/1,0,0,0,0,0 s 0-0").unwrap();
     assert_eq!(q.to_move(), Side::North);
@@ -1108,4 +1108,59 @@ fn setups_are_validated() {
     let mut s = Setup::start(&r);
     s.captured.south = 200;
     assert!(Position::from_setup(r, &s).is_err(), "more than 240 seeds");
+}
+
+/// `from_setup` refuses what the notation parser refuses, instead of
+/// dropping or clamping it: a round of 0 or past 65535, a pending opening
+/// without the two-hole opening rule, direction choices without
+/// `direction = per_player`.
+#[test]
+fn setups_the_rules_contradict_are_refused() {
+    let r = Rules::standard(Variant::I);
+    for round in [0, 65_536] {
+        let mut s = Setup::start(&r);
+        s.round = round;
+        assert_eq!(Position::from_setup(r, &s), Err(PositionError::Round(round)));
+    }
+    let mut s = Setup::start(&r);
+    s.round = 65_535;
+    assert_eq!(Position::from_setup(r, &s).map(|p| p.round()), Ok(65_535));
+    let mut s = Setup::start(&r);
+    s.opening = true;
+    assert_eq!(
+        Position::from_setup(r, &s),
+        Err(PositionError::OpeningWithoutRule)
+    );
+    let mut s = Setup::start(&r);
+    s.chosen.south = Some(Direction::Cw);
+    assert_eq!(
+        Position::from_setup(r, &s),
+        Err(PositionError::ChosenWithoutRule(DirectionRule::Fixed))
+    );
+    // The notation parser gives the same reasons, with the text.
+    for text in [
+        "4,4,4,4,4,4/4,4,4,4,4,4 s 0-0 round=0",
+        "4,4,4,4,4,4/4,4,4,4,4,4 s 0-0 opening",
+        "4,4,4,4,4,4/4,4,4,4,4,4 s 0-0 dir=R-",
+    ] {
+        match Position::from_notation(r, text) {
+            Err(PositionError::Notation { text: t, .. }) => assert_eq!(t, text),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // Under the rules that allow them, the same setups are positions.
+    let per_player = Rules::try_from(RulesSpec {
+        direction: DirectionRule::PerPlayer,
+        two_hole_opening: true,
+        ..RulesSpec::default()
+    })
+    .unwrap();
+    let mut s = Setup::start(&per_player);
+    s.chosen.south = Some(Direction::Cw);
+    let p = Position::from_setup(per_player, &s).unwrap();
+    assert_eq!(
+        (p.chosen_directions().south, p.opening_pending()),
+        (Some(Direction::Cw), true)
+    );
+    assert_eq!(p.to_setup(), s);
 }

@@ -269,7 +269,7 @@ impl<'a> Searcher<'a> {
             debug_assert_eq!(hb, zobrist::board_hash(pos), "incremental hash");
             zobrist::key(pos, hb)
         } else {
-            pos.hash()
+            pos.fingerprint()
         } ^ self.salt;
         let mut tt_move = None;
         if let Some(hit) = self.tt.probe(key).filter(|_| use_tt) {

@@ -16,7 +16,7 @@ use tokio::sync::{broadcast, watch, Semaphore};
 
 use crate::ai;
 use crate::error::{ApiError, ApiJson};
-use crate::live::{GameView, LiveGame, MoveEvent, Play, Seat, NEXT_ROUND};
+use crate::live::{GameView, LiveGame, MoveEvent, Seat, NEXT_ROUND};
 use crate::store::{ListedGame, Meta, Mode, Store};
 
 /// Largest JSON body accepted by the API (except record import).
@@ -486,13 +486,13 @@ async fn import(
     let mut steps = Vec::new();
     let mut start = None;
     match &record.body {
-        hoyito_core::record::RecordBody::Game(g) => {
+        hoyito_core::Contest::Game(g) => {
             if *g.start() != hoyito_core::Position::new(rules) {
                 start = Some(g.start().to_notation());
             }
             steps.extend(g.tokens());
         }
-        hoyito_core::record::RecordBody::Match(m) => {
+        hoyito_core::Contest::Match(m) => {
             for (i, g) in m.rounds().iter().enumerate() {
                 if i > 0 {
                     steps.push(NEXT_ROUND.to_string());
@@ -730,9 +730,9 @@ async fn hint(
 async fn record(State(st): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let slot = st.slot(&id).await?;
     let g = slot.game.lock().await;
-    let mut rec = match &g.play {
-        Play::Single(game) => Record::from_game(game.clone()),
-        Play::Match(m) => Record::from_match(m.clone()),
+    let mut rec = Record {
+        tags: Vec::new(),
+        body: g.play.clone(),
     };
     rec.tags.push(("Event".into(), "Hoyito web game".into()));
     rec.tags.push(("Site".into(), format!("/g/{}", g.meta.id)));

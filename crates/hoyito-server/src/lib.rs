@@ -17,6 +17,7 @@
 //! Engine searches never run on the async executor: they run on blocking
 //! threads ([`tokio::task::spawn_blocking`]), at most one per core at a time.
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod ai;

@@ -9,7 +9,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use hoyito_core::{Game, Match, Move, Played, Position, RulesSpec, Side, State};
+use hoyito_core::{Contest, Game, GameResult, Move, Played, Position, RulesSpec, Side, State};
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -18,15 +18,6 @@ use crate::trace::{Trace, MAX_TRACE_EVENTS};
 
 /// The step token that starts the next round of a match.
 pub const NEXT_ROUND: &str = "next";
-
-/// A single game or a match.
-#[derive(Debug, Clone)]
-pub enum Play {
-    /// One game.
-    Single(Game),
-    /// Rounds.
-    Match(Match),
-}
 
 /// Who a token lets move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,7 +200,7 @@ pub struct LiveGame {
     /// What was fixed at creation.
     pub meta: Meta,
     /// The game or match.
-    pub play: Play,
+    pub play: Contest,
     /// Stored steps with their views.
     pub steps: Vec<StepView>,
     /// Undos so far.
@@ -232,14 +223,14 @@ impl LiveGame {
     /// 422 if the stored start position is not valid notation.
     pub fn new(meta: Meta, epoch: u64) -> Result<LiveGame, ApiError> {
         let play = if meta.is_match {
-            Play::Match(Match::new(meta.rules))
+            Contest::new_match(meta.rules)
         } else {
             let start = match &meta.start {
                 Some(text) => Position::from_notation(meta.rules, text)
                     .map_err(|e| ApiError::unprocessable("invalid_position", e.to_string()))?,
                 None => Position::new(meta.rules),
             };
-            Play::Single(Game::from_position(start))
+            Contest::Game(Game::from_position(start))
         };
         Ok(LiveGame {
             meta,
@@ -277,10 +268,7 @@ impl LiveGame {
 
     /// The current round's game.
     pub fn current(&self) -> &Game {
-        match &self.play {
-            Play::Single(g) => g,
-            Play::Match(m) => m.current(),
-        }
+        self.play.current()
     }
 
     /// The current position.
@@ -295,10 +283,7 @@ impl LiveGame {
 
     /// Whether the game (or the whole match) is over.
     pub fn finished(&self) -> bool {
-        match &self.play {
-            Play::Single(g) => g.is_over(),
-            Play::Match(m) => m.outcome().is_some(),
-        }
+        self.play.is_over()
     }
 
     /// Whether the engine is to move.
@@ -387,11 +372,7 @@ impl LiveGame {
 
     /// Applies a prepared move (after it was stored).
     pub fn commit(&mut self, p: Prepared) -> MoveEvent {
-        let r = match &mut self.play {
-            Play::Single(g) => g.play(p.m),
-            Play::Match(mt) => mt.play(p.m),
-        };
-        r.expect("a prepared move is legal");
+        self.play.play(p.m).expect("a prepared move is legal");
         let pos = *self.position();
         self.steps.push(StepView {
             seq: self.seq() + 1,
@@ -408,7 +389,7 @@ impl LiveGame {
 
     /// Whether the current round of a match is over and the next can start.
     pub fn can_next_round(&self) -> bool {
-        matches!(&self.play, Play::Match(m) if m.can_start_next_round())
+        self.play.can_start_next_round()
     }
 
     /// Checks that the next round can start.
@@ -428,9 +409,8 @@ impl LiveGame {
 
     /// Starts the next round (after [`LiveGame::check_next_round`] and storing the step).
     pub fn commit_next_round(&mut self) {
-        if let Play::Match(m) = &mut self.play {
-            assert!(m.start_next_round(), "checked before");
-        }
+        let started = self.play.start_next_round();
+        assert!(started, "checked before");
         let pos = *self.position();
         self.steps.push(StepView {
             seq: self.seq() + 1,
@@ -461,7 +441,7 @@ impl LiveGame {
             Mode::Engine => self.meta.engine_side.map(Side::other),
         };
         let nothing = || ApiError::conflict("nothing_to_undo", "no move of yours to take back in this round");
-        if matches!(&self.play, Play::Match(m) if m.outcome().is_some()) {
+        if self.play.is_match() && self.play.is_over() {
             return Err(ApiError::conflict("game_over", "the match is over"));
         }
         // Steps of the current round: after the last round start.
@@ -497,23 +477,14 @@ impl LiveGame {
     }
 
     fn round_start(&self, round: u32) -> Position {
-        match &self.play {
-            Play::Single(g) => *g.start(),
-            Play::Match(m) => *m.rounds()[round as usize - 1].start(),
-        }
+        *self.play.rounds()[round as usize - 1].start()
     }
 
     /// The list summary.
     pub fn summary(&self) -> Summary {
         let pos = self.position();
         let (c, r) = (pos.captured(), pos.reserve());
-        let result = match &self.play {
-            Play::Single(g) => g
-                .position()
-                .outcome()
-                .map(|o| o.winner.map_or("draw", Side::name)),
-            Play::Match(m) => m.outcome().map(|o| o.winner.map_or("draw", Side::name)),
-        };
+        let result = self.play.result().map(GameResult::name);
         let status = if result.is_some() {
             "over"
         } else if self.meta.mode == Mode::Online
@@ -533,21 +504,15 @@ impl LiveGame {
 
     /// Legal move tokens for the player to move.
     pub fn legal_tokens(&self) -> Vec<String> {
-        let pos = self.position();
-        pos.legal_moves()
-            .iter()
-            .map(|&m| pos.move_token(m).to_string())
-            .collect()
+        self.position().legal_tokens()
     }
 
     /// The full view.
     pub fn view(&self) -> GameView {
         let pos = *self.position();
-        let games: Vec<&Game> = match &self.play {
-            Play::Single(g) => vec![g],
-            Play::Match(m) => m.rounds().iter().collect(),
-        };
-        let rounds = games
+        let rounds = self
+            .play
+            .rounds()
             .iter()
             .enumerate()
             .map(|(i, g)| {
@@ -563,7 +528,7 @@ impl LiveGame {
                     reserve: [s.reserve().south, s.reserve().north],
                     moves: g.moves().len(),
                     over: o.is_some(),
-                    winner: o.map(|o| o.winner.map_or("draw", Side::name)),
+                    winner: o.map(|o| o.result().name()),
                     reason: o.map(|o| o.reason.name()),
                     score: [c.south as u32 + r.south as u32, c.north as u32 + r.north as u32],
                 }
@@ -594,13 +559,14 @@ impl LiveGame {
             thinking: self.thinking,
             rounds,
             history: self.steps.clone(),
-            match_result: match &self.play {
-                Play::Match(m) => m.outcome().map(|o| MatchResultView {
-                    winner: o.winner.map_or("draw", Side::name),
+            match_result: self
+                .play
+                .as_match()
+                .and_then(|m| m.outcome())
+                .map(|o| MatchResultView {
+                    winner: o.result().name(),
                     rounds: o.rounds,
                 }),
-                Play::Single(_) => None,
-            },
             can_next_round: self.can_next_round(),
             created_ms: self.meta.created_ms,
         }

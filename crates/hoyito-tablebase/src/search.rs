@@ -459,7 +459,7 @@ impl<'a> ExactSearch<'a> {
             return Ok((if limit.prover == Some(mover) { -s } else { s }, FREE, true));
         }
         self.count_node()?;
-        let slot = (pos.hash() as usize) & (self.table.len() - 1);
+        let slot = (pos.fingerprint() as usize) & (self.table.len() - 1);
         let e = self.table[slot];
         let mut first = 255;
         if e.used && e.key == k {

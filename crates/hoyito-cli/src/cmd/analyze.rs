@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use hoyito_core::{Game, Move, Position, Record};
+use hoyito_core::{Game, Position, Record};
 use hoyito_engine::{Engine, EngineKind, Limits};
 
 use super::common::{read_file, RulesArgs};
@@ -68,21 +68,6 @@ pub struct Args {
     scratch_hash: bool,
 }
 
-/// A move sequence as tokens, each written in the position it is played in
-/// (passes are automatic). Stops at the first move that is not legal.
-pub fn line_tokens(pos: &Position, line: &[Move]) -> Vec<String> {
-    let mut p = *pos;
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        let token = p.move_token(m).to_string();
-        if p.play(m).is_err() {
-            break;
-        }
-        out.push(token);
-    }
-    out
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = match &args.record {
         Some(path) => {
@@ -136,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 serde_json::json!({
                     "move": pos.move_token(*m).to_string(),
                     "score": score,
-                    "pv": line_tokens(&pos, pv),
+                    "pv": pos.line_tokens(pv),
                 })
             })
             .collect();
@@ -149,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "time_ms": elapsed_ms,
             "best": best.map(|b| pos.move_token(b.0).to_string()),
             "score": best.map(|b| b.1),
-            "pv": best.map(|b| line_tokens(&pos, &b.2)).unwrap_or_default(),
+            "pv": best.map(|b| pos.line_tokens(&b.2)).unwrap_or_default(),
             "moves": list,
         });
         println!("{out}");
@@ -164,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "best {}  score {:+}  pv {}",
         pos.move_token(*bm),
         bs,
-        line_tokens(&pos, bpv).join(" ")
+        pos.line_tokens(bpv).join(" ")
     );
     println!("moves ({} ms):", elapsed_ms);
     for (m, score, pv) in &moves {
@@ -172,7 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "  {:<6} {:>+4}  {}",
             pos.move_token(*m).to_string(),
             score,
-            line_tokens(&pos, pv).join(" ")
+            pos.line_tokens(pv).join(" ")
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -188,7 +173,7 @@ fn search_info(
 ) -> anyhow::Result<ExitCode> {
     let pos = *game.position();
     let result = engine.search(game, limits, stop, &mut |info| {
-        let pv = line_tokens(&pos, &info.pv);
+        let pv = pos.line_tokens(&info.pv);
         if json {
             println!(
                 "{}",
@@ -216,7 +201,7 @@ fn search_info(
             serde_json::json!({
                 "best": best, "score": result.score, "depth": result.depth,
                 "nodes": result.nodes, "time_ms": result.time_ms,
-                "pv": line_tokens(&pos, &result.pv),
+                "pv": pos.line_tokens(&result.pv),
             })
         );
     } else {

@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use clap::ValueEnum;
-use hoyito_core::{CaptureSide, DirectionRule, Repetition, Rules, RulesSpec, Variant};
+use hoyito_core::{CaptureSide, DirectionRule, Repetition, Rules, RulesSpec, Side, Variant};
 
 /// `--variant` values (Roman numerals, as the variants are named).
 #[allow(clippy::upper_case_acronyms)]
@@ -126,7 +126,6 @@ pub fn write_file_atomic(path: &std::path::Path, contents: &[u8]) -> anyhow::Res
 /// A readable board: North's row on top (hole n at the left, as South sees
 /// it), South's row below, hole numbers outside, closed holes as `--`.
 pub fn board_text(pos: &hoyito_core::Position) -> String {
-    use hoyito_core::Side;
     use std::fmt::Write;
     let n = pos.rules().holes();
     let cell = |i: usize| {
@@ -170,22 +169,13 @@ pub fn board_text(pos: &hoyito_core::Position) -> String {
     match pos.outcome() {
         Some(o) => {
             let w = match o.winner {
-                Some(Side::South) => "South wins",
-                Some(Side::North) => "North wins",
-                None => "draw",
+                Some(side) => format!("{} wins", side_name(side)),
+                None => "draw".into(),
             };
             let _ = write!(s, "   game over ({}): {w}", o.reason.name().replace('_', " "));
         }
         None => {
-            let _ = write!(
-                s,
-                "   to move: {}",
-                if pos.to_move() == Side::South {
-                    "South"
-                } else {
-                    "North"
-                }
-            );
+            let _ = write!(s, "   to move: {}", side_name(pos.to_move()));
         }
     }
     s.push('\n');
@@ -194,14 +184,11 @@ pub fn board_text(pos: &hoyito_core::Position) -> String {
 
 /// The legal moves of a position as tokens, space-separated.
 pub fn legal_tokens(pos: &hoyito_core::Position) -> String {
-    let list = pos.legal_moves();
-    if list.is_empty() {
+    let tokens = pos.legal_tokens();
+    if tokens.is_empty() {
         return "(none)".into();
     }
-    list.iter()
-        .map(|&m| pos.move_token(m).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    tokens.join(" ")
 }
 
 /// `--tablebases DIR`: endgame tablebases for perfect play.
@@ -239,5 +226,13 @@ impl TablebaseArgs {
                 })
             }
         }
+    }
+}
+
+/// `South` / `North`.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
     }
 }

@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use hoyito_core::{ByPlayer, Game, Match, Move, PlayError, Played, Position, Record, Rules, Side};
+use hoyito_core::{ByPlayer, Contest, Game, Match, Move, PlayError, Position, Record, Side};
 use hoyito_engine::{Engine, Limits};
 
-use self::trace::side_name;
+use super::common::side_name;
 use super::common::{board_text, legal_tokens, read_file, write_file_atomic, RulesArgs};
 
 /// Play in the terminal: against the engine, or two humans.
@@ -79,9 +79,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let play = if args.as_match {
-        Play::Match(Match::new(rules))
+        Contest::Match(Match::new(rules))
     } else {
-        Play::Game(Game::new(rules))
+        Contest::Game(Game::new(rules))
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -106,53 +106,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A single game or a match.
-#[derive(Clone)]
-enum Play {
-    Game(Game),
-    Match(Match),
-}
-
-impl Play {
-    fn game(&self) -> &Game {
-        match self {
-            Play::Game(g) => g,
-            Play::Match(m) => m.current(),
-        }
-    }
-    fn position(&self) -> Position {
-        *self.game().position()
-    }
-    fn rules(&self) -> Rules {
-        *self.game().rules()
-    }
-    fn play(&mut self, m: Move) -> Result<Played, PlayError> {
-        match self {
-            Play::Game(g) => g.play(m),
-            Play::Match(x) => x.play(m),
-        }
-    }
-    fn plies(&self) -> usize {
-        match self {
-            Play::Game(g) => g.moves().len(),
-            Play::Match(m) => m.rounds().iter().map(|g| g.moves().len()).sum(),
-        }
-    }
-    fn record(&self) -> Record {
-        match self {
-            Play::Game(g) => Record::from_game(g.clone()),
-            Play::Match(m) => Record::from_match(m.clone()),
-        }
-    }
-}
-
 /// The terminal session.
 struct Ui<R: BufRead, W: Write> {
     input: R,
     out: W,
-    play: Play,
+    play: Contest,
     /// The game before each ply, with the player who made it (for `undo`).
-    history: Vec<(Play, Side)>,
+    history: Vec<(Contest, Side)>,
     /// Which sides a human plays.
     humans: ByPlayer<bool>,
     level: u8,
@@ -191,8 +151,8 @@ impl<R: BufRead, W: Write> Ui<R, W> {
     fn run(&mut self) -> anyhow::Result<()> {
         let header = format!(
             "Hoyito: {} {}. {} against {}. Type help for commands.",
-            self.play.rules(),
-            if matches!(self.play, Play::Match(_)) {
+            *self.play.rules(),
+            if matches!(self.play, Contest::Match(_)) {
                 "match"
             } else {
                 "game"
@@ -209,7 +169,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
                     continue;
                 }
             }
-            let pos = self.play.position();
+            let pos = *self.play.position();
             if !pos.is_over() && !self.humans[pos.to_move()] {
                 self.engine_move()?;
                 continue;
@@ -241,7 +201,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
 
     /// The board, score and round, and the game's end if it is over.
     fn show(&mut self) -> anyhow::Result<()> {
-        let pos = self.play.position();
+        let pos = *self.play.position();
         let mut s = String::new();
         s.push('\n');
         s.push_str(&board_text(&pos));
@@ -251,14 +211,14 @@ impl<R: BufRead, W: Write> Ui<R, W> {
             "  score: South {} - North {}   ply {}",
             total(Side::South),
             total(Side::North),
-            self.play.game().moves().len()
+            self.play.current().moves().len()
         );
-        if let Play::Match(m) = &self.play {
+        if let Contest::Match(m) = &self.play {
             let _ = write!(s, "   match round {}", m.round());
         }
         s.push('\n');
         if let Some(o) = pos.outcome() {
-            let what = if matches!(self.play, Play::Match(_)) {
+            let what = if matches!(self.play, Contest::Match(_)) {
                 "Round"
             } else {
                 "Game"
@@ -282,7 +242,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
     /// In a match, after a round: the match result, or the next round.
     /// Returns `true` if a new round started.
     fn next_round(&mut self) -> anyhow::Result<bool> {
-        let Play::Match(m) = &mut self.play else {
+        let Contest::Match(m) = &mut self.play else {
             return Ok(false);
         };
         if !m.current().is_over() {
@@ -322,7 +282,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
             let mut engine = Engine::with_level(self.level);
             if self.level == 10 {
                 // Full strength plays perfectly where tablebases cover the position.
-                let rules = *self.play.game().rules();
+                let rules = *self.play.current().rules();
                 if let Err(e) = self.tablebases.attach(&mut engine, rules) {
                     eprintln!("hoyito: {e:#}; playing without tablebases");
                 }
@@ -334,7 +294,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
 
     /// The engine's choice in the current position.
     fn think(&mut self) -> Option<(Move, i32, u32)> {
-        let game = self.play.game().clone();
+        let game = self.play.current().clone();
         let stop = AtomicBool::new(false);
         let limits = Limits {
             movetime: Some(self.movetime),
@@ -358,13 +318,13 @@ impl<R: BufRead, W: Write> Ui<R, W> {
 
     /// Plays a legal move, describing it.
     fn make_move(&mut self, m: Move) -> anyhow::Result<()> {
-        let before = self.play.position();
+        let before = *self.play.position();
         let who = self.player_name(before.to_move());
         let traced = trace::trace(&before, m);
         let snapshot = self.play.clone();
         let played = self.play.play(m)?;
         self.history.push((snapshot, before.to_move()));
-        let after = self.play.position();
+        let after = *self.play.position();
         let lines = match traced {
             Some((t, _)) => trace::describe(&who, &before, m, &t, played, &after),
             None => vec![format!("{who} plays {}", before.move_token(m))],
@@ -386,7 +346,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
             "quit" | "exit" | "q" => return Ok(Next::Quit),
             "help" | "?" => self.say(HELP)?,
             "moves" => {
-                let pos = self.play.position();
+                let pos = *self.play.position();
                 let text = if pos.is_over() {
                     "The game is over: no legal moves.".to_string()
                 } else {
@@ -398,7 +358,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
                 if self.play.position().is_over() {
                     self.say("The game is over: no hint.")?;
                 } else if let Some((m, score, depth)) = self.think() {
-                    let pos = self.play.position();
+                    let pos = *self.play.position();
                     let text = format!(
                         "Hint: {} (engine level {}, score {score:+}, depth {depth})",
                         pos.move_token(m),
@@ -437,7 +397,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
     }
 
     fn human_move(&mut self, token: &str) -> anyhow::Result<()> {
-        let pos = self.play.position();
+        let pos = *self.play.position();
         if pos.is_over() {
             return self.say("The game is over: type undo, save FILE, load FILE or quit.");
         }
@@ -480,7 +440,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
     }
 
     fn save(&mut self, path: &Path) -> anyhow::Result<()> {
-        let mut record = self.play.record();
+        let mut record = Record::from(self.play.clone());
         let who = |side: Side| {
             if self.humans[side] {
                 "human".to_string()
@@ -505,10 +465,10 @@ impl<R: BufRead, W: Write> Ui<R, W> {
         let mut history = Vec::new();
         let play = match record.match_() {
             Some(m) => {
-                let mut x = Play::Match(Match::new(*m.rules()));
+                let mut x = Contest::Match(Match::new(*m.rules()));
                 for (r, game) in m.rounds().iter().enumerate() {
                     if r > 0 {
-                        if let Play::Match(mm) = &mut x {
+                        if let Contest::Match(mm) = &mut x {
                             mm.start_next_round();
                         }
                     }
@@ -518,7 +478,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
             }
             None => {
                 let game = record.game().context("the record holds no game")?;
-                let mut x = Play::Game(Game::from_position(*game.start()));
+                let mut x = Contest::Game(Game::from_position(*game.start()));
                 replay(&mut x, game, &mut history)?;
                 x
             }
@@ -529,7 +489,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
         let text = format!(
             "Loaded {} ({}, {} plies).",
             path.display(),
-            self.play.rules(),
+            *self.play.rules(),
             self.play.plies()
         );
         self.say(&text)
@@ -537,7 +497,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
 }
 
 /// Replays `game`'s moves into `play`, recording the history for `undo`.
-fn replay(play: &mut Play, game: &Game, history: &mut Vec<(Play, Side)>) -> anyhow::Result<()> {
+fn replay(play: &mut Contest, game: &Game, history: &mut Vec<(Contest, Side)>) -> anyhow::Result<()> {
     for &m in game.moves() {
         let mover = play.position().to_move();
         history.push((play.clone(), mover));

@@ -1,7 +1,7 @@
 //! [`Position`]: the state of one game (one round of a match), the sowing
 //! loop shared by every variant, captures, passes and the last-four rule.
 
-use crate::error::{PlayError, PositionError};
+use crate::error::{OpeningError, PlayError, PositionError};
 use crate::moves::{Move, MoveList, SingleMoves};
 use crate::rules::{CaptureSide, Direction, DirectionRule, Repetition, Rules, Variant, MAX_BOARD};
 use crate::side::{ByPlayer, Side};
@@ -15,7 +15,7 @@ mod words;
 
 use words::{board_words, nonempty_mask, ONES};
 
-pub use outcome::{EndReason, LastFour, Outcome};
+pub use outcome::{EndReason, GameResult, LastFour, Outcome};
 pub use repetition::{RepetitionKey, RepetitionTracker};
 pub use setup::Setup;
 pub use sow::{Played, SowObserver};
@@ -182,11 +182,11 @@ impl Position {
     /// A 64-bit hash of board, closed holes, side to move, and the state that
     /// decides legal moves (direction choices, opening).
     #[inline]
-    pub fn hash(&self) -> u64 {
+    pub fn fingerprint(&self) -> u64 {
         let k = self.repetition_key().0;
         let extra = (self.opening as u64) << 40
-            | (dir_code(self.chosen.south) as u64) << 42
-            | (dir_code(self.chosen.north) as u64) << 44;
+            | (Direction::choice_code(self.chosen.south) as u64) << 42
+            | (Direction::choice_code(self.chosen.north) as u64) << 44;
         let mut h = 0x9E37_79B9_7F4A_7C15u64;
         for w in [k[0], k[1], k[2], k[3] ^ extra] {
             h = (h ^ w).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -335,9 +335,7 @@ impl Position {
     pub fn play_observed<O: SowObserver>(&mut self, m: Move, obs: &mut O) -> Result<Played, PlayError> {
         self.check(m)?;
         if self.opening && !m.is_pair() && self.legal_moves().iter().any(|x| x.is_pair()) {
-            return Err(PlayError::Opening(
-                "the first move of this game must use two holes, like 2+5",
-            ));
+            return Err(OpeningError::PairRequired.into());
         }
         let mut next = *self;
         let played = next.apply(m, obs)?;
@@ -425,9 +423,7 @@ impl Position {
             return Err(PlayError::Direction);
         }
         if m.is_pair() && !self.opening {
-            return Err(PlayError::Opening(
-                "a two-hole move is only allowed as the opening move",
-            ));
+            return Err(OpeningError::PairNotAllowed.into());
         }
         for h in [Some(m.hole()), m.second()].into_iter().flatten() {
             if !self.row(self.to_move).contains(&h) {
@@ -441,17 +437,8 @@ impl Position {
             }
         }
         if m.second() == Some(m.hole()) {
-            return Err(PlayError::Opening("the two holes of the opening must differ"));
+            return Err(OpeningError::SameHole.into());
         }
         Ok(())
-    }
-}
-
-#[inline]
-pub(super) fn dir_code(d: Option<Direction>) -> u8 {
-    match d {
-        None => 0,
-        Some(Direction::Ccw) => 1,
-        Some(Direction::Cw) => 2,
     }
 }

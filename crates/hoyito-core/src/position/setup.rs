@@ -76,22 +76,27 @@ impl Position {
         }
         let mut board = [0u8; MAX_BOARD];
         board[..len].copy_from_slice(&setup.board);
-        let chosen = match rules.direction() {
-            DirectionRule::PerPlayer => setup.chosen,
-            _ => ByPlayer::default(),
-        };
+        if setup.round == 0 || setup.round > u16::MAX as u32 {
+            return Err(PositionError::Round(setup.round));
+        }
+        if setup.opening && !rules.two_hole_opening() {
+            return Err(PositionError::OpeningWithoutRule);
+        }
+        if setup.chosen != ByPlayer::default() && rules.direction() != DirectionRule::PerPlayer {
+            return Err(PositionError::ChosenWithoutRule(rules.direction()));
+        }
         let mut pos = Position {
             rules,
             board,
             closed,
             to_move: setup.to_move,
-            opening: setup.opening && rules.two_hole_opening(),
+            opening: setup.opening,
             in_play: in_play as u8,
             captured: setup.captured,
             reserve: setup.reserve,
-            chosen,
+            chosen: setup.chosen,
             last_four: setup.last_four,
-            round: setup.round.clamp(1, u16::MAX as u32) as u16,
+            round: setup.round as u16,
             outcome: None,
         };
         if in_play == 0 {

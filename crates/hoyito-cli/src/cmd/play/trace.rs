@@ -2,7 +2,8 @@
 //! captured (en passant, at the last seed, or in a chain), extra turns,
 //! passes and the end of the game. Built from a [`SowObserver`].
 
-use hoyito_core::{EndReason, LastFour, Move, Played, Position, Side, SowObserver};
+use crate::cmd::common::side_name;
+use hoyito_core::{EndReason, LastFour, Move, Played, Position, SowObserver};
 
 /// Laps listed in full at the start of a long relay; the rest are counted.
 const LAPS_SHOWN: usize = 8;
@@ -105,14 +106,6 @@ pub fn hole_name(pos: &Position, i: usize) -> String {
     let n = pos.rules().holes();
     let (c, k) = if i < n { ('S', i + 1) } else { ('N', i - n + 1) };
     format!("{c}{k}")
-}
-
-/// `South` / `North`.
-pub fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::South => "South",
-        Side::North => "North",
-    }
 }
 
 /// Plays `m` on a copy of `before` to trace it. `None` if the move is illegal.

@@ -9,7 +9,8 @@
 //!
 //! Each sample is a board of Hoyito I, II or III on 2×4 to 2×6 with 2 to 16
 //! seeds (half the time all in South's row) and some empty holes closed;
-//! the first eleven positions found are printed with their setup, among
+//! up to eleven positions found are printed, each as notation (once the
+//! game is settled: over, the seeds shared) and as the setup drawn, among
 //! `samples` (5,000,000 unless given) boards drawn from `seed` (7 unless
 //! given). The example committed in hoyito-core's `tests/examples.rs`
 //! (`neither_player_can_move_the_seeds_are_shared`) was found this way.

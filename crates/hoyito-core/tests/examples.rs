@@ -1,140 +1,13 @@
-//! Examples found by search (see `examples/find_long_sowings.rs` and the
-//! `#[ignore]`d searches at the end of this file), committed as exact facts.
+//! Examples found by search, committed as exact facts: endless and long
+//! sowings, a position where neither player can move, and matches that show
+//! the match rules. The searches are programs of the `hoyito-lab` crate
+//! (`find_long_sowings`, `longest_sowing`, `search_no_moves`,
+//! `search_matches`); docs/research/README.md says how to run them.
 
 mod common;
 
 use common::*;
-use hoyito_core::{
-    Direction, EndReason, LastFour, Match, Move, PlayError, Position, Record, Rules, Side, Variant,
-};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
-
-// ----- Search helpers (used by the ignored searches) ------------------------------
-
-/// One random match; returns it.
-fn random_match(rules: Rules, seed: u64, max_plies: usize) -> Match {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut mat = Match::new(rules);
-    for _ in 0..max_plies {
-        if mat.outcome().is_some() {
-            break;
-        }
-        if mat.current().is_over() {
-            if !mat.start_next_round() {
-                break;
-            }
-            continue;
-        }
-        let legal = mat.current().position().legal_moves();
-        let m = legal[rng.gen_range(0..legal.len())];
-        mat.play(m).unwrap();
-    }
-    mat
-}
-
-fn plies(m: &Match) -> usize {
-    m.rounds().iter().map(|g| g.moves().len()).sum()
-}
-
-/// Finds short random matches showing the match rules; prints their records.
-#[test]
-#[ignore = "search; its findings are committed below"]
-fn search_scripted_matches() {
-    let mut best_draw: Option<Match> = None;
-    let mut best_end: Option<Match> = None;
-    let mut best_iii: Option<Match> = None;
-    for seed in 0..1_500u64 {
-        let v = Variant::ALL[(seed % 3) as usize];
-        let mat = random_match(Rules::standard(v), seed, 1500);
-        let better = |b: &Option<Match>| match b {
-            None => true,
-            Some(b) => plies(&mat) < plies(b),
-        };
-        // A drawn first round followed by a second round.
-        let r1 = mat.rounds()[0].position();
-        if mat.round() >= 2 && r1.outcome().unwrap().winner.is_none() && better(&best_draw) {
-            best_draw = Some(mat.clone());
-        }
-        // A match that ends.
-        if mat.outcome().is_some() && better(&best_end) {
-            best_end = Some(mat.clone());
-        }
-        // Hoyito III, round >= 3, the last four awarded to the previous
-        // round's winner who did not capture the penultimate casa.
-        if v == Variant::III {
-            for (k, g) in mat.rounds().iter().enumerate().skip(2) {
-                let end = g.position();
-                if let (Some(o), LastFour::To(w)) = (end.outcome(), g.start().last_four()) {
-                    let positions = g.positions();
-                    let captor = positions[positions.len() - 2].to_move();
-                    if o.reason == EndReason::LastFour && captor != w && better(&best_iii) {
-                        println!("III round {} last four to {w}, captor {captor}", k + 1);
-                        best_iii = Some(mat.clone());
-                    }
-                }
-            }
-        }
-    }
-    for (name, m) in [("DRAW", best_draw), ("END", best_end), ("III", best_iii)] {
-        if let Some(m) = m {
-            println!("==== {name} {} plies, {} rounds", plies(&m), m.round());
-            for (k, g) in m.rounds().iter().enumerate() {
-                let p = g.position();
-                println!(
-                    "round {}: start {} end {:?} captured {}-{} reserve {}-{}",
-                    k + 1,
-                    g.start().to_notation(),
-                    p.outcome(),
-                    p.captured().south,
-                    p.captured().north,
-                    p.reserve().south,
-                    p.reserve().north
-                );
-            }
-            println!("{}", Record::from_match(m).write());
-        }
-    }
-}
-
-/// Finds positions where neither player has a legal move although seeds
-/// are on the board (every sowing of both players is endless).
-#[test]
-#[ignore = "search; its findings are committed below"]
-fn search_no_moves_positions() {
-    let mut rng = SmallRng::seed_from_u64(7);
-    let mut found = 0;
-    for _ in 0..5_000_000u64 {
-        let v = Variant::ALL[rng.gen_range(0..3)];
-        let n = rng.gen_range(4..=6u8);
-        let r = rules(v, n);
-        let mut s = hoyito_core::Setup::start(&r);
-        let seeds = rng.gen_range(2..=16u32);
-        let len = 2 * n as usize;
-        s.board = vec![0; len];
-        // Half the time North's row is empty (then South's sowings alone decide).
-        let north_empty = rng.gen_bool(0.5);
-        for _ in 0..seeds {
-            let i = rng.gen_range(0..if north_empty { n as usize } else { len });
-            s.board[i] += 1;
-        }
-        s.closed = (0..len)
-            .filter(|&i| s.board[i] == 0 && rng.gen_bool(0.3))
-            .collect();
-        let p = Position::from_setup(r, &s).unwrap();
-        if p.outcome().map(|o| o.reason) == Some(EndReason::NoMoves) {
-            println!(
-                "NOMOVES variant={v} {}",
-                Position::from_setup(r, &s).unwrap().to_notation()
-            );
-            println!("  setup {s:?}");
-            found += 1;
-            if found > 10 {
-                break;
-            }
-        }
-    }
-}
+use hoyito_core::{Direction, EndReason, LastFour, Move, PlayError, Position, Record, Rules, Side, Variant};
 
 // ----- Endless sowings (RULES.md §2) ---------------------------------------------
 
@@ -252,7 +125,7 @@ fn a_player_whose_only_sowing_is_endless_passes() {
 
 #[test]
 fn neither_player_can_move_the_seeds_are_shared() {
-    // Found by search_no_moves_positions. Only one hole is open, South's
+    // Found by the lab's search_no_moves. Only one hole is open, South's
     // hole 2 with 2 seeds: sowing into the only open hole, i1 0→1, 1→2:
     // relay, the same lap again, forever. North has no open hole. Neither
     // player has a legal move: the game ends and the 2 seeds are shared.
@@ -278,7 +151,7 @@ fn longest_finite_sowing_found_by_random_play() {
     // games on 2×6 (find_long_sowings, seed 3): 592 laps, ending in a casa
     // (the chain stops at once: i2 holds 0). No sowing of more than 10,000
     // laps was found by random play; the longer sowings below were built
-    // (see the report in find_long_sowings.rs).
+    // (see docs/research/find-long-sowings.md).
     let r = Rules::standard(Variant::II);
     let mut p = at(r, "1,10,1,2,1,0/4,0,2,9,0,2 s 8-8");
     let m = p.parse_move("2").unwrap();
@@ -378,8 +251,8 @@ fn longest_finite_sowings_found_by_residues() {
 
 #[test]
 fn longest_finite_sowings_of_small_rings_found_by_exhaustive_search() {
-    // The longest finite sowing over every board and hole (hoyito-tablebase's
-    // `longest_sowing` example): 120 laps on 2×4 with 32 seeds, and 136 laps
+    // The longest finite sowing over every board and hole (the lab's
+    // `longest_sowing`): 120 laps on 2×4 with 32 seeds, and 136 laps
     // on 2×4 with one hole closed (7 holes, 28 seeds), which random matches
     // had found too. Both ways of sowing must agree on every lap count.
     for (text, token, laps) in [
@@ -404,7 +277,7 @@ fn longest_finite_sowings_of_small_rings_found_by_exhaustive_search() {
 
 // ----- Match play (RULES.md §5) on matches found by random play -----------------
 
-/// Hoyito I, found by search_scripted_matches: round 1 is drawn 24-24.
+/// Hoyito I, found by the lab's search_matches: round 1 is drawn 24-24.
 const DRAWN_ROUND: &str = r#"[Variant "I"]
 [Holes "6"]
 [Match "yes"]
@@ -463,7 +336,7 @@ fn match_after_a_draw_the_non_starter_starts() {
     assert!(Record::read(&format!("{DRAWN_ROUND}3\n")).is_err());
 }
 
-/// Hoyito I, found by search_scripted_matches: the shortest match that ends.
+/// Hoyito I, found by the lab's search_matches: the shortest match that ends.
 const SHORT_MATCH: &str = r#"[Variant "I"]
 [Match "yes"]
 
@@ -494,7 +367,7 @@ fn match_refill_closed_holes_reserve_and_end() {
     assert!(rec.write().contains("{round result north 0-48}"));
 }
 
-/// Hoyito III, found by search_scripted_matches: South wins rounds 1-3.
+/// Hoyito III, found by the lab's search_matches: South wins rounds 1-3.
 const HOYITO_III_MATCH: &str = r#"[Variant "III"]
 [Match "yes"]
 [Result "south"]

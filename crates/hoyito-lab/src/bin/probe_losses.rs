@@ -3,7 +3,7 @@
 //! with the engine's score after each of its moves: a tool to tell lost
 //! openings from search blunders.
 //!
-//! `cargo run --release -p hoyito-engine --example probe_losses -- VARIANT PAIRS NODES OPP_LEVEL RANDOM_PLIES [SEED]`
+//! `cargo run --release -p hoyito-lab --bin probe_losses -- VARIANT PAIRS NODES OPP_LEVEL RANDOM_PLIES [SEED]`
 //!
 //! With `HOYITO_TABLEBASES=DIR` the engine uses the tablebases in `DIR`.
 

@@ -2,7 +2,7 @@
 //! exhausting every board of each seed layer.
 //!
 //! ```text
-//! cargo run --release -p hoyito-tablebase --example longest_sowing -- <holes per row> <max seeds> [closed] [seeds per hole]
+//! cargo run --release -p hoyito-lab --bin longest_sowing -- <holes per row> <max seeds> [closed] [seeds per hole]
 //! ```
 //!
 //! For every board of 4, 8, …, `max seeds` seeds on 2×`holes` (with the
@@ -28,10 +28,8 @@
 //! two lap counts must agree. Both cores are used (rayon) and a progress bar
 //! shows the boards done; nothing is written but the report.
 //!
-//! Results (see docs/PERFORMANCE.md and tests/examples.rs in hoyito-core):
-//! the longest finite sowing is 120 laps on 2×4 (32 seeds), 136 laps on
-//! 2×4 with one hole closed (28 seeds on 7 holes; random matches found the
-//! same 136).
+//! Findings: docs/research/README.md; the longest sowings found are
+//! committed in hoyito-core's `tests/examples.rs`.
 
 use hoyito_core::{Position, Rules, RulesSpec, Setup, Side, Variant};
 use hoyito_tablebase::Indexer;

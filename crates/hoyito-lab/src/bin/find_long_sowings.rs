@@ -4,7 +4,7 @@
 //! (b) a position and move whose finite sowing has more than 10,000 laps.
 //!
 //! ```text
-//! cargo run --release -p hoyito-core --example find_long_sowings -- [seed] [max_moves_tested] [games]
+//! cargo run --release -p hoyito-lab --bin find_long_sowings -- [seed] [max_moves_tested] [games]
 //! ```
 //!
 //! `HOYITO_HOLES=n` plays on 2×n instead of 2×6; `HOYITO_SEEDS=s` starts
@@ -15,7 +15,8 @@
 //!
 //! Every candidate move of every position met in random matches (games
 //! chained into rounds, so later rounds have closed holes) is tried on a
-//! copy. The examples found are committed in `tests/examples.rs`.
+//! copy. The examples found are committed in hoyito-core's
+//! `tests/examples.rs`.
 //!
 //! `find_long_sowings perturb < endless.txt` instead tries, for each
 //! `ENDLESS` line of an earlier run, every board one seed away.
@@ -54,7 +55,7 @@
 //! are only permuted, and a lap can end (a last seed making 1 or 4) only
 //! where two of them differ by 1 or 4. Without such a pair the sowing is
 //! endless (the core proves endless sowings this way); with exactly one
-//! it is long (docs/SOLUTIONS.md, "Thirteenth session").
+//! it is long.
 //!
 //! `find_long_sowings cycles [seed] [samples] [position move]` follows the
 //! relay that always lifts (even a hole made 1 or 4, where a real move
@@ -63,68 +64,7 @@
 //! would stop a real move, the longest stretch without one, and the hands
 //! never lifted.
 //!
-//! Findings (2×6, standard rules, Hoyito II and III alternately):
-//! - endless sowings are common: 39,955 in 10^9 candidates of random single
-//!   games (1 in 25,000), 88,800 in 3·10^8 candidates of random matches
-//!   (1 in 3,400: closed holes shorten the ring); their cycles run from
-//!   48 laps to several million (4,628,448 laps for
-//!   `1,0,4,6,2,1/13,9,3,7,0,2 n 0-0`, North 4); the cycles checked with
-//!   an independent simulation all come back to the move's own first lap.
-//! - finite sowings are short: the longest in 10^9 candidates was 592 laps
-//!   (`1,10,1,2,1,0/4,0,2,9,0,2 s 8-8`, South 2, Hoyito II); the number of
-//!   sowings falls about tenfold per doubling of the lap count
-//!   (256–511 laps: 45, 512–1023: 3), so no finite sowing of more than
-//!   10,000 laps was found, by random play or one seed away from the
-//!   endless positions (longest 249 laps there).
-//! - other boards, 10^8 candidates of random matches each (seed 7; 2×12
-//!   and 2×9 3·10^7, seed 5): longest finite 136 laps on 2×4, 416 on 2×5,
-//!   117 on 2×9, 61 on 2×12.
-//! - `HOYITO_CAPTURE_SIDE=opponent` (a 4 made in the mover's own row
-//!   relays, so fewer sowings end): 4·10^9 candidates of random single
-//!   games (seeds 21 and 22, 7 min each) gave a fatter tail but still no
-//!   finite sowing over 10,000 laps: the longest 2,086 laps
-//!   (`1,0,2,1,3,12/3,2,1,2,11,2 n 4-4`, North 4, Hoyito II); per 2·10^9
-//!   candidates about 1,800 sowings of 128–255 laps, 300 of 256–511, 87
-//!   of 512–1023, 8.5 of 1024–2047 and 0.5 of 2048–4095.
-//! - more seeds per hole (`HOYITO_SEEDS`) make long sowings no likelier in
-//!   random play but make endless ones much slower to prove (see `slowest`
-//!   in the report, and docs/API.md): 0.24 s (5 seeds) and 0.94 s (6) for
-//!   the slowest of 3·10^7 candidates; on 2×6 with 8 seeds per hole one
-//!   move took 50–55 s to prove endless.
-//! - a backward search (un-sowing laps from a sowing's last lap, branching
-//!   where a full board has several possible previous laps) was tried in
-//!   the fifth session on random boards of 4 to 24 seeds per hole and
-//!   reached 596 laps; it was not kept.
-//! - the relay is nearly reversible: when the board just after a lap's
-//!   sowing has an empty hole, the lap's origin is the nearest empty hole
-//!   behind its landing hole, so that lap start has exactly one possible
-//!   predecessor (boards without an empty hole can have several, or none).
-//!   Sowings are therefore mostly chains that start where no lap can lead
-//!   (a hand of 1 or 4, which no relay lifts) and end at a sink (a last seed
-//!   making 1 or 4), and an endless move nearly always starts on its own
-//!   cycle. The `paths` mode walks these chains: 5·10^6 random lap starts
-//!   (seed 2, 70 s) gave a longest finite sowing of 536 laps, and the
-//!   number of chains falls about twentyfold per doubling of the lap count
-//!   (tenfold after the length bias of the sampling), so this search too
-//!   puts 10,000 laps out of reach (about 10^11 samples).
-//! - `paths` with `HOYITO_CAPTURE_SIDE=opponent` (thirteenth session,
-//!   10^6 lap starts, seed 1, 21 s each) has no fatter tail than the
-//!   standard rules: longest 292 laps against 304, and 123 sowings of
-//!   64–127 laps against 164 (63 % of its samples are skipped as North
-//!   chains), so sampling lap starts puts 10,000 laps out of reach under
-//!   that option too.
-//! - `paths` on larger boards (`HOYITO_HOLES`, 10^7 samples each, seed 3):
-//!   longest finite 858 laps on 2×6 (`10,3,2,4,0,7/6,5,4,3,4,0 n 0-0`,
-//!   North 5), 425 on 2×7, 746 on 2×8, 195 on 2×9, 139 on 2×10, 115 on
-//!   2×11, 104 on 2×12: larger boards make long sowings rarer, not commoner.
-//! - `construct` with `HOYITO_BACK` (fourteenth session): built sowings
-//!   extended back to the deepest South lap start leading to them are
-//!   several times likelier to pass 4,096 laps, and found the first finite
-//!   sowings of more than 10,000 laps, with capture side `opponent`:
-//!   10,499 laps on 2×8 with 15 seeds per hole
-//!   (`19,18,2,18,15,32,7,45/22,4,1,2,6,5,1,3 s 40-0`, South 5; seed 41,
-//!   10^6 boards, 544 s), committed in `tests/examples.rs`. Under the
-//!   standard capture side the longest is 6,604 laps (2×8, seed 5).
+//! Findings: docs/research/find-long-sowings.md.
 
 use hoyito_core::{Match, PlayError, Position, Rules, Variant};
 use rand::rngs::SmallRng;

@@ -237,7 +237,8 @@ fn ref_perft(rules: &Rules, s: &RefState, depth: u32, path: &mut Vec<(Vec<u8>, S
 /// other seed counts).
 #[test]
 fn perft_matches_the_reference_rules() {
-    let options: [(&str, fn(&mut RulesSpec)); 6] = [
+    type Named = (&'static str, fn(&mut RulesSpec));
+    let options: [Named; 6] = [
         ("standard", |_| {}),
         ("direction per_move", |s| s.direction = DirectionRule::PerMove),
         ("direction per_player", |s| s.direction = DirectionRule::PerPlayer),

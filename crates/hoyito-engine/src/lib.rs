@@ -32,6 +32,7 @@
 //! println!("{} scores {}", game.position().move_token(best), result.score);
 //! ```
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub use hoyito_core;

@@ -30,3 +30,5 @@
 //!
 //! `docs/research/README.md` lists the programs with what each searches and
 //! where its findings are.
+
+#![forbid(unsafe_code)]

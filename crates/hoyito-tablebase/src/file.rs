@@ -127,6 +127,7 @@ impl LayerFile {
         })?;
         // SAFETY: the file is only ever created by an atomic rename and never
         // modified in place; a concurrent writer replaces it with a new inode.
+        #[allow(unsafe_code)]
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TablebaseError::Io {
             path: path.to_path_buf(),
             source: e,

@@ -376,6 +376,7 @@ pub fn solve_layer_lean(
             file.flush().map_err(io_error)?;
             // SAFETY: the file is unnamed and only this function holds it,
             // so no one else can change it while it is mapped.
+            #[allow(unsafe_code)]
             let map = if len > 0 {
                 Some(unsafe { memmap2::Mmap::map(&file) }.map_err(io_error)?)
             } else {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine: installs what the tests need
 # (Debian's chromium, the npm packages of the browser tests), then runs the
-# format check, clippy with warnings as errors, every Rust test and doctest,
+# format check, clippy with warnings as errors, the API docs with warnings as
+# errors, every Rust test and doctest,
 # and the end-to-end browser tests against the release binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,9 @@ cargo fmt --all -- --check
 
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo doc -D warnings"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 step "cargo test (all crates, doctests included)"
 cargo test --workspace --locked

@@ -10,7 +10,7 @@ mod common;
 
 use common::*;
 use hoyito_core::{
-    CaptureSide, Direction, DirectionRule, EndReason, Game, LastFour, Move, MoveParseError, Outcome,
+    CaptureSide, Direction, DirectionRule, EndReason, Game, LastFour, Match, Move, MoveParseError, Outcome,
     PlayError, Played, Position, PositionError, Repetition, Rules, RulesSpec, Setup, Side, State, Variant,
 };
 
@@ -694,6 +694,16 @@ fn s4_third_repetition_ends_the_game_with_an_even_share() {
     assert!(g.play_token("4").is_err());
 }
 
+/// ◆ An odd count of seeds in play (possible with an odd `seeds` option in
+/// a match) is shared with the odd seed to North.
+#[test]
+fn s4_an_odd_share_gives_the_odd_seed_to_north() {
+    let r = rules_with(Variant::I, 4, |s| s.seeds = 5);
+    let mut p = at(r, "1,0,2,0/0,0,0,0 s 17-20");
+    p.end_by_repetition();
+    assert_over(&p, (18, 22), Some(Side::North), EndReason::Repetition);
+}
+
 #[test]
 fn s4_repetition_own_row_gives_each_player_their_row() {
     let r = rules_with(Variant::I, 4, |s| s.repetition = Repetition::OwnRow);
@@ -754,6 +764,66 @@ fn s5_closed_holes_and_reserve_in_a_round_position() {
         0,
         false,
     );
+}
+
+/// ◆ With the option `seeds = s`, every round of a match refills holes with
+/// `s` seeds from hole 1 on, a remainder below `s` goes to the reserve, holes
+/// left unfilled are closed, and a player with fewer than `s` seeds in all
+/// loses the match. Checked round after round of whole matches for odd and
+/// even `s`.
+#[test]
+fn s5_the_seeds_option_sets_refills_and_the_losing_threshold() {
+    let mut rounds_checked = 0;
+    for seeds in [3u8, 5, 6] {
+        for variant in Variant::ALL {
+            let r = rules_with(variant, 4, |s| s.seeds = seeds);
+            let s = seeds as u32;
+            let mut m = Match::new(r);
+            while m.outcome().is_none() && m.round() < 30 {
+                while !m.current().is_over() {
+                    let mv = m.current().position().legal_moves()[0];
+                    m.play(mv).unwrap();
+                }
+                let end = *m.current().position();
+                let total = |side: Side| end.captured()[side] as u32 + end.reserve()[side] as u32;
+                if let Some(o) = m.outcome() {
+                    let short: Vec<Side> = Side::ALL.into_iter().filter(|&x| total(x) < s).collect();
+                    assert!(!short.is_empty(), "a match ends only when a player is short");
+                    if short.len() == 1 {
+                        assert_eq!(o.winner, Some(short[0].other()), "{seeds} seeds");
+                    }
+                    break;
+                }
+                assert!(
+                    Side::ALL.into_iter().all(|x| total(x) >= s),
+                    "nobody short, the match goes on"
+                );
+                let next = m.next_round_start().expect("the next round can start");
+                for side in Side::ALL {
+                    let filled = (total(side) / s).min(4) as usize;
+                    let row = next.row(side);
+                    for (k, i) in row.enumerate() {
+                        if k < filled {
+                            assert_eq!(
+                                (next.seeds(i), next.is_closed(i)),
+                                (seeds, false),
+                                "{seeds} seeds, hole {i}"
+                            );
+                        } else {
+                            assert!(next.is_closed(i), "{seeds} seeds, hole {i} unfilled");
+                        }
+                    }
+                    assert_eq!(next.reserve()[side] as u32, total(side) - filled as u32 * s);
+                }
+                assert!(m.start_next_round());
+                rounds_checked += 1;
+            }
+            assert!(
+                rounds_checked >= 1,
+                "Hoyito {variant}, {seeds} seeds: no second round"
+            );
+        }
+    }
 }
 
 // ----- §6.1 Direction --------------------------------------------------------------

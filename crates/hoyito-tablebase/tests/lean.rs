@@ -78,7 +78,7 @@ fn disk_build_writes_the_graph_solvers_files() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     for (dir, solver) in [(&a, Solver::Graph), (&b, Solver::Disk)] {
         let options = hoyito_tablebase::BuildOptions {
-            progress: false,
+            progress: None,
             solver,
         };
         Tablebase::build(r, dir.path(), 16, options, |_| {}).unwrap();
@@ -139,7 +139,8 @@ fn sweep_figures() {
     let mut first: Option<Vec<i8>> = None;
     for cache in [Cache::None, Cache::Memory, Cache::Disk(dir.path())] {
         let mut seen = Vec::new();
-        let (values, stats, log) = solve_layer_lean(r, 16, &lower, false, cache, |s| seen.push(*s)).unwrap();
+        let (values, stats, log) =
+            solve_layer_lean(r, 16, &lower, &|_| {}, cache, |s| seen.push(*s)).unwrap();
         // The three caches give the same values.
         assert_eq!(&values, first.get_or_insert_with(|| values.clone()));
         assert_eq!(seen, log);

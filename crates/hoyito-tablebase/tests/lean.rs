@@ -1,6 +1,9 @@
 //! The lean and compact solvers against the graph solver: every value of
 //! every layer must be identical (they compute the same least fixpoint).
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use hoyito_core::{Rules, RulesSpec, Variant};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::lean::{solve_layer_lean, Cache, LEAN_CHUNK};
@@ -37,8 +40,28 @@ fn same_tables(rules: Rules, a: &Tablebase, b: &Tablebase, max_seeds: u32) -> u6
     nonzero
 }
 
+/// The graph solver's tables of `rules` to `max_seeds`, built once per test
+/// process (several tests compare other solvers with the same ones).
+fn graph_tables(rules: Rules, max_seeds: u32) -> Arc<Tablebase> {
+    type Built = Mutex<HashMap<(Rules, u32), Arc<OnceLock<Arc<Tablebase>>>>>;
+    static BUILT: OnceLock<Built> = OnceLock::new();
+    // One cell per key, filled outside the map's lock: tests building
+    // different tables do not wait for each other.
+    let cell = Arc::clone(
+        BUILT
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap()
+            .entry((rules, max_seeds))
+            .or_default(),
+    );
+    let tb = cell
+        .get_or_init(|| Arc::new(Tablebase::solve_in_memory_with(rules, max_seeds, Solver::Graph).unwrap()));
+    Arc::clone(tb)
+}
+
 fn check(rules: Rules, max_seeds: u32, solver: Solver) {
-    let graph = Tablebase::solve_in_memory_with(rules, max_seeds, Solver::Graph).unwrap();
+    let graph = graph_tables(rules, max_seeds);
     let other = Tablebase::solve_in_memory_with(rules, max_seeds, solver).unwrap();
     assert!(same_tables(rules, &graph, &other, max_seeds) > 0);
     // And the Bellman equations hold for the other solver's values.
@@ -134,13 +157,13 @@ fn options_pass_through_the_lean_solver() {
 #[test]
 fn sweep_figures() {
     let r = rules(Variant::II, 4);
-    let lower = Tablebase::solve_in_memory_with(r, 12, Solver::Graph).unwrap();
+    let lower = graph_tables(r, 12);
     let dir = tempfile::tempdir().unwrap();
     let mut first: Option<Vec<i8>> = None;
     for cache in [Cache::None, Cache::Memory, Cache::Disk(dir.path())] {
         let mut seen = Vec::new();
         let (values, stats, log) =
-            solve_layer_lean(r, 16, &lower, &|_| {}, cache, |s| seen.push(*s)).unwrap();
+            solve_layer_lean(r, 16, &*lower, &|_| {}, cache, |s| seen.push(*s)).unwrap();
         // The three caches give the same values.
         assert_eq!(&values, first.get_or_insert_with(|| values.clone()));
         assert_eq!(seen, log);

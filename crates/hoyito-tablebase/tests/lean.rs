@@ -7,7 +7,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use hoyito_core::{Rules, RulesSpec, Variant};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::lean::{solve_layer_lean, Cache, LEAN_CHUNK};
-use hoyito_tablebase::{graph_fits, layer_seeds, Solver, Tablebase, GRAPH_BYTES_PER_POSITION};
+use hoyito_tablebase::solve::solve_layer;
+use hoyito_tablebase::{
+    graph_fits, layer_seeds, Progress, Solver, Stage, Tablebase, GRAPH_BYTES_PER_POSITION,
+};
 
 fn rules(variant: Variant, holes: u8) -> Rules {
     Rules::try_from(RulesSpec {
@@ -193,6 +196,46 @@ fn sweep_figures() {
     }
     // The edge file is unnamed: nothing is left in the directory.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// Both solvers report every stage of a layer, in order, each from 0 to all
+/// of the layer's positions.
+#[test]
+fn progress_covers_every_stage() {
+    let r = rules(Variant::II, 4);
+    let lower = graph_tables(r, 12);
+    let count = Indexer::new(8, 16).count();
+    for lean in [false, true] {
+        let seen = Mutex::new(Vec::new());
+        let on_progress = |p: &Progress| seen.lock().unwrap().push(*p);
+        let (stats, expected) = if lean {
+            let stats = solve_layer_lean(r, 16, &*lower, &on_progress, Cache::None, |_| {})
+                .unwrap()
+                .1;
+            (stats, (1..=stats.sweeps).map(Stage::Sweep).collect::<Vec<_>>())
+        } else {
+            let stats = solve_layer(r, 16, &*lower, &on_progress).1;
+            let rounds = (1..=stats.sweeps).map(Stage::Round);
+            (stats, std::iter::once(Stage::Moves).chain(rounds).collect())
+        };
+        assert!(stats.sweeps > 2, "lean {lean}: {} sweeps", stats.sweeps);
+        let seen = seen.into_inner().unwrap();
+        let mut stages: Vec<Stage> = seen.iter().map(|p| p.stage).collect();
+        stages.dedup();
+        assert_eq!(stages, expected, "lean {lean}");
+        for stage in expected {
+            let of: Vec<&Progress> = seen.iter().filter(|p| p.stage == stage).collect();
+            assert!(of
+                .iter()
+                .all(|p| p.seeds == 16 && p.total == count && p.done <= count));
+            assert_eq!(of[0].done, 0, "lean {lean}, {stage:?} starts at 0");
+            assert_eq!(
+                of.iter().map(|p| p.done).max(),
+                Some(count),
+                "lean {lean}, {stage:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -6,6 +6,11 @@ use hoyito_core::{Position, Repetition};
 /// positional terms can be finer than one seed.
 pub const SCALE: i32 = 100;
 
+/// Internal units to seeds, rounded to nearest.
+pub(crate) fn to_seeds(v: i32) -> i32 {
+    (v as f64 / SCALE as f64).round() as i32
+}
+
 /// Weights of the positional terms, in internal units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalWeights {

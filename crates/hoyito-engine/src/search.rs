@@ -51,13 +51,13 @@ pub(crate) struct Child {
 pub(crate) struct Searcher<'a> {
     pub tt: &'a mut Tt,
     pub history: &'a mut [[i32; 48]; 2],
-    pub oracle: Option<&'a Oracle>,
+    pub oracle: Option<&'a dyn Oracle>,
     pub weights: EvalWeights,
     pub salt: u64,
     /// Probe and store the transposition table (off only in tests).
     pub use_tt: bool,
     /// Key the table by the incremental hash ([`zobrist`]) maintained from
-    /// the sowings' events; otherwise by [`Position::hash`] computed at
+    /// the sowings' events; otherwise by [`Position::fingerprint`] computed at
     /// each node (kept for measuring the difference).
     pub incremental: bool,
     pub nodes: u64,
@@ -88,7 +88,7 @@ impl<'a> Searcher<'a> {
     pub fn new(
         tt: &'a mut Tt,
         history: &'a mut [[i32; 48]; 2],
-        oracle: Option<&'a Oracle>,
+        oracle: Option<&'a dyn Oracle>,
         weights: EvalWeights,
         salt: u64,
         stop: &'a AtomicBool,
@@ -250,7 +250,7 @@ impl<'a> Searcher<'a> {
         let me = pos.to_move();
         let base = pos.margin(me) * SCALE;
         if let Some(oracle) = self.oracle {
-            if let Some(v) = oracle(pos) {
+            if let Some(v) = oracle.final_margin(pos) {
                 return v * SCALE;
             }
         }

@@ -3,13 +3,15 @@
 
 use std::sync::atomic::AtomicBool;
 
-use hoyito_core::{EndReason, Game, Position, Repetition, RepetitionKey, Rules, RulesSpec, Side, Variant};
+use hoyito_core::{
+    EndReason, Game, Move, Position, Repetition, RepetitionKey, Rules, RulesSpec, Side, Variant,
+};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::*;
 use crate::eval::{evaluate, split_value, EvalWeights, SCALE};
-use crate::search::Searcher;
+use crate::search::{Searcher, MAX_PLY};
 
 fn rules(variant: Variant, holes: u8, repetition: Repetition) -> Rules {
     Rules::try_from(RulesSpec {
@@ -342,7 +344,12 @@ fn limits_stop_the_search() {
         &stop,
         &mut |_| {},
     );
-    assert!(r.best.is_some() && r.time_ms < 1000);
+    // Only the time stops this search: the opening is far from solved.
+    assert!(
+        r.best.is_some() && r.depth < MAX_PLY as u32 - 1,
+        "depth {}",
+        r.depth
+    );
 }
 
 #[test]
@@ -523,10 +530,10 @@ fn incremental_hash_equals_scratch_hash() {
         ("two-hole openings", pairs),
         ("clockwise moves", cw),
         ("games with closed holes", closed_games),
+        ("endless sowings", endless),
     ] {
         assert!(n > 10, "only {n} {what}");
     }
-    let _ = endless;
 }
 
 /// Different positions get different keys: the side to move, the opening
@@ -622,9 +629,12 @@ fn tie_break_keeps_the_best_score() {
 /// proofs each) are those of perfect play: on 2×4 positions of 16 and 20
 /// seeds, over 12-seed tables, each won, drawn or lost result is what the
 /// 20-seed tables say.
+#[cfg(feature = "tablebase")]
 #[test]
 fn model_results_above_the_tables_are_exact() {
+    use crate::swindle::Model;
     use hoyito_tablebase::Tablebase;
+    use std::collections::HashMap;
     let mut rng = SmallRng::seed_from_u64(11);
     for variant in Variant::ALL {
         let r = Rules::new(variant, 4).unwrap();
@@ -632,7 +642,7 @@ fn model_results_above_the_tables_are_exact() {
         let big = Tablebase::solve_in_memory(r, 20).unwrap();
         let mut search = hoyito_tablebase::search::ExactSearch::new(&small, 1 << 14);
         let mut model = Model {
-            search: &mut search,
+            prover: &mut search,
             results: HashMap::new(),
         };
         let mut seen = [0; 3];

@@ -1,6 +1,6 @@
 //! The transposition table: a fixed array of 16-byte entries, keyed by the
 //! incremental key of [`crate::zobrist`] (or, for comparison,
-//! [`hoyito_core::Position::hash`]) mixed with a per-search salt (rules and
+//! [`hoyito_core::Position::fingerprint`]) mixed with a per-search salt (rules and
 //! last-four award), one entry per slot, depth-preferred within a search.
 
 use hoyito_core::{Direction, Move};

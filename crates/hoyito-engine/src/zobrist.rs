@@ -132,11 +132,7 @@ pub fn play_hashed_unchecked(pos: &mut Position, h: u64, m: Move) -> Result<(Pla
 /// The table key of `pos`, whose board hash is `h` (as [`board_hash`]).
 #[inline]
 pub fn key(pos: &Position, h: u64) -> u64 {
-    let dir = |d: Option<Direction>| match d {
-        None => 0u64,
-        Some(Direction::Ccw) => 1,
-        Some(Direction::Cw) => 2,
-    };
+    let dir = |d: Option<Direction>| u64::from(Direction::choice_code(d));
     let chosen = pos.chosen_directions();
     let state = pos.closed_mask() as u64
         | (pos.to_move().index() as u64) << 24

@@ -3,11 +3,13 @@
 //! the root, a one-ply search is exact: its score is the tablebase's final
 //! margin and its move is one of the tablebase's best moves.
 
+use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use hoyito_core::{Game, Move, Position, Rules, Setup, Side, Variant};
-use hoyito_engine::{random_depth, Engine, EngineKind, Limits, Oracle, MAX_SWINDLE_DEPTH};
+use hoyito_engine::{random_depth, Engine, EngineKind, Limits, MAX_SWINDLE_DEPTH};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::Tablebase;
 
@@ -15,15 +17,44 @@ use hoyito_tablebase::Tablebase;
 /// at its deepest (the engine's own rule).
 const RANDOM_DEPTH: u32 = random_depth(MAX_SWINDLE_DEPTH);
 
+/// The 2×4 tables of one variant: to 12 seeds, which the engine gets, and
+/// to 20 seeds, against which its play above them is checked.
+struct Tables {
+    small: Arc<Tablebase>,
+    big: Tablebase,
+}
+
+/// The tables of `variant`, built once per test process.
+fn tables(variant: Variant) -> &'static Tables {
+    static TABLES: [OnceLock<Tables>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let i = Variant::ALL
+        .iter()
+        .position(|&v| v == variant)
+        .expect("a variant");
+    TABLES[i].get_or_init(|| {
+        let rules = Rules::new(variant, 4).unwrap();
+        Tables {
+            small: Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap()),
+            big: Tablebase::solve_in_memory(rules, 20).unwrap(),
+        }
+    })
+}
+
+/// The 20-seed tables of `pos`'s variant: perfect play in the reference
+/// models.
+fn big(pos: &Position) -> &'static Tablebase {
+    &tables(pos.rules().variant()).big
+}
+
+/// A plain probe function is an oracle too (one that proves nothing).
 #[test]
 fn one_ply_search_with_the_tablebase_oracle_is_exact() {
     for variant in Variant::ALL {
         let rules = Rules::new(variant, 4).unwrap();
-        let tb = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
-        let probe = Arc::clone(&tb);
-        let oracle: Oracle = Arc::new(move |p: &Position| probe.final_margin(p));
+        let tb = &tables(variant).small;
+        let probe = Arc::clone(tb);
         let mut engine = Engine::new(EngineKind::AlphaBeta);
-        engine.set_oracle(Some(oracle));
+        engine.set_oracle(Some(Arc::new(move |p: &Position| probe.final_margin(p))));
         let ix = Indexer::new(8, 12);
         let mut board = vec![0u8; 8];
         let mut setup = Setup::start(&rules);
@@ -80,15 +111,6 @@ fn sample(rules: Rules, seeds: u32, step: usize) -> Vec<Position> {
     out
 }
 
-/// The 2×4 tables to 12 seeds, which the engine gets, and to 20 seeds,
-/// against which its play above them is checked.
-fn small_and_big(rules: Rules) -> (Arc<Tablebase>, Tablebase) {
-    (
-        Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap()),
-        Tablebase::solve_in_memory(rules, 20).unwrap(),
-    )
-}
-
 /// A full-strength search of `pos` with a node budget.
 fn search(engine: &mut Engine, pos: Position, nodes: u64) -> hoyito_engine::SearchResult {
     let limits = Limits {
@@ -110,11 +132,11 @@ fn search(engine: &mut Engine, pos: Position, nodes: u64) -> hoyito_engine::Sear
 fn root_proofs_above_the_tables_play_perfectly() {
     for variant in [Variant::I, Variant::II, Variant::III] {
         let rules = Rules::new(variant, 4).unwrap();
-        let (small, big) = small_and_big(rules);
+        let Tables { small, big } = tables(variant);
         let mut engine = Engine::new(EngineKind::AlphaBeta);
         // Perfect play only: a swindle may leave the best moves when lost.
         engine.set_swindle(false);
-        assert_eq!(engine.set_tablebase(Arc::clone(&small)), vec![4, 8, 12]);
+        assert_eq!(engine.set_tablebase(Arc::clone(small)), vec![4, 8, 12]);
         let (mut searched, mut proved) = (0, 0);
         for pos in sample(rules, 20, 9973) {
             if pos.in_play() <= 12 {
@@ -161,6 +183,25 @@ fn final_for(tb: &Tablebase, pos: &Position, me: Side) -> i32 {
     }
 }
 
+/// Results of a reference model already computed, shared by the tests of
+/// this process (several tests ask for the same positions, and every
+/// model meets the same positions along different lines). The models read
+/// perfect play from [`big`] of the position's own variant, so a key needs
+/// no table.
+type Memo<K, V> = OnceLock<Mutex<HashMap<K, V>>>;
+
+/// `memo[key]`, computed by `f` the first time (outside the lock, so that
+/// `f` may recurse).
+fn memoised<K: Hash + Eq, V: Copy>(memo: &Memo<K, V>, key: K, f: impl FnOnce() -> V) -> V {
+    let memo = memo.get_or_init(Default::default);
+    if let Some(&v) = memo.lock().unwrap().get(&key) {
+        return v;
+    }
+    let v = f();
+    memo.lock().unwrap().insert(key, v);
+    v
+}
+
 /// `pos` after `m`, passes settled (as the engine and the model see it).
 fn after(pos: &Position, m: Move) -> Position {
     let mut p = *pos;
@@ -173,9 +214,18 @@ fn after(pos: &Position, m: Move) -> Position {
 /// tempting moves (largest immediate gain) for its next `depth` moves can
 /// let `me` reach a result of at least `goal` (−1 lost, 0 drawn, 1 won),
 /// `me` choosing among the moves that keep its proved result: the
-/// condition for a swindle to have a chance (`tb` gives the perfect-play
+/// condition for a swindle to have a chance ([`big`] gives the perfect-play
 /// results). In a lost position every move keeps the result.
-fn reaches(tb: &Tablebase, pos: &Position, me: Side, depth: u32, goal: i32) -> bool {
+fn reaches(pos: &Position, me: Side, depth: u32, goal: i32) -> bool {
+    static MEMO: Memo<(Position, Side, u32, i32), bool> = OnceLock::new();
+    memoised(&MEMO, (*pos, me, depth, goal), || {
+        reaches_uncached(pos, me, depth, goal)
+    })
+}
+
+/// [`reaches`], computed.
+fn reaches_uncached(pos: &Position, me: Side, depth: u32, goal: i32) -> bool {
+    let tb = big(pos);
     let result = final_for(tb, pos, me).signum();
     if result >= goal {
         return true;
@@ -195,27 +245,36 @@ fn reaches(tb: &Tablebase, pos: &Position, me: Side, depth: u32, goal: i32) -> b
     if mover == me {
         return children
             .iter()
-            .any(|(_, p)| final_for(tb, p, me).signum() >= result && reaches(tb, p, me, depth, goal));
+            .any(|(_, p)| final_for(tb, p, me).signum() >= result && reaches(p, me, depth, goal));
     }
     let tempting = children.iter().map(|&(g, _)| g).max().unwrap();
     children
         .iter()
-        .any(|(g, p)| *g == tempting && reaches(tb, p, me, depth - 1, goal))
+        .any(|(g, p)| *g == tempting && reaches(p, me, depth - 1, goal))
 }
 
 /// Expected points for `me` after `pos` (settled) when the opponent's next
 /// `depth` moves are uniformly random and play is perfect after them, `me`
-/// playing its best moves that keep the result (`tb` gives the results), an
+/// playing its best moves that keep the result ([`big`] gives the results), an
 /// extra turn included: the swindle's chance against an opponent who errs
 /// at random.
-fn random_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> f64 {
-    model_points(tb, pos, me, depth, false)
+fn random_points(pos: &Position, me: Side, depth: u32) -> f64 {
+    model_points(pos, me, depth, false)
 }
 
 /// [`random_points`] (`greedy` false) or [`tempting_points`] (`greedy`
 /// true): the opponent's next `depth` moves are any move, or one of its
 /// most tempting ones (largest immediate gain), each equally likely.
-fn model_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32, greedy: bool) -> f64 {
+fn model_points(pos: &Position, me: Side, depth: u32, greedy: bool) -> f64 {
+    static MEMO: Memo<(Position, Side, u32, bool), f64> = OnceLock::new();
+    memoised(&MEMO, (*pos, me, depth, greedy), || {
+        model_points_uncached(pos, me, depth, greedy)
+    })
+}
+
+/// [`model_points`], computed.
+fn model_points_uncached(pos: &Position, me: Side, depth: u32, greedy: bool) -> f64 {
+    let tb = big(pos);
     let points = |p: &Position| (final_for(tb, p, me).signum() as f64 + 1.0) / 2.0;
     if pos.is_over() || depth == 0 {
         return points(pos);
@@ -242,7 +301,7 @@ fn model_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32, greedy: bo
             .collect();
         return chosen
             .iter()
-            .map(|p| model_points(tb, p, me, depth - 1, greedy))
+            .map(|p| model_points(p, me, depth - 1, greedy))
             .sum::<f64>()
             / chosen.len() as f64;
     }
@@ -253,7 +312,7 @@ fn model_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32, greedy: bo
     children
         .iter()
         .filter(|(_, p)| points(p) >= points(pos))
-        .map(|(_, p)| model_points(tb, p, me, depth, greedy))
+        .map(|(_, p)| model_points(p, me, depth, greedy))
         .fold(points(pos), f64::max)
 }
 
@@ -267,9 +326,9 @@ fn swindles_only_in_lost_positions_and_set_real_traps() {
     let mut swindles = 0;
     for variant in [Variant::I, Variant::II, Variant::III] {
         let rules = Rules::new(variant, 4).unwrap();
-        let (small, big) = small_and_big(rules);
+        let Tables { small, big } = tables(variant);
         let mut engine = Engine::new(EngineKind::AlphaBeta);
-        engine.set_tablebase(Arc::clone(&small));
+        engine.set_tablebase(Arc::clone(small));
         for seeds in [16, 20] {
             for pos in sample(rules, seeds, 2003) {
                 let result = search(&mut engine, pos, 1_000_000);
@@ -278,20 +337,20 @@ fn swindles_only_in_lost_positions_and_set_real_traps() {
                 let me = pos.to_move();
                 let child = after(&pos, m);
                 if result.depth == 0 {
-                    assert_eq!(result.score, final_for(&big, &child, me), "{}", pos.to_notation());
+                    assert_eq!(result.score, final_for(big, &child, me), "{}", pos.to_notation());
                 }
                 let best = big.best_moves(&pos).unwrap();
                 if best.iter().any(|&(b, _)| b == m) {
                     continue;
                 }
                 assert!(
-                    final_for(&big, &pos, me) < 0,
+                    final_for(big, &pos, me) < 0,
                     "{variant:?} {}: left the best moves {best:?} for {m:?}",
                     pos.to_notation()
                 );
                 assert!(
-                    reaches(&big, &child, me, MAX_SWINDLE_DEPTH, 0)
-                        || random_points(&big, &child, me, RANDOM_DEPTH) > 0.0,
+                    reaches(&child, me, MAX_SWINDLE_DEPTH, 0)
+                        || random_points(&child, me, RANDOM_DEPTH) > 0.0,
                     "{variant:?} {}: {m:?} sets no trap",
                     pos.to_notation()
                 );
@@ -312,9 +371,9 @@ fn swindles_stay_within_the_node_budget() {
     let (mut lost, mut traps) = (0, 0);
     for variant in [Variant::I, Variant::II, Variant::III] {
         let rules = Rules::new(variant, 4).unwrap();
-        let tb = Arc::new(Tablebase::solve_in_memory(rules, 12).unwrap());
+        let tb = &tables(variant).small;
         let mut engine = Engine::new(EngineKind::AlphaBeta);
-        engine.set_tablebase(Arc::clone(&tb));
+        engine.set_tablebase(Arc::clone(tb));
         for pos in sample(rules, 12, 37) {
             if tb.final_margin(&pos).expect("covered") >= 0 {
                 continue;
@@ -346,21 +405,21 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
     let (mut drawn, mut traps, mut plain_traps) = (0, 0, 0);
     for variant in [Variant::I, Variant::II, Variant::III] {
         let rules = Rules::new(variant, 4).unwrap();
-        let (small, big) = small_and_big(rules);
+        let Tables { small, big } = tables(variant);
         let mut swindler = Engine::new(EngineKind::AlphaBeta);
-        swindler.set_tablebase(Arc::clone(&small));
+        swindler.set_tablebase(Arc::clone(small));
         let mut plain = Engine::new(EngineKind::AlphaBeta);
-        plain.set_tablebase(Arc::clone(&small));
+        plain.set_tablebase(Arc::clone(small));
         plain.set_swindle(false);
         for seeds in [12, 16, 20] {
             for pos in sample(rules, seeds, 1009) {
                 let me = pos.to_move();
-                if final_for(&big, &pos, me) != 0 {
+                if final_for(big, &pos, me) != 0 {
                     continue;
                 }
                 drawn += 1;
                 let best = big.best_moves(&pos).unwrap();
-                let trap = |m| reaches(&big, &after(&pos, m), me, MAX_SWINDLE_DEPTH, 1);
+                let trap = |m| reaches(&after(&pos, m), me, MAX_SWINDLE_DEPTH, 1);
                 let m = search(&mut swindler, pos, 1_000_000).best.expect("a move");
                 assert!(
                     best.iter().any(|&(b, _)| b == m),
@@ -385,15 +444,15 @@ fn drawn_positions_keep_the_draw_and_set_traps() {
 fn for_each_unwon(step: usize, mut f: impl FnMut(Variant, &mut Engine, &Tablebase, Position, Side, i32)) {
     for variant in [Variant::I, Variant::II, Variant::III] {
         let rules = Rules::new(variant, 4).unwrap();
-        let (small, big) = small_and_big(rules);
+        let Tables { small, big } = tables(variant);
         let mut engine = Engine::new(EngineKind::AlphaBeta);
-        engine.set_tablebase(Arc::clone(&small));
+        engine.set_tablebase(Arc::clone(small));
         for seeds in [12, 16, 20] {
             for pos in sample(rules, seeds, step) {
                 let me = pos.to_move();
-                let result = final_for(&big, &pos, me).signum();
+                let result = final_for(big, &pos, me).signum();
                 if result <= 0 {
-                    f(variant, &mut engine, &big, pos, me, result);
+                    f(variant, &mut engine, big, pos, me, result);
                 }
             }
         }
@@ -421,17 +480,17 @@ fn random_errors_count_where_tempting_ones_do_not() {
             .collect();
         if keep
             .iter()
-            .any(|&m| reaches(big, &after(&pos, m), me, MAX_SWINDLE_DEPTH, result + 1))
+            .any(|&m| reaches(&after(&pos, m), me, MAX_SWINDLE_DEPTH, result + 1))
         {
             return;
         }
-        let chance = |m| random_points(big, &after(&pos, m), me, RANDOM_DEPTH);
+        let chance = |m| random_points(&after(&pos, m), me, RANDOM_DEPTH);
         let most = keep.iter().map(|&m| chance(m)).fold(0.0, f64::max);
         if most <= (result as f64 + 1.0) / 2.0 {
             return;
         }
         chances += 1;
-        let first = |m| random_points(big, &after(&pos, m), me, 1);
+        let first = |m| random_points(&after(&pos, m), me, 1);
         if keep.iter().all(|&m| first(m) <= (result as f64 + 1.0) / 2.0) {
             deeper += 1;
         }
@@ -451,10 +510,10 @@ fn random_errors_count_where_tempting_ones_do_not() {
 /// Expected points for `me` after `pos` (settled) when the opponent plays
 /// one of its most tempting moves (largest immediate gain, each equally
 /// likely) for its next `depth` moves and perfectly after them, `me`
-/// playing its best moves that keep the result (`tb` gives the results):
+/// playing its best moves that keep the result ([`big`] gives the results):
 /// the swindle's chance against a one-ply greedy opponent.
-fn tempting_points(tb: &Tablebase, pos: &Position, me: Side, depth: u32) -> f64 {
-    model_points(tb, pos, me, depth, true)
+fn tempting_points(pos: &Position, me: Side, depth: u32) -> f64 {
+    model_points(pos, me, depth, true)
 }
 
 /// A fallible opponent may err greedily or at random: in lost and drawn
@@ -476,8 +535,8 @@ fn swindles_weigh_greedy_and_random_errors_together() {
                 let child = after(&pos, m);
                 (
                     m,
-                    tempting_points(big, &child, me, MAX_SWINDLE_DEPTH),
-                    random_points(big, &child, me, RANDOM_DEPTH),
+                    tempting_points(&child, me, MAX_SWINDLE_DEPTH),
+                    random_points(&child, me, RANDOM_DEPTH),
                 )
             })
             .filter(|&(_, t, u)| t > floor || u > floor)

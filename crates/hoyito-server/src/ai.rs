@@ -1,12 +1,14 @@
 //! The engine behind engine games and hints, run on blocking threads.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hoyito_core::Game;
+use hoyito_core::{Game, Rules};
 use hoyito_engine::{Engine, Limits};
+use hoyito_tablebase::Tablebase;
 
 /// Longest time the engine thinks about one move. Levels 1–9 stop earlier at
 /// their depth; level 10 uses all of it.
@@ -15,32 +17,57 @@ pub const ENGINE_MOVETIME: Duration = Duration::from_millis(1500);
 /// Level used for hints when the game's own level is lower.
 pub const HINT_LEVEL: u8 = 8;
 
-/// The tablebase directory of this process, if any.
-static TABLEBASES: OnceLock<PathBuf> = OnceLock::new();
+/// The endgame tablebases of a server (`hoyito tablebase build` output
+/// under one directory), for level-10 engine moves and hints: perfect play
+/// where they cover the position. The tables of a rule set are opened (and
+/// their files checked) on first use and kept for the server's life.
+pub struct Tablebases {
+    dir: PathBuf,
+    opened: Mutex<HashMap<Rules, Arc<Tablebase>>>,
+}
 
-/// Level-10 searches and hints use the tablebases under `dir` (perfect play
-/// where they cover the position). Set once, at start.
-pub fn use_tablebases(dir: PathBuf) {
-    let _ = TABLEBASES.set(dir);
+impl Tablebases {
+    /// The tablebases stored under `dir`; nothing is opened yet.
+    pub fn new(dir: PathBuf) -> Tablebases {
+        Tablebases {
+            dir,
+            opened: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The tables of `rules`, opened on first use; `None` if there are
+    /// none for these rules (they are looked for again next time, so
+    /// tables built while the server runs are found). Blocks while opening:
+    /// call from a blocking thread.
+    pub fn for_rules(&self, rules: Rules) -> Option<Arc<Tablebase>> {
+        if let Some(tb) = self.opened.lock().unwrap_or_else(|e| e.into_inner()).get(&rules) {
+            return Some(Arc::clone(tb));
+        }
+        // Opened without the lock: a second request may open the same
+        // tables meanwhile, and the first one stored is kept.
+        let tb = Arc::new(Tablebase::open(rules, &self.dir).ok()?);
+        let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
+        Some(Arc::clone(opened.entry(rules).or_insert(tb)))
+    }
 }
 
 /// The engine's move at `level` for the side to move, as a token, with its
-/// score in seeds; `None` if the game is over. With `perfect`, the
-/// tablebases (if the server has them) score every position they cover
+/// score in seeds; `None` if the game is over. With `tablebases`, the
+/// tables of the game's rules (if any) score every position they cover
 /// exactly: level-10 engine moves and hints use them. Blocks: call from a
 /// blocking thread.
 pub fn choose(
     game: &Game,
     level: u8,
-    perfect: bool,
+    tablebases: Option<&Tablebases>,
     movetime: Duration,
     stop: &AtomicBool,
 ) -> Option<(String, i32)> {
     let mut engine = Engine::with_level(level);
     engine.set_seed(rand::random());
-    if let (true, Some(dir)) = (perfect, TABLEBASES.get()) {
-        // Rules or positions the tables do not cover are simply searched.
-        let _ = engine.load_tablebases(*game.rules(), dir);
+    // Rules or positions the tables do not cover are simply searched.
+    if let Some(tb) = tablebases.and_then(|t| t.for_rules(*game.rules())) {
+        engine.set_tablebase(tb);
     }
     let limits = Limits {
         movetime: Some(movetime),
@@ -61,7 +88,7 @@ mod tests {
         let mut game = Game::new(Rules::standard(Variant::II));
         let stop = AtomicBool::new(false);
         for level in [1, 3, 5] {
-            let (token, _) = choose(&game, level, false, Duration::from_millis(200), &stop).expect("a move");
+            let (token, _) = choose(&game, level, None, Duration::from_millis(200), &stop).expect("a move");
             game.play_token(&token).expect("legal");
         }
     }
@@ -74,7 +101,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let tb =
             hoyito_tablebase::Tablebase::build(rules, dir.path(), 16, Default::default(), |_| {}).unwrap();
-        use_tablebases(dir.path().to_path_buf());
+        let tablebases = Tablebases::new(dir.path().to_path_buf());
         let stop = AtomicBool::new(false);
         let mut checked = 0;
         for text in [
@@ -86,7 +113,14 @@ mod tests {
             let game = Game::from_position(pos);
             let best = tb.best_moves(&pos).unwrap();
             let exact = best.iter().map(|&(_, v)| v).max().unwrap();
-            let (token, score) = choose(&game, HINT_LEVEL, true, Duration::from_millis(1), &stop).unwrap();
+            let (token, score) = choose(
+                &game,
+                HINT_LEVEL,
+                Some(&tablebases),
+                Duration::from_millis(1),
+                &stop,
+            )
+            .unwrap();
             let m = pos.parse_move(&token).unwrap();
             assert!(
                 best.iter().any(|&(b, v)| b == m && v == exact),
@@ -96,5 +130,7 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 3);
+        // The tables were opened once, for the one rule set asked.
+        assert_eq!(tablebases.opened.lock().unwrap().len(), 1);
     }
 }

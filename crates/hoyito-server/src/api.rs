@@ -47,18 +47,32 @@ pub struct AppState {
     engine_permits: Arc<Semaphore>,
     shutdown: watch::Receiver<bool>,
     engine_movetime: std::time::Duration,
+    /// Endgame tablebases for level-10 engine moves and hints, if any.
+    tablebases: Option<Arc<ai::Tablebases>>,
 }
 
 impl AppState {
     /// Server state over `store`. Engine searches run at most
     /// `engine_threads` at a time; WebSockets close when `shutdown` turns true.
     pub fn new(store: Store, engine_threads: usize, shutdown: watch::Receiver<bool>) -> Arc<AppState> {
+        AppState::with_tablebases(store, engine_threads, shutdown, None)
+    }
+
+    /// [`AppState::new`], with endgame tablebases for level-10 engine moves
+    /// and hints.
+    pub fn with_tablebases(
+        store: Store,
+        engine_threads: usize,
+        shutdown: watch::Receiver<bool>,
+        tablebases: Option<ai::Tablebases>,
+    ) -> Arc<AppState> {
         Arc::new(AppState {
             store: Arc::new(store),
             games: Mutex::new(HashMap::new()),
             engine_permits: Arc::new(Semaphore::new(engine_threads.max(1))),
             shutdown,
             engine_movetime: ai::ENGINE_MOVETIME,
+            tablebases: tablebases.map(Arc::new),
         })
     }
 
@@ -216,9 +230,11 @@ fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
                 return;
             };
             let movetime = state.engine_movetime;
+            // Only level 10 plays perfectly.
+            let tablebases = state.tablebases.clone().filter(|_| level == 10);
             let choice = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                ai::choose(&game, level, level == 10, movetime, &stop)
+                ai::choose(&game, level, tablebases.as_deref(), movetime, &stop)
             })
             .await;
             let mut g = slot.game.lock().await;
@@ -717,9 +733,16 @@ async fn hint(
         .await
         .map_err(|_| ApiError::internal("engine unavailable"))?;
     let movetime = st.engine_movetime.min(std::time::Duration::from_millis(800));
+    let tablebases = st.tablebases.clone();
     let res = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        ai::choose(&game, level, true, movetime, &AtomicBool::new(false))
+        ai::choose(
+            &game,
+            level,
+            tablebases.as_deref(),
+            movetime,
+            &AtomicBool::new(false),
+        )
     })
     .await
     .map_err(|e| ApiError::internal(format!("engine task failed: {e}")))?;

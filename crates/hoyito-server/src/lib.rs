@@ -68,17 +68,19 @@ pub fn engine_threads() -> usize {
 }
 
 /// Serves on `listener` until `shutdown` completes, then closes WebSockets
-/// and finishes the requests in flight.
+/// and finishes the requests in flight. Level-10 engine moves and hints use
+/// `tablebases`, if given.
 ///
 /// # Errors
 /// If the server fails to accept connections.
 pub async fn serve_on(
     listener: TcpListener,
     store: Store,
+    tablebases: Option<ai::Tablebases>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
-    let state = AppState::new(store, engine_threads(), stop_rx);
+    let state = AppState::with_tablebases(store, engine_threads(), stop_rx, tablebases);
     let sweeper = {
         let state = state.clone();
         tokio::spawn(async move {
@@ -106,9 +108,6 @@ pub async fn serve_on(
 /// # Errors
 /// If the database cannot be opened or the address cannot be bound.
 pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
-    if let Some(dir) = &config.tablebases {
-        ai::use_tablebases(dir.clone());
-    }
     let store =
         Store::open(&config.db).with_context(|| format!("opening database {}", config.db.display()))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -120,7 +119,8 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result
             .await
             .with_context(|| format!("binding {}", config.addr))?;
         on_listen(listener.local_addr()?);
-        serve_on(listener, store, shutdown_signal())
+        let tablebases = config.tablebases.map(ai::Tablebases::new);
+        serve_on(listener, store, tablebases, shutdown_signal())
             .await
             .context("serving")
     });
@@ -160,7 +160,7 @@ pub async fn spawn_local(store: Store) -> std::io::Result<(SocketAddr, LocalServ
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
-        let _ = serve_on(listener, store, async {
+        let _ = serve_on(listener, store, None, async {
             let _ = rx.await;
         })
         .await;

@@ -21,5 +21,8 @@ fn the_served_rules_are_the_authoritative_text() {
     );
     let (mime, served) = hoyito_server::assets::asset("/rules.md").expect("the rules page is embedded");
     assert!(mime.starts_with("text/markdown"));
-    assert!(served == authoritative, "the binary embeds an old web/rules.md: rebuild");
+    assert!(
+        served == authoritative,
+        "the binary embeds an old web/rules.md: rebuild"
+    );
 }

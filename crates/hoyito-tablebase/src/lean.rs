@@ -58,12 +58,12 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use hoyito_core::Rules;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::error::TablebaseError;
 use crate::graph::{Edge, Expander};
 use crate::index::Indexer;
+use crate::progress::{OnProgress, Stage, StageCounter};
 use crate::solve::{LayerStats, LowerValues};
 
 /// Positions per chunk of the lean solver (the unit of work and of skipping).
@@ -123,25 +123,12 @@ pub struct SweepStats {
     pub time: Duration,
 }
 
-fn progress_bar(show: bool, len: u64) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new(len);
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{msg:>34} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})",
-        )
-        .expect("valid template"),
-    );
-    pb
-}
-
 /// Solves the layer of `seeds` seeds without storing its move graph: returns
 /// the value of every position (as [`crate::solve::solve_layer`], which it
 /// equals exactly), the layer's figures (`generate` is the first sweep,
 /// `iterate` the others, `sweeps` counts all of them) and every sweep's
-/// figures. `on_sweep` is called after each sweep (for progress output).
+/// figures. `on_progress` follows each sweep's positions, `on_sweep` is
+/// called after each sweep.
 ///
 /// With a [`Cache`], the first sweep also keeps every position's inner edges
 /// (4 bytes each, child rank and flip bit), edge count (1 byte) and exits'
@@ -161,7 +148,7 @@ pub fn solve_layer_lean(
     rules: Rules,
     seeds: u32,
     lower: &dyn LowerValues,
-    show: bool,
+    on_progress: OnProgress<'_>,
     cache: Cache<'_>,
     mut on_sweep: impl FnMut(&SweepStats),
 ) -> Result<(Vec<i8>, LayerStats, Vec<SweepStats>), TablebaseError> {
@@ -297,10 +284,9 @@ pub fn solve_layer_lean(
         changed
     };
 
-    let pb = progress_bar(show, count);
     let mut log: Vec<SweepStats> = Vec::new();
-    let mut finish_sweep = |pb: &ProgressBar, st: SweepStats| {
-        pb.suspend(|| on_sweep(&st));
+    let mut finish_sweep = |st: SweepStats| {
+        on_sweep(&st);
         log.push(st);
     };
 
@@ -324,7 +310,7 @@ pub fn solve_layer_lean(
 
     // Sweep 1: every chunk, recording dependencies.
     let t0 = Instant::now();
-    pb.set_message(format!("{seeds} seeds: sweep 1 (all)"));
+    let first = StageCounter::start(on_progress, seeds, Stage::Sweep(1), count);
     let changed = AtomicU64::new(0);
     let (deps, caches): (Vec<Option<Deps>>, Vec<Option<ChunkCache>>) = (0..nchunks)
         .into_par_iter()
@@ -337,7 +323,7 @@ pub fn solve_layer_lean(
                 changed.fetch_add(n, Relaxed);
                 scratch.sort_unstable();
                 scratch.dedup();
-                pb.inc(LEAN_CHUNK.min(count - c * LEAN_CHUNK));
+                first.add(LEAN_CHUNK.min(count - c * LEAN_CHUNK));
                 if let Some(k) = keep.as_mut() {
                     k.counts.shrink_to_fit();
                     k.exits.shrink_to_fit();
@@ -388,15 +374,12 @@ pub fn solve_layer_lean(
     };
     let generate = t0.elapsed();
     let mut any = changed.load(Relaxed) > 0;
-    finish_sweep(
-        &pb,
-        SweepStats {
-            sweep: 1,
-            evaluated: count,
-            changed: changed.load(Relaxed),
-            time: generate,
-        },
-    );
+    finish_sweep(SweepStats {
+        sweep: 1,
+        evaluated: count,
+        changed: changed.load(Relaxed),
+        time: generate,
+    });
 
     // Later sweeps: the chunks whose dependencies changed since their last evaluation.
     let t1 = Instant::now();
@@ -404,8 +387,7 @@ pub fn solve_layer_lean(
     while any {
         sweep += 1;
         let ts = Instant::now();
-        pb.set_position(0);
-        pb.set_message(format!("{seeds} seeds: sweep {sweep}"));
+        let progress = StageCounter::start(on_progress, seeds, Stage::Sweep(sweep), count);
         let changed = AtomicU64::new(0);
         let evaluated = AtomicU64::new(0);
         (0..nchunks).into_par_iter().for_each_init(
@@ -435,21 +417,17 @@ pub fn solve_layer_lean(
                     changed.fetch_add(n, Relaxed);
                     evaluated.fetch_add(len, Relaxed);
                 }
-                pb.inc(len);
+                progress.add(len);
             },
         );
         any = changed.load(Relaxed) > 0;
-        finish_sweep(
-            &pb,
-            SweepStats {
-                sweep,
-                evaluated: evaluated.load(Relaxed),
-                changed: changed.load(Relaxed),
-                time: ts.elapsed(),
-            },
-        );
+        finish_sweep(SweepStats {
+            sweep,
+            evaluated: evaluated.load(Relaxed),
+            changed: changed.load(Relaxed),
+            time: ts.elapsed(),
+        });
     }
-    pb.finish_and_clear();
     let iterate = t1.elapsed();
 
     let values = super::solve::values_of(&state);

@@ -42,6 +42,7 @@ pub mod file;
 pub mod graph;
 pub mod index;
 pub mod lean;
+pub mod progress;
 pub mod reference;
 pub mod search;
 pub mod solve;
@@ -58,6 +59,7 @@ use graph::{Edge, Expander};
 use index::rotate;
 pub use index::Indexer;
 pub use lean::SweepStats;
+pub use progress::{OnProgress, Progress, Stage};
 pub use solve::LayerStats;
 use solve::{LowerValues, MAX_LAYER_POSITIONS};
 
@@ -171,12 +173,22 @@ pub fn graph_fits(positions: u64, budget: u64) -> bool {
 }
 
 /// Options of [`Tablebase::build`].
-#[derive(Debug, Clone, Copy, Default)]
-pub struct BuildOptions {
-    /// Show progress bars on stderr.
-    pub progress: bool,
+#[derive(Clone, Copy, Default)]
+pub struct BuildOptions<'a> {
+    /// Called with the progress of each layer being solved (from the
+    /// solver's worker threads; see [`OnProgress`]).
+    pub progress: Option<OnProgress<'a>>,
     /// Which solver to use for layers that are not reused.
     pub solver: Solver,
+}
+
+impl std::fmt::Debug for BuildOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("progress", &self.progress.map(|_| "callback"))
+            .field("solver", &self.solver)
+            .finish()
+    }
 }
 
 /// What [`Tablebase::build`] did for one layer.
@@ -230,12 +242,13 @@ impl Tablebase {
     fn solve_one(
         &self,
         seeds: u32,
-        progress: bool,
+        progress: Option<OnProgress<'_>>,
         solver: Solver,
         spill_dir: &Path,
         report: &mut dyn FnMut(&LayerReport),
     ) -> Result<(Vec<i8>, LayerStats), TablebaseError> {
         let positions = self.indexers[seeds as usize].count();
+        let progress = progress.unwrap_or(&|_| {});
         let solver = match solver {
             Solver::Auto => {
                 let budget = graph_memory_budget();
@@ -305,7 +318,7 @@ impl Tablebase {
     ) -> Result<Tablebase, TablebaseError> {
         let mut tb = Tablebase::empty(rules, max_seeds)?;
         for seeds in layer_seeds(max_seeds) {
-            let (values, _) = tb.solve_one(seeds, false, solver, &std::env::temp_dir(), &mut |_| {})?;
+            let (values, _) = tb.solve_one(seeds, None, solver, &std::env::temp_dir(), &mut |_| {})?;
             tb.layers[seeds as usize] = Some(Layer::Owned(values));
         }
         Ok(tb)
@@ -322,7 +335,7 @@ impl Tablebase {
         rules: Rules,
         dir: &Path,
         max_seeds: u32,
-        options: BuildOptions,
+        options: BuildOptions<'_>,
         mut report: impl FnMut(&LayerReport),
     ) -> Result<Tablebase, TablebaseError> {
         let mut tb = Tablebase::empty(rules, max_seeds)?;

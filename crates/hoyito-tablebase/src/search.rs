@@ -225,6 +225,11 @@ impl<'a> ExactSearch<'a> {
         pos.in_play() as u32 <= self.top
     }
 
+    /// The tablebase the search probes.
+    pub fn tablebase(&self) -> &'a Tablebase {
+        self.tb
+    }
+
     /// The counters so far.
     pub fn stats(&self) -> SearchStats {
         self.stats

@@ -27,11 +27,11 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::R
 use std::time::{Duration, Instant};
 
 use hoyito_core::Rules;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::graph::{Edge, Expander};
 use crate::index::Indexer;
+use crate::progress::{OnProgress, Stage, StageCounter};
 
 /// Positions per work unit.
 const CHUNK: u64 = 1 << 14;
@@ -89,28 +89,19 @@ struct Chunk {
     exit_concede: Vec<i16>,
 }
 
-fn progress_bar(show: bool, len: u64, msg: String) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new(len);
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{msg:>22} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})",
-        )
-        .expect("valid template"),
-    );
-    pb.set_message(msg);
-    pb
-}
-
 /// Solves the layer of `seeds` seeds: returns the value of every position
-/// (net future gain of the player to move) in rank order.
+/// (net future gain of the player to move) in rank order, reporting its
+/// progress to `on_progress`.
 ///
 /// # Panics
 /// If the layer has [`MAX_LAYER_POSITIONS`] positions or more, or a value
 /// does not fit in `i8` (more than 127 seeds).
-pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool) -> (Vec<i8>, LayerStats) {
+pub fn solve_layer(
+    rules: Rules,
+    seeds: u32,
+    lower: &dyn LowerValues,
+    on_progress: OnProgress<'_>,
+) -> (Vec<i8>, LayerStats) {
     assert!(seeds <= 127, "values must fit in i8");
     let holes = rules.board_len();
     let indexers: Vec<Indexer> = (0..=seeds).map(|s| Indexer::new(holes, s)).collect();
@@ -121,7 +112,7 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
 
     // 1. The move graph of the layer, exits valued from the lower layers.
     let t0 = Instant::now();
-    let pb = progress_bar(show, count, format!("{seeds} seeds: moves"));
+    let moves = StageCounter::start(on_progress, seeds, Stage::Moves, count);
     let starts: Vec<u64> = (0..count).step_by(CHUNK as usize).collect();
     let chunks: Vec<Chunk> = starts
         .par_iter()
@@ -157,12 +148,11 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
                         ix.next(&mut board);
                     }
                 }
-                pb.inc(len as u64);
+                moves.add(len as u64);
                 c
             },
         )
         .collect();
-    pb.finish_and_clear();
     let generate = t0.elapsed();
     let inner_edges: u64 = chunks.iter().map(|c| c.edges.len() as u64).sum();
 
@@ -206,7 +196,6 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
     let words = count.div_ceil(64) as usize;
     let queued: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(u64::MAX)).collect();
     let changed: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-    let pb = progress_bar(show, count, format!("{seeds} seeds: round 1"));
     let eval = |c: &Chunk, i: usize| -> bool {
         let p = c.start as usize + i;
         let mut s = c.exit_max[i].max(0);
@@ -235,8 +224,7 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
     let mut sweeps = 0;
     loop {
         sweeps += 1;
-        pb.set_message(format!("{seeds} seeds: round {sweeps}"));
-        pb.set_position(0);
+        let round = StageCounter::start(on_progress, seeds, Stage::Round(sweeps), count);
         let any = AtomicBool::new(false);
         // Evaluate the queued positions.
         chunks.par_iter().for_each(|c| {
@@ -258,7 +246,7 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
                     any.store(true, Relaxed);
                 }
             }
-            pb.inc(len as u64);
+            round.add(len as u64);
         });
         if !any.load(Relaxed) {
             break;
@@ -277,7 +265,6 @@ pub fn solve_layer(rules: Rules, seeds: u32, lower: &dyn LowerValues, show: bool
             }
         });
     }
-    pb.finish_and_clear();
     let values = values_of(&state);
     let work_bytes = chunks
         .iter()

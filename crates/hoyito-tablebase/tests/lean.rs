@@ -1,10 +1,16 @@
 //! The lean and compact solvers against the graph solver: every value of
 //! every layer must be identical (they compute the same least fixpoint).
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use hoyito_core::{Rules, RulesSpec, Variant};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::lean::{solve_layer_lean, Cache, LEAN_CHUNK};
-use hoyito_tablebase::{graph_fits, layer_seeds, Solver, Tablebase, GRAPH_BYTES_PER_POSITION};
+use hoyito_tablebase::solve::solve_layer;
+use hoyito_tablebase::{
+    graph_fits, layer_seeds, Progress, Solver, Stage, Tablebase, GRAPH_BYTES_PER_POSITION,
+};
 
 fn rules(variant: Variant, holes: u8) -> Rules {
     Rules::try_from(RulesSpec {
@@ -37,8 +43,28 @@ fn same_tables(rules: Rules, a: &Tablebase, b: &Tablebase, max_seeds: u32) -> u6
     nonzero
 }
 
+/// The graph solver's tables of `rules` to `max_seeds`, built once per test
+/// process (several tests compare other solvers with the same ones).
+fn graph_tables(rules: Rules, max_seeds: u32) -> Arc<Tablebase> {
+    type Built = Mutex<HashMap<(Rules, u32), Arc<OnceLock<Arc<Tablebase>>>>>;
+    static BUILT: OnceLock<Built> = OnceLock::new();
+    // One cell per key, filled outside the map's lock: tests building
+    // different tables do not wait for each other.
+    let cell = Arc::clone(
+        BUILT
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap()
+            .entry((rules, max_seeds))
+            .or_default(),
+    );
+    let tb = cell
+        .get_or_init(|| Arc::new(Tablebase::solve_in_memory_with(rules, max_seeds, Solver::Graph).unwrap()));
+    Arc::clone(tb)
+}
+
 fn check(rules: Rules, max_seeds: u32, solver: Solver) {
-    let graph = Tablebase::solve_in_memory_with(rules, max_seeds, Solver::Graph).unwrap();
+    let graph = graph_tables(rules, max_seeds);
     let other = Tablebase::solve_in_memory_with(rules, max_seeds, solver).unwrap();
     assert!(same_tables(rules, &graph, &other, max_seeds) > 0);
     // And the Bellman equations hold for the other solver's values.
@@ -78,7 +104,7 @@ fn disk_build_writes_the_graph_solvers_files() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     for (dir, solver) in [(&a, Solver::Graph), (&b, Solver::Disk)] {
         let options = hoyito_tablebase::BuildOptions {
-            progress: false,
+            progress: None,
             solver,
         };
         Tablebase::build(r, dir.path(), 16, options, |_| {}).unwrap();
@@ -134,12 +160,13 @@ fn options_pass_through_the_lean_solver() {
 #[test]
 fn sweep_figures() {
     let r = rules(Variant::II, 4);
-    let lower = Tablebase::solve_in_memory_with(r, 12, Solver::Graph).unwrap();
+    let lower = graph_tables(r, 12);
     let dir = tempfile::tempdir().unwrap();
     let mut first: Option<Vec<i8>> = None;
     for cache in [Cache::None, Cache::Memory, Cache::Disk(dir.path())] {
         let mut seen = Vec::new();
-        let (values, stats, log) = solve_layer_lean(r, 16, &lower, false, cache, |s| seen.push(*s)).unwrap();
+        let (values, stats, log) =
+            solve_layer_lean(r, 16, &*lower, &|_| {}, cache, |s| seen.push(*s)).unwrap();
         // The three caches give the same values.
         assert_eq!(&values, first.get_or_insert_with(|| values.clone()));
         assert_eq!(seen, log);
@@ -169,6 +196,46 @@ fn sweep_figures() {
     }
     // The edge file is unnamed: nothing is left in the directory.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// Both solvers report every stage of a layer, in order, each from 0 to all
+/// of the layer's positions.
+#[test]
+fn progress_covers_every_stage() {
+    let r = rules(Variant::II, 4);
+    let lower = graph_tables(r, 12);
+    let count = Indexer::new(8, 16).count();
+    for lean in [false, true] {
+        let seen = Mutex::new(Vec::new());
+        let on_progress = |p: &Progress| seen.lock().unwrap().push(*p);
+        let (stats, expected) = if lean {
+            let stats = solve_layer_lean(r, 16, &*lower, &on_progress, Cache::None, |_| {})
+                .unwrap()
+                .1;
+            (stats, (1..=stats.sweeps).map(Stage::Sweep).collect::<Vec<_>>())
+        } else {
+            let stats = solve_layer(r, 16, &*lower, &on_progress).1;
+            let rounds = (1..=stats.sweeps).map(Stage::Round);
+            (stats, std::iter::once(Stage::Moves).chain(rounds).collect())
+        };
+        assert!(stats.sweeps > 2, "lean {lean}: {} sweeps", stats.sweeps);
+        let seen = seen.into_inner().unwrap();
+        let mut stages: Vec<Stage> = seen.iter().map(|p| p.stage).collect();
+        stages.dedup();
+        assert_eq!(stages, expected, "lean {lean}");
+        for stage in expected {
+            let of: Vec<&Progress> = seen.iter().filter(|p| p.stage == stage).collect();
+            assert!(of
+                .iter()
+                .all(|p| p.seeds == 16 && p.total == count && p.done <= count));
+            assert_eq!(of[0].done, 0, "lean {lean}, {stage:?} starts at 0");
+            assert_eq!(
+                of.iter().map(|p| p.done).max(),
+                Some(count),
+                "lean {lean}, {stage:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -62,7 +62,7 @@ pub struct Args {
     /// progress of each iteration: depth, score, nodes, nodes/s, time, pv.
     #[arg(long)]
     info: bool,
-    /// Key the transposition table by `Position::hash` computed at every
+    /// Key the transposition table by `Position::fingerprint` computed at every
     /// node instead of the incremental hash (to compare their speed).
     #[arg(long)]
     scratch_hash: bool,

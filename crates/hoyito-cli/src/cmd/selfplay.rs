@@ -3,11 +3,13 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use hoyito_core::{Game, Position, Record, Rules, Side};
+use hoyito_core::{Game, Position, Record, Side};
 use hoyito_engine::{play_out, Engine, EngineKind, EvalWeights, Limits};
+use hoyito_tablebase::Tablebase;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -129,7 +131,7 @@ impl Spec {
         matches!(self, Spec::Full(EngineKind::AlphaBeta) | Spec::Weighted(_))
     }
 
-    fn engine(self, seed: u64, tables: Option<(Rules, &std::path::Path)>) -> Engine {
+    fn engine(self, seed: u64, tables: Option<&Arc<Tablebase>>) -> Engine {
         let mut e = match self {
             Spec::Level(l) => Engine::with_level(l),
             Spec::Full(k) => {
@@ -145,10 +147,9 @@ impl Spec {
             }
         };
         e.set_seed(seed);
-        if let (true, Some((rules, dir))) = (self.uses_tablebases(), tables) {
+        if let (true, Some(tb)) = (self.uses_tablebases(), tables) {
             // Opened and checked once before the series starts.
-            e.load_tablebases(rules, dir)
-                .expect("tablebases opened before the series");
+            e.set_tablebase(Arc::clone(tb));
         }
         e
     }
@@ -169,19 +170,17 @@ struct GameResult {
 /// What every game of a series shares.
 #[derive(Clone, Copy)]
 struct Series<'a> {
-    rules: Rules,
     start: Position,
     a: Spec,
     b: Spec,
     limits: Limits,
     seed: u64,
     random_plies: u32,
-    tables: Option<&'a std::path::Path>,
+    tables: Option<&'a Arc<Tablebase>>,
 }
 
 fn play_one(series: &Series, index: u32) -> (GameResult, Game) {
     let Series {
-        rules,
         start,
         a,
         b,
@@ -210,7 +209,6 @@ fn play_one(series: &Series, index: u32) -> (GameResult, Game) {
         h.finish()
     };
     let seed = args_seed.wrapping_add(index as u64 * 7919);
-    let tables = tables.map(|dir| (rules, dir));
     let mut ea = a.engine(seed, tables);
     let mut eb = b.engine(seed ^ 0xABCD, tables);
     let (south, north) = match a_side {
@@ -340,16 +338,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ..Limits::default()
         },
     };
-    let tables = args.tablebases.as_deref();
-    if let Some(dir) = tables {
-        if !(a.uses_tablebases() || b.uses_tablebases()) {
-            bail!("--tablebases needs a full-strength alpha-beta player (ab or ab:…)");
+    let tables_dir = args.tablebases.as_deref();
+    let tables = match tables_dir {
+        Some(dir) => {
+            if !(a.uses_tablebases() || b.uses_tablebases()) {
+                bail!("--tablebases needs a full-strength alpha-beta player (ab or ab:…)");
+            }
+            let tb = Tablebase::open(rules, dir)
+                .with_context(|| format!("cannot use the tablebases in {}", dir.display()))?;
+            eprintln!("tablebases: layers {:?} from {}", tb.layers(), dir.display());
+            Some(Arc::new(tb))
         }
-        let layers = Engine::new(EngineKind::AlphaBeta)
-            .load_tablebases(rules, dir)
-            .with_context(|| format!("cannot use the tablebases in {}", dir.display()))?;
-        eprintln!("tablebases: layers {layers:?} from {}", dir.display());
-    }
+        None => None,
+    };
     let start = match &args.position {
         Some(text) => {
             let pos = Position::from_notation(rules, text).context("invalid --position")?;
@@ -361,14 +362,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => Position::new(rules),
     };
     let series = Series {
-        rules,
         start,
         a,
         b,
         limits,
         seed: args.seed,
         random_plies: args.random_plies,
-        tables,
+        tables: tables.as_ref(),
     };
     let pb = ProgressBar::new(args.games as u64);
     if std::io::stderr().is_terminal() {
@@ -474,7 +474,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "avg_plies": plies,
             "avg_margin": margin,
             "openings": openings,
-            "tablebases": tables.map(|d| d.display().to_string()),
+            "tablebases": tables_dir.map(|d| d.display().to_string()),
             "seconds": secs,
         });
         println!("{out}");

@@ -8,7 +8,7 @@ use anyhow::Context;
 use hoyito_core::{Move, Position};
 use hoyito_tablebase::reference::{compare_layer, Reference};
 use hoyito_tablebase::search::ExactSearch;
-use hoyito_tablebase::{layer_seeds, BuildOptions, LayerReport, Solver, Tablebase};
+use hoyito_tablebase::{layer_seeds, BuildOptions, LayerReport, Progress, Solver, Stage, Tablebase};
 
 use super::common::RulesArgs;
 
@@ -216,12 +216,14 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         layer_seeds(args.max_seeds).collect::<Vec<_>>(),
         Tablebase::files_dir(&args.dir, &rules).display()
     );
+    let bars = LayerBars::default();
+    let on_progress: &(dyn Fn(&Progress) + Sync) = &|p| bars.update(p);
     let tb = Tablebase::build(
         rules,
         &args.dir,
         args.max_seeds,
         BuildOptions {
-            progress: !args.quiet,
+            progress: (!args.quiet).then_some(on_progress),
             solver: match args.solver {
                 SolverArg::Auto => Solver::Auto,
                 SolverArg::Graph => Solver::Graph,
@@ -230,7 +232,11 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 SolverArg::Lean => Solver::Lean,
             },
         },
-        |r| match *r {
+        |r| {
+            if !matches!(r, LayerReport::Sweep { .. }) {
+                bars.clear();
+            }
+            bars.suspend(|| match *r {
             LayerReport::Reused { seeds, positions } => {
                 println!("seeds {seeds:>3}: {positions:>13} positions, file exists and checks out");
             }
@@ -289,8 +295,10 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                     s.work_bytes as f64 / 1e6,
                 );
             }
+        })
         },
     )?;
+    bars.clear();
     let start_pos = Position::new(rules);
     if let Ok(v) = tb.value(&start_pos) {
         println!(
@@ -306,6 +314,60 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         threads
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The progress bar of `build` on stderr: one per layer being solved, reset
+/// at each stage (moves, rounds, sweeps) from the solvers' progress reports,
+/// cleared when the layer is reported.
+#[derive(Default)]
+struct LayerBars {
+    current: std::sync::Mutex<Option<((u32, Stage), indicatif::ProgressBar)>>,
+}
+
+impl LayerBars {
+    fn update(&self, p: &Progress) {
+        let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        let stage = (p.seeds, p.stage);
+        let bar = match current.take() {
+            Some((s, bar)) if s == stage => bar,
+            other => {
+                let bar = other.map(|(_, bar)| bar).unwrap_or_else(|| {
+                    indicatif::ProgressBar::new(p.total).with_style(
+                        indicatif::ProgressStyle::with_template(
+                            "{msg:>22} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})",
+                        )
+                        .expect("valid template"),
+                    )
+                });
+                bar.set_length(p.total);
+                bar.set_position(0);
+                bar.reset_eta();
+                bar.set_message(p.to_string());
+                bar
+            }
+        };
+        // Worker threads report out of order: never step back.
+        if p.done > bar.position() {
+            bar.set_position(p.done);
+        }
+        *current = Some((stage, bar));
+    }
+
+    /// Runs `f` (which prints) with the bar out of the way.
+    fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        let current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        match current.as_ref() {
+            Some((_, bar)) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
+    fn clear(&self) {
+        let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, bar)) = current.take() {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {

@@ -8,9 +8,11 @@
 //! With `HOYITO_TABLEBASES=DIR` the engine uses the tablebases in `DIR`.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use hoyito_core::{Game, Rules, Side, Variant};
 use hoyito_engine::{Engine, EngineKind, Limits};
+use hoyito_tablebase::Tablebase;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -29,6 +31,10 @@ fn main() {
     let seed = num(5, 1);
     let rules = Rules::standard(variant);
     let stop = AtomicBool::new(false);
+    // Opened (and checked) once for every game.
+    let tables = std::env::var("HOYITO_TABLEBASES")
+        .ok()
+        .map(|dir| Arc::new(Tablebase::open(rules, dir.as_ref()).expect("tablebases")));
     let (mut w, mut d, mut l) = (0, 0, 0);
     for pair in 0..pairs {
         let mut rng = SmallRng::seed_from_u64(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -44,8 +50,8 @@ fn main() {
             let mut game = opening.clone();
             let mut ea = Engine::new(EngineKind::AlphaBeta);
             ea.set_hash_mb(8);
-            if let Ok(dir) = std::env::var("HOYITO_TABLEBASES") {
-                ea.load_tablebases(rules, dir.as_ref()).expect("tablebases");
+            if let Some(tb) = &tables {
+                ea.set_tablebase(Arc::clone(tb));
             }
             let mut eb = Engine::with_level(opp);
             eb.set_seed(pair * 2 + (a_side == Side::North) as u64);

@@ -1,0 +1,95 @@
+//! Levels 1 to 10 ([`Engine::with_level`](crate::Engine::with_level)): from
+//! random play to full strength, by depth, noise and evaluation
+//! (`docs/ENGINE.md` describes them).
+
+use hoyito_core::Move;
+use rand::rngs::SmallRng;
+use rand::Rng;
+
+use crate::Limits;
+
+/// What a level does (see `docs/ENGINE.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelSpec {
+    /// The level, 1 to 10.
+    pub level: u8,
+    /// Plays a uniformly random legal move.
+    pub random: bool,
+    /// Greatest search depth (`None`: the caller's limits).
+    pub depth: Option<u32>,
+    /// Uniform noise in `[0, noise]` hundredths of a seed added to each root
+    /// move's score before choosing; ties are broken at random.
+    pub noise: i32,
+    /// Captured margin only, no positional terms.
+    pub material_only: bool,
+}
+
+/// The level table: `LEVELS[l - 1]` is level `l`.
+pub const LEVELS: [LevelSpec; 10] = {
+    const fn l(level: u8, random: bool, depth: Option<u32>, noise: i32, material_only: bool) -> LevelSpec {
+        LevelSpec {
+            level,
+            random,
+            depth,
+            noise,
+            material_only,
+        }
+    }
+    [
+        l(1, true, Some(0), 0, true),
+        l(2, false, Some(1), 0, true),
+        l(3, false, Some(2), 300, false),
+        l(4, false, Some(3), 200, false),
+        l(5, false, Some(4), 100, false),
+        l(6, false, Some(6), 50, false),
+        l(7, false, Some(8), 25, false),
+        l(8, false, Some(10), 0, false),
+        l(9, false, Some(13), 0, false),
+        l(10, false, None, 0, false),
+    ]
+};
+
+impl LevelSpec {
+    /// The spec of `level` (1 to 10).
+    pub(crate) fn of(level: u8) -> LevelSpec {
+        LEVELS[level as usize - 1]
+    }
+
+    /// Whether the level chooses among all root moves by a noisy score
+    /// (and so needs every root move's exact score) rather than playing
+    /// the search's best move.
+    pub(crate) fn noisy(&self) -> bool {
+        self.noise > 0 || self.material_only
+    }
+
+    /// The caller's `limits`, capped by this level's depth.
+    pub(crate) fn cap(&self, limits: Limits) -> Limits {
+        match self.depth {
+            Some(d) => Limits {
+                depth: Some(limits.depth.map_or(d, |x| x.min(d))),
+                ..limits
+            },
+            None => limits,
+        }
+    }
+
+    /// The index in `moves` (root moves with their scores in internal
+    /// units, not empty) of the move with the best score plus uniform noise
+    /// in `[0, noise]`, ties broken at random.
+    pub(crate) fn choose(&self, moves: &[(Move, i32, Vec<Move>)], rng: &mut SmallRng) -> usize {
+        let mut best: Option<(i32, u32, usize)> = None;
+        for (i, rm) in moves.iter().enumerate() {
+            let v = rm.1
+                + if self.noise > 0 {
+                    rng.gen_range(0..=self.noise)
+                } else {
+                    0
+                };
+            let tie = rng.gen::<u32>();
+            if best.is_none_or(|(bv, bt, _)| (v, tie) > (bv, bt)) {
+                best = Some((v, tie, i));
+            }
+        }
+        best.expect("a position that is not over has a move").2
+    }
+}

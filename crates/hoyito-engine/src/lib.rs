@@ -42,6 +42,8 @@ mod search;
 mod tt;
 mod zobrist;
 
+pub mod ugi;
+
 #[cfg(test)]
 mod tests;
 

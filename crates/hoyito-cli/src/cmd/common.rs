@@ -192,17 +192,7 @@ pub fn board_text(pos: &hoyito_core::Position) -> String {
     s
 }
 
-/// The legal moves of a position as tokens, space-separated.
-pub fn legal_tokens(pos: &hoyito_core::Position) -> String {
-    let list = pos.legal_moves();
-    if list.is_empty() {
-        return "(none)".into();
-    }
-    list.iter()
-        .map(|&m| pos.move_token(m).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+pub use hoyito_engine::ugi::legal_tokens;
 
 /// `--tablebases DIR`: endgame tablebases for perfect play.
 #[derive(clap::Args, Clone, Debug, Default)]

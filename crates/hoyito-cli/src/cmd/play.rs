@@ -14,6 +14,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::ValueEnum;
 use hoyito_core::{ByPlayer, Game, Match, Move, PlayError, Played, Position, Record, Rules, Side};
+use hoyito_engine::ugi::explain_illegal as explain;
 use hoyito_engine::{Engine, Limits};
 
 use self::trace::side_name;
@@ -544,17 +545,4 @@ fn replay(play: &mut Play, game: &Game, history: &mut Vec<(Play, Side)>) -> anyh
         play.play(m).context("replaying the record")?;
     }
     Ok(())
-}
-
-/// Why a move is illegal, with hole numbers as the player to move counts them.
-pub(super) fn explain(pos: &Position, e: PlayError) -> String {
-    let n = pos.rules().holes();
-    let own = |h: u8| h as usize % n + 1;
-    let who = side_name(pos.to_move());
-    match e {
-        PlayError::Empty { hole } => format!("{who}'s hole {} is empty", own(hole)),
-        PlayError::Closed { hole } => format!("{who}'s hole {} is closed this round", own(hole)),
-        PlayError::NotOwnHole { hole } => format!("hole {} is not {who}'s", own(hole)),
-        other => other.to_string(),
-    }
 }

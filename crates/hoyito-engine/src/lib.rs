@@ -42,6 +42,7 @@ mod search;
 mod tt;
 mod zobrist;
 
+pub mod stats;
 pub mod ugi;
 
 #[cfg(test)]

@@ -119,18 +119,12 @@ pub fn read_file(path: &std::path::Path) -> anyhow::Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
-/// Writes a file atomically: a temporary file beside it, then a rename, so
-/// an interrupted write never leaves a half-written file.
+/// Writes a file atomically ([`hoyito_tablebase::file::write_atomic`]): an
+/// interrupted write never leaves a half-written file, nor a temporary one.
 pub fn write_file_atomic(path: &std::path::Path, contents: &[u8]) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = path.file_name().context("output path has no file name")?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    std::fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    use std::io::Write;
+    hoyito_tablebase::file::write_atomic(path, |f| f.write_all(contents))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// A readable board: North's row on top (hole n at the left, as South sees

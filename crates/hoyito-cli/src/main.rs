@@ -1,7 +1,8 @@
 //! `hoyito`: play, replay, analyse and serve Hoyito, the Dominican mancala games.
 //!
 //! Exit codes: 0 success, 1 failure of a check (e.g. a test position that
-//! did not match), 2 usage or input error (one line on stderr).
+//! did not match), 2 usage or input error (one line on stderr). A closed
+//! output pipe (`hoyito … | head -1`) ends a command quietly with 0.
 
 #![forbid(unsafe_code)]
 
@@ -76,11 +77,21 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hoyito: {}", one_line(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether the error is a write to a closed pipe (the reader is gone).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Errors are printed as one line.

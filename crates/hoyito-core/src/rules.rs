@@ -154,8 +154,11 @@ pub enum CaptureSide {
     Opponent,
 }
 
+/// `name()`, [`Display`](fmt::Display) and [`FromStr`] of a rules option:
+/// the names are those of RULES.md (snake case); parsing ignores case and
+/// surrounding spaces and takes `-` for `_` (`per-player`, `OWN_ROW`).
 macro_rules! option_names {
-    ($ty:ident { $($var:ident => $name:literal $(| $alias:literal)*),* $(,)? } $what:literal) => {
+    ($ty:ident { $($var:ident => $name:literal),* $(,)? } $what:literal, $expected:literal) => {
         impl $ty {
             /// Every value, in order.
             pub const ALL: &'static [$ty] = &[$($ty::$var),*];
@@ -174,11 +177,11 @@ macro_rules! option_names {
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 let norm = s.trim().to_ascii_lowercase().replace('-', "_");
                 match norm.as_str() {
-                    $($name $(| $alias)* => Ok($ty::$var),)*
+                    $($name => Ok($ty::$var),)*
                     _ => Err(RulesError::UnknownValue {
                         what: $what,
                         value: s.to_string(),
-                        expected: concat!($($name, " "),*),
+                        expected: $expected,
                     }),
                 }
             }
@@ -186,9 +189,12 @@ macro_rules! option_names {
     };
 }
 
-option_names!(DirectionRule { Fixed => "fixed", PerPlayer => "per_player", PerMove => "per_move" } "direction");
-option_names!(Repetition { Even => "even", OwnRow => "own_row" } "repetition");
-option_names!(CaptureSide { Any => "any", Opponent => "opponent" } "capture side");
+option_names!(
+    DirectionRule { Fixed => "fixed", PerPlayer => "per_player", PerMove => "per_move" }
+    "direction", "fixed, per_player or per_move"
+);
+option_names!(Repetition { Even => "even", OwnRow => "own_row" } "repetition", "even or own_row");
+option_names!(CaptureSide { Any => "any", Opponent => "opponent" } "capture side", "any or opponent");
 
 /// The complete rule set: variant, board size, seeds and every option.
 ///
@@ -435,5 +441,79 @@ mod tests {
         );
         assert_eq!("own_row".parse::<Repetition>().unwrap(), Repetition::OwnRow);
         assert!("sideways".parse::<CaptureSide>().is_err());
+    }
+
+    /// Every spelling the interfaces accept (the command line's options,
+    /// UGI's `setoption`), and the names written back.
+    #[test]
+    fn option_spellings() {
+        fn all<T: FromStr<Err = RulesError> + PartialEq + fmt::Debug>(spellings: &[&str], want: T) {
+            for s in spellings {
+                assert_eq!(s.parse::<T>().as_ref(), Ok(&want), "{s:?}");
+            }
+        }
+        all(&["I", "i", "1", " Hoyito I", "hoyito I"], Variant::I);
+        all(&["II", "ii", "2", "Hoyito II"], Variant::II);
+        all(&["III", "iii", "3", "Hoyito III"], Variant::III);
+        all(&["fixed", "Fixed"], DirectionRule::Fixed);
+        all(
+            &["per_player", "per-player", "Per-Player"],
+            DirectionRule::PerPlayer,
+        );
+        all(&["per_move", "per-move", "PER_MOVE"], DirectionRule::PerMove);
+        all(&["even", "EVEN"], Repetition::Even);
+        all(&["own_row", "own-row", " own_row "], Repetition::OwnRow);
+        all(&["any", "Any"], CaptureSide::Any);
+        all(&["opponent", "OPPONENT"], CaptureSide::Opponent);
+        let names: Vec<String> = Variant::ALL
+            .iter()
+            .map(ToString::to_string)
+            .chain(DirectionRule::ALL.iter().map(ToString::to_string))
+            .chain(Repetition::ALL.iter().map(ToString::to_string))
+            .chain(CaptureSide::ALL.iter().map(ToString::to_string))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "I",
+                "II",
+                "III",
+                "fixed",
+                "per_player",
+                "per_move",
+                "even",
+                "own_row",
+                "any",
+                "opponent"
+            ]
+        );
+    }
+
+    /// A bad value names the option and lists the values allowed.
+    #[test]
+    fn option_errors() {
+        let message = |e: RulesError| e.to_string();
+        assert_eq!(
+            message("IV".parse::<Variant>().unwrap_err()),
+            "unknown variant \"IV\": expected I, II or III"
+        );
+        assert_eq!(
+            message("per player".parse::<DirectionRule>().unwrap_err()),
+            "unknown direction \"per player\": expected fixed, per_player or per_move"
+        );
+        assert_eq!(
+            message("odd".parse::<Repetition>().unwrap_err()),
+            "unknown repetition \"odd\": expected even or own_row"
+        );
+        assert_eq!(
+            "mine".parse::<CaptureSide>(),
+            Err(RulesError::UnknownValue {
+                what: "capture side",
+                value: "mine".into(),
+                expected: "any or opponent"
+            })
+        );
+        assert!("".parse::<Variant>().is_err());
+        assert!("perplayer".parse::<DirectionRule>().is_err());
     }
 }

@@ -56,6 +56,9 @@ mod tablebase;
 mod tt;
 mod zobrist;
 
+pub mod stats;
+pub mod ugi;
+
 #[cfg(test)]
 mod tests;
 

@@ -74,7 +74,8 @@ fn header(rules: &Rules, seeds: u32, payload: &[u8]) -> [u8; HEADER_LEN] {
     h
 }
 
-/// Writes one layer atomically (temporary file, sync, rename).
+/// Writes one layer atomically (with [`write_atomic`]), creating its
+/// directory if needed.
 ///
 /// # Errors
 /// [`TablebaseError::Io`] if the directory cannot be created or written.
@@ -86,23 +87,62 @@ pub fn write_layer(path: &Path, rules: &Rules, seeds: u32, values: &[i8]) -> Res
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io)?;
     let payload: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+    write_atomic(path, |f| {
+        f.write_all(&header(rules, seeds, &payload))?;
+        f.write_all(&payload)
+    })
+    .map_err(io)
+}
+
+/// Writes the file at `path` atomically: `write` fills a temporary file
+/// in the same directory (`.partial-*.tmp`), which is then synced to disk,
+/// made readable by everyone (`0644` on Unix) and renamed over `path`. So
+/// `path` is either untouched or complete, even after a crash or Ctrl-C,
+/// and on any error the temporary file is removed.
+///
+/// # Errors
+/// The first I/O error: `path` has no file name, its directory does not
+/// exist or cannot be written, `write` failed, or the rename failed.
+///
+/// # Examples
+///
+/// ```
+/// use std::io::Write;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("notes.txt");
+/// hoyito_tablebase::file::write_atomic(&path, |f| f.write_all(b"kept whole"))?;
+/// assert_eq!(std::fs::read(&path)?, b"kept whole");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn write_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    if path.file_name().is_none() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} has no file name: expected a path to a file", path.display()),
+        ));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
     let mut tmp = tempfile::Builder::new()
         .prefix(".partial-")
         .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
-    tmp.write_all(&header(rules, seeds, &payload)).map_err(io)?;
-    tmp.write_all(&payload).map_err(io)?;
+        .tempfile_in(dir)?;
+    write(tmp.as_file_mut())?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        // Temporary files are private; a finished table is for everyone to read.
+        // Temporary files are private; a finished file is for everyone to read.
         tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(io)?;
+            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
     }
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
 
@@ -180,5 +220,63 @@ impl LayerFile {
     /// All values, in rank order.
     pub fn values(&self) -> &[u8] {
         &self.map[HEADER_LEN..]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Success replaces the file whole; a failing writer, a missing
+    /// directory or a path without a file name is an error that leaves the
+    /// old file as it was and no temporary file behind.
+    #[test]
+    fn write_atomic_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        write_atomic(&path, |f| f.write_all(b"first")).unwrap();
+        write_atomic(&path, |f| f.write_all(b"second")).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second");
+        assert_eq!(names(dir.path()), ["out.txt"]);
+
+        let e = write_atomic(&path, |f| {
+            f.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "disk full");
+        assert_eq!(std::fs::read(&path).unwrap(), b"second");
+        assert_eq!(names(dir.path()), ["out.txt"]);
+
+        let missing = dir.path().join("no-such-dir").join("out.txt");
+        let e = write_atomic(&missing, |f| f.write_all(b"x")).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+        let e = write_atomic(&dir.path().join(".."), |f| f.write_all(b"x")).unwrap_err();
+        assert!(e.to_string().contains("has no file name"), "{e}");
+        assert_eq!(names(dir.path()), ["out.txt"]);
+    }
+
+    /// A layer is written into a directory it creates, readable by
+    /// everyone, with no temporary file left.
+    #[cfg(unix)]
+    #[test]
+    fn layers_are_readable_by_everyone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("layer.tb");
+        write_layer(&path, &Rules::standard(Variant::I), 2, &[1, -1, 0]).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644);
+        assert_eq!(names(&dir.path().join("sub")), ["layer.tb"]);
     }
 }

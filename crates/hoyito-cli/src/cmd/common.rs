@@ -1,59 +1,79 @@
 //! Arguments shared by subcommands: the rules.
 
-use anyhow::Context;
-use clap::ValueEnum;
-use hoyito_core::{CaptureSide, DirectionRule, Repetition, Rules, RulesSpec, Side, Variant};
+use std::ffi::OsStr;
+use std::str::FromStr;
 
-/// `--variant` values (Roman numerals, as the variants are named).
-#[allow(clippy::upper_case_acronyms)]
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum VariantArg {
-    #[value(name = "I", alias = "i", alias = "1")]
-    I,
-    #[value(name = "II", alias = "ii", alias = "2")]
-    II,
-    #[value(name = "III", alias = "iii", alias = "3")]
-    III,
+use anyhow::Context;
+use clap::builder::{PossibleValue, TypedValueParser};
+use hoyito_core::{CaptureSide, DirectionRule, Repetition, Rules, RulesError, RulesSpec, Side, Variant};
+
+/// A rules option of the core (variant, direction, …), parsed on the
+/// command line by its own [`FromStr`], with its names listed in `--help`.
+pub trait RuleOption: FromStr<Err = RulesError> + Clone + Send + Sync + 'static {
+    /// Every value, in order.
+    fn all() -> &'static [Self];
+    /// The value's name, as `--help` lists it.
+    fn name(&self) -> &'static str;
 }
 
-impl From<VariantArg> for Variant {
-    fn from(v: VariantArg) -> Variant {
-        match v {
-            VariantArg::I => Variant::I,
-            VariantArg::II => Variant::II,
-            VariantArg::III => Variant::III,
+macro_rules! rule_option {
+    ($($ty:ty),*) => {$(
+        impl RuleOption for $ty {
+            fn all() -> &'static [Self] {
+                &<$ty>::ALL
+            }
+            fn name(&self) -> &'static str {
+                <$ty>::name(*self)
+            }
         }
+    )*};
+}
+
+rule_option!(Variant, DirectionRule, Repetition, CaptureSide);
+
+/// The clap value parser of a [`RuleOption`]: the core's parsing (and its
+/// aliases: `i` or `1` for `I`, `per-player` for `per_player`, …) and the
+/// core's error message, which lists the values allowed.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleParser<T>(std::marker::PhantomData<T>);
+
+impl<T> RuleParser<T> {
+    pub const fn new() -> RuleParser<T> {
+        RuleParser(std::marker::PhantomData)
     }
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum DirectionArg {
-    Fixed,
-    #[value(alias = "per_player")]
-    PerPlayer,
-    #[value(alias = "per_move")]
-    PerMove,
-}
+impl<T: RuleOption> TypedValueParser for RuleParser<T> {
+    type Value = T;
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum RepetitionArg {
-    Even,
-    #[value(alias = "own_row")]
-    OwnRow,
-}
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let text = value.to_string_lossy();
+        text.parse().map_err(|e: RulesError| {
+            let arg = arg.map_or_else(|| "the value".to_string(), |a| format!("'{a}'"));
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                format!("invalid value '{text}' for {arg}: {e}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum CaptureSideArg {
-    Any,
-    Opponent,
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(T::all().iter().map(|v| PossibleValue::new(v.name()))))
+    }
 }
 
 /// The rules options, as on every subcommand that needs rules.
 #[derive(clap::Args, Clone, Debug)]
 pub struct RulesArgs {
     /// Variant: I, II or III.
-    #[arg(long, value_enum, default_value = "I")]
-    pub variant: VariantArg,
+    #[arg(long, default_value = "I", value_parser = RuleParser::<Variant>::new())]
+    pub variant: Variant,
     /// Holes per row, 4 to 12.
     #[arg(long, default_value_t = 6)]
     pub holes: u8,
@@ -64,41 +84,31 @@ pub struct RulesArgs {
     #[arg(long)]
     pub skip_origin: bool,
     /// Who chooses the sowing direction.
-    #[arg(long, value_enum, default_value = "fixed")]
-    pub direction: DirectionArg,
+    #[arg(long, default_value = "fixed", value_parser = RuleParser::<DirectionRule>::new())]
+    pub direction: DirectionRule,
     /// The first move of a game uses two holes (e.g. 2+5).
     #[arg(long)]
     pub two_hole_opening: bool,
     /// How the seeds are shared when a game ends by repetition.
-    #[arg(long, value_enum, default_value = "even")]
-    pub repetition: RepetitionArg,
+    #[arg(long, default_value = "even", value_parser = RuleParser::<Repetition>::new())]
+    pub repetition: Repetition,
     /// Which casas may be captured.
-    #[arg(long, value_enum, default_value = "any")]
-    pub capture_side: CaptureSideArg,
+    #[arg(long, default_value = "any", value_parser = RuleParser::<CaptureSide>::new())]
+    pub capture_side: CaptureSide,
 }
 
 impl RulesArgs {
     /// The validated rules.
     pub fn rules(&self) -> anyhow::Result<Rules> {
         let spec = RulesSpec {
-            variant: self.variant.into(),
+            variant: self.variant,
             holes: self.holes,
             seeds: self.seeds,
             skip_origin: self.skip_origin,
-            direction: match self.direction {
-                DirectionArg::Fixed => DirectionRule::Fixed,
-                DirectionArg::PerPlayer => DirectionRule::PerPlayer,
-                DirectionArg::PerMove => DirectionRule::PerMove,
-            },
+            direction: self.direction,
             two_hole_opening: self.two_hole_opening,
-            repetition: match self.repetition {
-                RepetitionArg::Even => Repetition::Even,
-                RepetitionArg::OwnRow => Repetition::OwnRow,
-            },
-            capture_side: match self.capture_side {
-                CaptureSideArg::Any => CaptureSide::Any,
-                CaptureSideArg::Opponent => CaptureSide::Opponent,
-            },
+            repetition: self.repetition,
+            capture_side: self.capture_side,
         };
         Rules::try_from(spec).context("invalid rules")
     }
@@ -109,18 +119,12 @@ pub fn read_file(path: &std::path::Path) -> anyhow::Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
-/// Writes a file atomically: a temporary file beside it, then a rename, so
-/// an interrupted write never leaves a half-written file.
+/// Writes a file atomically ([`hoyito_tablebase::file::write_atomic`]): an
+/// interrupted write never leaves a half-written file, nor a temporary one.
 pub fn write_file_atomic(path: &std::path::Path, contents: &[u8]) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = path.file_name().context("output path has no file name")?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    std::fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    use std::io::Write;
+    hoyito_tablebase::file::write_atomic(path, |f| f.write_all(contents))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// A readable board: North's row on top (hole n at the left, as South sees
@@ -182,14 +186,7 @@ pub fn board_text(pos: &hoyito_core::Position) -> String {
     s
 }
 
-/// The legal moves of a position as tokens, space-separated.
-pub fn legal_tokens(pos: &hoyito_core::Position) -> String {
-    let tokens = pos.legal_tokens();
-    if tokens.is_empty() {
-        return "(none)".into();
-    }
-    tokens.join(" ")
-}
+pub use hoyito_engine::ugi::legal_tokens;
 
 /// `--tablebases DIR`: endgame tablebases for perfect play.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -234,5 +231,69 @@ pub fn side_name(side: Side) -> &'static str {
     match side {
         Side::South => "South",
         Side::North => "North",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        rules: RulesArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<RulesArgs, String> {
+        Cli::try_parse_from(std::iter::once("hoyito").chain(args.iter().copied()))
+            .map(|c| c.rules)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The options take the core's spellings and aliases, with the core's defaults.
+    #[test]
+    fn rules_options_parse_with_the_core_names() {
+        let r = parse(&[]).unwrap();
+        assert_eq!(r.rules().unwrap(), Rules::standard(Variant::I));
+        let r = parse(&[
+            "--variant=2",
+            "--direction",
+            "per-player",
+            "--repetition",
+            "own_row",
+            "--capture-side",
+            "opponent",
+        ])
+        .unwrap();
+        assert_eq!(
+            (r.variant, r.direction, r.repetition, r.capture_side),
+            (
+                Variant::II,
+                DirectionRule::PerPlayer,
+                Repetition::OwnRow,
+                CaptureSide::Opponent
+            )
+        );
+        assert_eq!(
+            parse(&["--direction", "per_move"]).unwrap().direction,
+            DirectionRule::PerMove
+        );
+    }
+
+    /// A bad value names the option and lists the values allowed.
+    #[test]
+    fn bad_rules_values_list_the_allowed_ones() {
+        let e = parse(&["--repetition", "odd"]).unwrap_err();
+        assert!(
+            e.starts_with(
+                "error: invalid value 'odd' for '--repetition <REPETITION>': \
+                 unknown repetition \"odd\": expected even or own_row"
+            ),
+            "{e}"
+        );
+        let e = parse(&["--variant", "IV"]).unwrap_err();
+        assert!(e.contains("expected I, II or III"), "{e}");
     }
 }

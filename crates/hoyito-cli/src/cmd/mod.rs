@@ -1,5 +1,15 @@
 //! One module per subcommand; each parses its arguments and calls the libraries.
 
+/// `println!` that returns the write error instead of panicking, so that a
+/// closed output pipe (`hoyito … | head -1`) ends the command quietly
+/// (`main` exits with 0 on a broken pipe).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)
+    }};
+}
+
 pub mod analyze;
 pub mod bench;
 pub mod common;

@@ -31,12 +31,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut child = pos;
             child.play(m).expect("legal");
             let n = perft_with_history(child, args.depth - 1, &mut vec![pos.repetition_key()]);
-            println!("{} {n}", pos.move_token(m));
+            outln!("{} {n}", pos.move_token(m))?;
             total += n;
         }
-        println!("total {total}");
+        outln!("total {total}")?;
     } else {
-        println!("{}", perft(&pos, args.depth));
+        outln!("{}", perft(&pos, args.depth))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use hoyito_core::{ByPlayer, Contest, Game, Match, Move, PlayError, Position, Record, Side};
+use hoyito_core::{ByPlayer, Contest, Game, Match, Move, Record, Side};
+use hoyito_engine::ugi::explain_illegal as explain;
 use hoyito_engine::{Engine, Limits};
 
 use super::common::side_name;
@@ -504,17 +505,4 @@ fn replay(play: &mut Contest, game: &Game, history: &mut Vec<(Contest, Side)>) -
         play.play(m).context("replaying the record")?;
     }
     Ok(())
-}
-
-/// Why a move is illegal, with hole numbers as the player to move counts them.
-pub(super) fn explain(pos: &Position, e: PlayError) -> String {
-    let n = pos.rules().holes();
-    let own = |h: u8| h as usize % n + 1;
-    let who = side_name(pos.to_move());
-    match e {
-        PlayError::Empty { hole } => format!("{who}'s hole {} is empty", own(hole)),
-        PlayError::Closed { hole } => format!("{who}'s hole {} is closed this round", own(hole)),
-        PlayError::NotOwnHole { hole } => format!("hole {} is not {who}'s", own(hole)),
-        other => other.to_string(),
-    }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use hoyito_core::{Game, Position, Record, Side};
+use hoyito_engine::stats::{wilson_interval, Elo, Tally};
 use hoyito_engine::{play_out, Engine, EngineKind, EvalWeights, Limits};
 use hoyito_tablebase::Tablebase;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -260,18 +261,22 @@ fn write_record(
 
 /// The log line of a finished game (`index` from 0), counting it into the
 /// running `tally` of A's wins, draws and losses.
-fn game_line(r: &GameResult, index: u32, games: u32, tally: &mut [u32; 3]) -> String {
-    let (k, outcome) = if r.score == 1.0 {
-        (0, "won")
+fn game_line(r: &GameResult, index: u32, games: u32, tally: &mut Tally) -> String {
+    let outcome = if r.score == 1.0 {
+        "won"
     } else if r.score == 0.5 {
-        (1, "drew")
+        "drew"
     } else {
-        (2, "lost")
+        "lost"
     };
-    tally[k] += 1;
-    let [w, d, l] = *tally;
-    let played = w + d + l;
-    let score = (f64::from(w) + 0.5 * f64::from(d)) / f64::from(played);
+    tally.add(r.score);
+    let Tally {
+        wins: w,
+        draws: d,
+        losses: l,
+    } = *tally;
+    let played = tally.games();
+    let score = tally.score().unwrap_or_default();
     format!(
         "game {}/{games}: A as {} {outcome}, margin {:+}, {} plies; {played} played: +{w} ={d} -{l} ({:.1} %)",
         index + 1,
@@ -280,37 +285,6 @@ fn game_line(r: &GameResult, index: u32, games: u32, tally: &mut [u32; 3]) -> St
         r.plies,
         100.0 * score
     )
-}
-
-/// The 95 % Wilson interval of a proportion `p` observed in `n` trials
-/// (the score fraction, draws counting half).
-fn wilson(p: f64, n: f64) -> (f64, f64) {
-    let z2 = 1.96f64 * 1.96;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = 1.96 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-/// Elo difference for a score fraction `p` in (0, 1).
-fn elo(p: f64) -> f64 {
-    -400.0 * (1.0 / p - 1.0).log10()
-}
-
-/// Summary: (W, D, L, score fraction, Elo, 95 % half-width of the Elo interval).
-fn summary(results: &[GameResult]) -> (u32, u32, u32, f64, f64, f64) {
-    let n = results.len() as f64;
-    let w = results.iter().filter(|r| r.score == 1.0).count() as u32;
-    let d = results.iter().filter(|r| r.score == 0.5).count() as u32;
-    let l = results.len() as u32 - w - d;
-    let p = results.iter().map(|r| r.score).sum::<f64>() / n;
-    let var = results.iter().map(|r| (r.score - p).powi(2)).sum::<f64>() / n;
-    let half = 1.96 * (var / n).sqrt();
-    // Scores of 0 or 1 have no finite Elo: clamp to half a game from the edge.
-    let eps = 0.5 / n;
-    let clamp = |x: f64| x.clamp(eps, 1.0 - eps);
-    let e = elo(clamp(p));
-    let err = (elo(clamp(p + half)) - elo(clamp(p - half))) / 2.0;
-    (w, d, l, p, e, err)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -383,7 +357,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Without a terminal (a log file), one plain line per finished game
     // instead of the bar, so a long series shows its progress and an
     // interrupted one keeps the games it played.
-    let log = (!std::io::stderr().is_terminal()).then(|| std::sync::Mutex::new([0u32; 3]));
+    let log = (!std::io::stderr().is_terminal()).then(|| std::sync::Mutex::new(Tally::default()));
     let mut builder = rayon::ThreadPoolBuilder::new().stack_size(16 << 20);
     if let Some(t) = args.threads {
         builder = builder.num_threads(t.max(1));
@@ -414,18 +388,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })?;
     pb.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
-    let (w, d, l, p, e, err) = summary(&results);
+    let mut tally = Tally::default();
+    for r in &results {
+        tally.add(r.score);
+    }
+    let Tally {
+        wins: w,
+        draws: d,
+        losses: l,
+    } = tally;
+    let p = tally.score().context("no games were played")?;
+    let elo = tally.elo().context("no games were played")?;
+    let (e, err) = match elo {
+        Elo::Estimate { elo, error } => (elo, Some(error)),
+        Elo::AtLeast(e) | Elo::AtMost(e) => (e, None),
+    };
     // With every game won (or lost) the Elo has no finite estimate: `e` is a bound.
-    let lopsided = w == args.games || l == args.games;
-    let elo_text = if lopsided {
-        format!(
-            "Elo {} {:+.0} (bound: all games {})",
-            if w > 0 { ">=" } else { "<=" },
-            e,
-            if w > 0 { "won" } else { "lost" }
-        )
-    } else {
-        format!("Elo {:+.0} ± {err:.0}", e + 0.0)
+    let elo_text = match elo {
+        Elo::Estimate { elo, error } => format!("Elo {:+.0} ± {error:.0}", elo + 0.0),
+        Elo::AtLeast(e) => format!("Elo >= {e:+.0} (bound: all games won)"),
+        Elo::AtMost(e) => format!("Elo <= {e:+.0} (bound: all games lost)"),
     };
     let by_colour = |south: bool| {
         let rs: Vec<GameResult> = results.iter().copied().filter(|r| r.a_south == south).collect();
@@ -434,7 +416,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (w, d, rs.len() - w - d)
     };
     let (south, north) = (by_colour(true), by_colour(false));
-    let (lo, hi) = wilson(p, results.len() as f64);
+    let (lo, hi) = wilson_interval(p, results.len() as f64);
     let plies = results.iter().map(|r| r.plies).sum::<usize>() as f64 / results.len() as f64;
     let margin = results.iter().map(|r| r.margin as f64).sum::<f64>() / results.len() as f64;
     // Deterministic players replay the same game from the same opening, so
@@ -468,7 +450,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "score": p,
             "score_95": [lo, hi],
             "elo": e,
-            "elo_error": if lopsided { None } else { Some(err) },
+            "elo_error": err,
             "a_south": { "wins": south.0, "draws": south.1, "losses": south.2 },
             "a_north": { "wins": north.0, "draws": north.1, "losses": north.2 },
             "avg_plies": plies,
@@ -536,18 +518,6 @@ mod tests {
     }
 
     #[test]
-    fn wilson_interval() {
-        // 50 of 50: the interval's lower end is about 92.9 %.
-        let (lo, hi) = wilson(1.0, 50.0);
-        assert!((lo - 0.9287).abs() < 1e-3 && hi == 1.0, "{lo} {hi}");
-        let (lo, hi) = wilson(0.5, 100.0);
-        assert!(
-            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
-            "{lo} {hi}"
-        );
-    }
-
-    #[test]
     fn game_lines_keep_a_running_tally() {
         let r = |a_south, score, margin| GameResult {
             a_south,
@@ -556,7 +526,7 @@ mod tests {
             margin,
             opening: 0,
         };
-        let mut tally = [0; 3];
+        let mut tally = Tally::default();
         assert_eq!(
             game_line(&r(true, 1.0, 12), 4, 10, &mut tally),
             "game 5/10: A as South won, margin +12, 40 plies; 1 played: +1 =0 -0 (100.0 %)"
@@ -566,23 +536,13 @@ mod tests {
             game_line(&r(false, 0.0, -4), 9, 10, &mut tally),
             "game 10/10: A as North lost, margin -4, 40 plies; 3 played: +1 =1 -1 (50.0 %)"
         );
-        assert_eq!(tally, [1, 1, 1]);
-    }
-
-    #[test]
-    fn elo_summary() {
-        let r = |score| GameResult {
-            a_south: true,
-            score,
-            plies: 1,
-            margin: 0,
-            opening: 0,
-        };
-        let even = [r(1.0), r(0.0), r(0.5), r(0.5)];
-        let (w, d, l, p, e, err) = summary(&even);
-        assert_eq!((w, d, l), (1, 2, 1));
-        assert!((p - 0.5).abs() < 1e-12 && e.abs() < 1e-9 && err > 0.0);
-        let (_, _, _, p, e, _) = summary(&[r(1.0), r(1.0), r(1.0), r(0.0)]);
-        assert!((p - 0.75).abs() < 1e-12 && (e - 190.8).abs() < 0.1);
+        assert_eq!(
+            tally,
+            Tally {
+                wins: 1,
+                draws: 1,
+                losses: 1
+            }
+        );
     }
 }

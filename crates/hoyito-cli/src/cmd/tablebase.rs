@@ -177,29 +177,29 @@ fn search(args: SearchArgs) -> anyhow::Result<ExitCode> {
         bar.finish_and_clear();
         let mover = settled.to_move();
         let (relation, bound) = if holds { (">=", t) } else { ("<=", t - 1) };
-        println!(
+        outln!(
             "{mover} to move: value {relation} {bound:+} (final margin {relation} {:+} for {mover} with perfect play)",
             settled.margin(mover) + bound
-        );
+        )?;
     } else {
         let moves = search.move_values(&pos)?;
         bar.finish_and_clear();
         if settled.is_over() {
-            println!("game over: value 0");
+            outln!("game over: value 0")?;
             return Ok(ExitCode::SUCCESS);
         }
         let value = moves.iter().map(|&(_, v)| v).max().unwrap_or(0);
-        print_values(&settled, value, &moves);
+        print_values(&settled, value, &moves)?;
     }
     let stats = search.stats();
-    println!(
+    outln!(
         "searched {} positions, {} tablebase probes ({} seeds or fewer), {} repetitions, {:.1} s",
         stats.nodes,
         stats.probes,
         tb.layers().last().copied().unwrap_or(0),
         stats.repetitions,
         began.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -211,11 +211,11 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let threads = hoyito_tablebase::threads() as f64;
     let start = Instant::now();
     let (mut positions, mut solved_time, mut evaluated) = (0u64, 0f64, 0u64);
-    println!(
+    outln!(
         "{rules}: layers {:?} into {}",
         layer_seeds(args.max_seeds).collect::<Vec<_>>(),
         Tablebase::files_dir(&args.dir, &rules).display()
-    );
+    )?;
     let bars = LayerBars::default();
     let on_progress: &(dyn Fn(&Progress) + Sync) = &|p| bars.update(p);
     let tb = Tablebase::build(
@@ -232,17 +232,18 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 SolverArg::Lean => Solver::Lean,
             },
         },
+        // A closed output does not stop the build: the report is dropped.
         |r| {
             if !matches!(r, LayerReport::Sweep { .. }) {
                 bars.clear();
             }
             bars.suspend(|| match *r {
             LayerReport::Reused { seeds, positions } => {
-                println!("seeds {seeds:>3}: {positions:>13} positions, file exists and checks out");
+                let _ = outln!("seeds {seeds:>3}: {positions:>13} positions, file exists and checks out");
             }
             LayerReport::Sweep { seeds, stats: w } => {
                 evaluated += w.evaluated;
-                println!(
+                let _ = outln!(
                     "seeds {seeds:>3}: lean sweep {:>3}: {:>13} evaluated, {:>13} changed, {:>9.2}s, \
                      {:>10.0} evaluations/s/core",
                     w.sweep,
@@ -256,7 +257,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 let t = (s.generate + s.iterate).as_secs_f64();
                 positions += s.positions;
                 solved_time += t;
-                println!(
+                let _ = outln!(
                     "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} sweeps (lean/compact), first {:>8.2}s, \
                      others {:>8.2}s, {:.2} evaluations per position, {:>10.0} positions/s/core, \
                      work memory {:.1} MB ({:.2} bytes/position){}",
@@ -282,7 +283,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 let t = (s.generate + s.iterate).as_secs_f64();
                 positions += s.positions;
                 solved_time += t;
-                println!(
+                let _ = outln!(
                     "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} rounds, moves {:>8.2}s, \
                      fixpoint {:>8.2}s, {:>10.0} positions/s/core, work memory {:.1} MB",
                     s.seeds,
@@ -301,18 +302,18 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     bars.clear();
     let start_pos = Position::new(rules);
     if let Ok(v) = tb.value(&start_pos) {
-        println!(
+        outln!(
             "start position {}: value {v:+} for South",
             start_pos.to_notation()
-        );
+        )?;
     }
-    println!(
+    outln!(
         "total {:.2}s ({} positions solved in {:.2}s on {} threads; 1 byte per position on disk + 64-byte header per layer)",
         start.elapsed().as_secs_f64(),
         positions,
         solved_time,
         threads
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -376,37 +377,36 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     let pos = Position::from_notation(rules, &text).with_context(|| format!("bad position {text:?}"))?;
     let tb = Tablebase::open(rules, &args.dir)?;
     if pos.is_over() {
-        println!("game over: value 0");
+        outln!("game over: value 0")?;
         return Ok(ExitCode::SUCCESS);
     }
     let value = tb.value(&pos)?;
     let moves = tb.move_values(&pos)?;
-    print_values(&pos, value, &moves);
+    print_values(&pos, value, &moves)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Prints a position's value, its best moves and every move's value.
-fn print_values(pos: &Position, value: i32, moves: &[(Move, i32)]) {
+fn print_values(pos: &Position, value: i32, moves: &[(Move, i32)]) -> std::io::Result<()> {
     let mover = pos.to_move();
-    println!(
+    outln!(
         "{mover} to move: value {value:+} (final margin {:+} for {mover} with perfect play)",
         pos.margin(mover) + value
-    );
+    )?;
     if moves.is_empty() {
-        println!("best: (pass)");
-        return;
+        return outln!("best: (pass)");
     }
     let best: Vec<String> = moves
         .iter()
         .filter(|&&(_, v)| v == value)
         .map(|&(m, _)| pos.move_token(m).to_string())
         .collect();
-    println!("best: {}", best.join(" "));
+    outln!("best: {}", best.join(" "))?;
     let all: Vec<String> = moves
         .iter()
         .map(|&(m, v)| format!("{}:{v:+}", pos.move_token(m)))
         .collect();
-    println!("moves: {}", all.join(" "));
+    outln!("moves: {}", all.join(" "))
 }
 
 fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
@@ -424,13 +424,13 @@ fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     for seeds in tb.layers().into_iter().filter(|&s| args.layer.unwrap_or(s) == s) {
         let t = Instant::now();
         let (n, bad) = tb.check_bellman(seeds, 3)?;
-        println!(
+        outln!(
             "seeds {seeds:>3}: Bellman check of {n} positions: {} ({:.2}s)",
             if bad.is_empty() { "ok" } else { "FAILED" },
             t.elapsed().as_secs_f64()
-        );
+        )?;
         for b in &bad {
-            println!("  {:?}: stored {}, best successor {}", b.board, b.stored, b.best);
+            outln!("  {:?}: stored {}, best successor {}", b.board, b.stored, b.best)?;
         }
         ok &= bad.is_empty();
     }
@@ -442,22 +442,22 @@ fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if let Some(top) = top {
         let t = Instant::now();
         let reference = Reference::solve(rules, top)?;
-        println!(
+        outln!(
             "reference solver up to {top} seeds: {:.2}s",
             t.elapsed().as_secs_f64()
-        );
+        )?;
         for seeds in layer_seeds(top) {
             let (n, wrong, bad) = compare_layer(&tb, &reference, seeds, 3)?;
-            println!(
+            outln!(
                 "seeds {seeds:>3}: {n} positions (both sides to move) against the reference: {}",
                 if wrong == 0 {
                     "all equal".to_string()
                 } else {
                     format!("{wrong} DIFFER")
                 }
-            );
+            )?;
             for (p, got, want) in &bad {
-                println!("  {p}: tablebase {got}, reference {want}");
+                outln!("  {p}: tablebase {got}, reference {want}")?;
             }
             ok &= wrong == 0;
         }

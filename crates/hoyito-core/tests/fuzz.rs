@@ -104,19 +104,19 @@ fn corpus() -> &'static Corpus {
                     let p = *mat.current().position();
                     notations.push((rules, p.to_notation()));
                     let legal = p.legal_moves();
-                    mat.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+                    mat.play(legal[rng.random_range(0..legal.len())]).unwrap();
                 }
                 records.push(Record::from_match(mat).write());
             } else {
                 let mut g = Game::new(rules);
-                for _ in 0..rng.gen_range(0..120) {
+                for _ in 0..rng.random_range(0..120) {
                     let p = *g.position();
                     if p.is_over() {
                         break;
                     }
                     notations.push((rules, p.to_notation()));
                     let legal = p.legal_moves();
-                    g.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+                    g.play(legal[rng.random_range(0..legal.len())]).unwrap();
                 }
                 let mut rec = Record::from_game(g.clone());
                 rec.tags.push(("Event".into(), "fuzz \"corpus\" \\ test".into()));
@@ -130,7 +130,7 @@ fn corpus() -> &'static Corpus {
                             break;
                         }
                         let legal = p.legal_moves();
-                        g2.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+                        g2.play(legal[rng.random_range(0..legal.len())]).unwrap();
                     }
                     records.push(Record::from_game(g2).write());
                 }

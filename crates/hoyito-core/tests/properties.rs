@@ -296,7 +296,7 @@ fn random_game(start: Position, seed: u64, max_plies: usize) -> Game {
             break;
         }
         let legal = p.legal_moves();
-        let m = legal[rng.gen_range(0..legal.len())];
+        let m = legal[rng.random_range(0..legal.len())];
         play_checked(&mut g, m);
     }
     check_position(g.position(), total_seeds);
@@ -411,7 +411,7 @@ fn random_match(rules: Rules, seed: u64, max_plies: usize) -> Match {
             continue;
         }
         let legal = p.legal_moves();
-        let m = legal[rng.gen_range(0..legal.len())];
+        let m = legal[rng.random_range(0..legal.len())];
         let mut g = mat.current().clone();
         let played = play_checked(&mut g, m);
         assert_eq!(mat.play(m), Ok(played));

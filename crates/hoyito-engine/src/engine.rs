@@ -263,7 +263,7 @@ impl Engine {
         let spec = self.spec();
         if spec.is_some_and(|s| s.random) {
             let legal = pos.legal_moves();
-            let m = legal[self.rng.gen_range(0..legal.len())];
+            let m = legal[self.rng.random_range(0..legal.len())];
             return SearchResult {
                 best: Some(m),
                 score: 0,

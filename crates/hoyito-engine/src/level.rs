@@ -81,11 +81,11 @@ impl LevelSpec {
         for (i, rm) in moves.iter().enumerate() {
             let v = rm.1
                 + if self.noise > 0 {
-                    rng.gen_range(0..=self.noise)
+                    rng.random_range(0..=self.noise)
                 } else {
                     0
                 };
-            let tie = rng.gen::<u32>();
+            let tie = rng.random::<u32>();
             if best.is_none_or(|(bv, bt, _)| (v, tie) > (bv, bt)) {
                 best = Some((v, tie, i));
             }

@@ -84,14 +84,14 @@ pub(crate) fn random_move(pos: &Position, rng: &mut SmallRng) -> Option<(Move, P
         if legal.is_empty() {
             return None;
         }
-        let m = legal[rng.gen_range(0..legal.len())];
+        let m = legal[rng.random_range(0..legal.len())];
         let mut p = *pos;
         p.play_unchecked(m).ok()?;
         return Some((m, p));
     }
     let mut cands = pos.candidates();
     while !cands.is_empty() {
-        let i = rng.gen_range(0..cands.len());
+        let i = rng.random_range(0..cands.len());
         let mut p = *pos;
         if p.play_unchecked(cands[i]).is_ok() {
             return Some((cands[i], p));
@@ -173,7 +173,7 @@ pub(crate) fn search(
             for c in node.first_child..node.first_child + node.n_children {
                 let ch = &tree[c as usize];
                 let v = if ch.visits == 0 {
-                    1e9 + rng.gen::<f64>()
+                    1e9 + rng.random::<f64>()
                 } else {
                     ch.reward / ch.visits as f64 + UCT_C * (ln / ch.visits as f64).sqrt()
                 };
@@ -207,7 +207,7 @@ pub(crate) fn search(
             node.expanded = true;
             node.first_child = first;
             node.n_children = n_children;
-            let pick = first + rng.gen_range(0..node.n_children);
+            let pick = first + rng.random_range(0..node.n_children);
             path.push(pick);
         }
         // Playout.

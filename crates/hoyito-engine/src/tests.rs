@@ -119,12 +119,12 @@ fn notation(board: &[u8; 8], south_to_move: bool, south: u32, north: u32) -> Str
 fn random_position(rng: &mut SmallRng, r: Rules, max_seeds: u32) -> Position {
     loop {
         let mut board = [0u8; 8];
-        let seeds = rng.gen_range(2..=max_seeds);
+        let seeds = rng.random_range(2..=max_seeds);
         for _ in 0..seeds {
-            board[rng.gen_range(0..8)] += 1;
+            board[rng.random_range(0..8)] += 1;
         }
-        let captured = rng.gen_range(0..=8u8);
-        let text = notation(&board, rng.gen_bool(0.5), captured.into(), (8 - captured).into());
+        let captured = rng.random_range(0..=8u8);
+        let text = notation(&board, rng.random_bool(0.5), captured.into(), (8 - captured).into());
         let p = Position::from_notation(r, &text).unwrap();
         if !p.is_over() {
             return p;
@@ -255,7 +255,7 @@ fn repetition_game(r: Rules) -> Game {
         let mut game = Game::from_position(random_position(&mut rng, r, 10));
         while !game.is_over() && game.moves().len() < 200 {
             let legal = game.position().legal_moves();
-            game.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+            game.play(legal[rng.random_range(0..legal.len())]).unwrap();
         }
         if game.position().outcome().map(|o| o.reason) == Some(EndReason::Repetition) {
             return game;
@@ -448,7 +448,7 @@ fn incremental_hash_equals_scratch_hash() {
                     let r = Rules::try_from(RulesSpec {
                         variant,
                         holes,
-                        seeds: rng.gen_range(2..=5),
+                        seeds: rng.random_range(2..=5),
                         skip_origin,
                         direction,
                         two_hole_opening,
@@ -462,7 +462,7 @@ fn incremental_hash_equals_scratch_hash() {
                             // Close some holes of each row, as in later rounds of a match.
                             let n = holes as usize;
                             for row in [0, n] {
-                                for i in 0..rng.gen_range(1..n) {
+                                for i in 0..rng.random_range(1..n) {
                                     setup.board[row + n - 1 - i] = 0;
                                     setup.closed.push(row + n - 1 - i);
                                 }
@@ -478,10 +478,10 @@ fn incremental_hash_equals_scratch_hash() {
                             // Candidates include endless sowings, which must leave everything unchanged.
                             let cands = pos.candidates();
                             let legal = pos.legal_moves();
-                            let m = if rng.gen_bool(0.2) && !pos.opening_pending() {
-                                cands[rng.gen_range(0..cands.len())]
+                            let m = if rng.random_bool(0.2) && !pos.opening_pending() {
+                                cands[rng.random_range(0..cands.len())]
                             } else {
-                                legal[rng.gen_range(0..legal.len())]
+                                legal[rng.random_range(0..legal.len())]
                             };
                             // The search's path (word-wise laps reported
                             // as one event each) gives the same hash.
@@ -647,13 +647,13 @@ fn model_results_above_the_tables_are_exact() {
         };
         let mut seen = [0; 3];
         while seen.iter().sum::<i32>() < 60 {
-            let in_play = if rng.gen_bool(0.5) { 16 } else { 20 };
+            let in_play = if rng.random_bool(0.5) { 16 } else { 20 };
             let mut board = [0u8; 8];
             for _ in 0..in_play {
-                board[rng.gen_range(0..8)] += 1;
+                board[rng.random_range(0..8)] += 1;
             }
-            let south = 4 * rng.gen_range(0..=(32 - in_play) / 4);
-            let text = notation(&board, rng.gen_bool(0.5), south, 32 - in_play - south);
+            let south = 4 * rng.random_range(0..=(32 - in_play) / 4);
+            let text = notation(&board, rng.random_bool(0.5), south, 32 - in_play - south);
             let mut pos = Position::from_notation(r, &text).unwrap();
             pos.settle();
             if pos.is_over() {

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use rand::seq::SliceRandom;
+use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use serde_json::{json, Value};
 
@@ -85,7 +85,7 @@ struct Stats {
 }
 
 async fn player(base: String, http: reqwest::Client, opts: Arc<Opts>, stats: Arc<Stats>, deadline: Instant) {
-    let mut rng = rand::rngs::StdRng::from_entropy();
+    let mut rng = rand::rngs::StdRng::from_os_rng();
     let mut lat = Vec::new();
     'games: while Instant::now() < deadline {
         let created: Value = match http

@@ -199,7 +199,7 @@ fn play_one(series: &Series, index: u32) -> (GameResult, Game) {
             break;
         }
         let legal = game.position().legal_moves();
-        game.play(legal[rng.gen_range(0..legal.len())])
+        game.play(legal[rng.random_range(0..legal.len())])
             .expect("a legal move");
     }
     let opening = game.moves().len();

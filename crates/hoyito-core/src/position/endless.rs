@@ -277,14 +277,14 @@ mod tests {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
         let (mut built, mut ended) = (0, 0);
         for sample in 0..40_000 {
-            let len = 2 * rng.gen_range(4..=12);
+            let len = 2 * rng.random_range(4..=12);
             let m = len + 1;
             let mut board = vec![0u8; len];
-            let origin = rng.gen_range(0..len);
+            let origin = rng.random_range(0..len);
             if sample % 2 == 0 {
-                let total = len * rng.gen_range(2..=240 / len);
+                let total = len * rng.random_range(2..=240 / len);
                 for _ in 0..total {
-                    board[rng.gen_range(0..len)] += 1;
+                    board[rng.random_range(0..len)] += 1;
                 }
                 if board[origin] == 0 {
                     continue;
@@ -301,18 +301,18 @@ mod tests {
                         set.iter()
                             .all(|&b| ![1, 4, m - 1, m - 4].contains(&((a + m - b) % m)))
                     };
-                    if rng.gen_bool(0.5) && far(r) {
+                    if rng.random_bool(0.5) && far(r) {
                         set.push(r);
                     }
                 }
                 // Hole x, d holes after the origin, gets residue d + c + 1;
                 // the hand, its own residue; extra turns of 2n + 1 seeds.
                 for d in 1..len {
-                    let r = set[rng.gen_range(0..set.len())];
-                    board[(origin + d) % len] = ((r + 2 * m - d - 1) % m + m * rng.gen_range(0..3)) as u8;
+                    let r = set[rng.random_range(0..set.len())];
+                    board[(origin + d) % len] = ((r + 2 * m - d - 1) % m + m * rng.random_range(0..3)) as u8;
                 }
-                let hand = set[rng.gen_range(0..set.len())];
-                board[origin] = (hand + m * rng.gen_range(usize::from(hand == 0)..3)) as u8;
+                let hand = set[rng.random_range(0..set.len())];
+                board[origin] = (hand + m * rng.random_range(usize::from(hand == 0)..3)) as u8;
                 assert!(never_ends(&board, origin), "{board:?} from {origin}");
                 built += 1;
             }
@@ -339,21 +339,21 @@ mod tests {
             let len = rules.board_len();
             p.closed = 0;
             // Up to 9 closed: small rings often have endless residues.
-            for _ in 0..rng.gen_range(0..=9) {
-                p.closed |= 1 << rng.gen_range(0..len);
+            for _ in 0..rng.random_range(0..=9) {
+                p.closed |= 1 << rng.random_range(0..len);
             }
             let open: Vec<usize> = (0..len).filter(|&i| p.closed >> i & 1 == 0).collect();
-            let Some(&pos) = open.get(rng.gen_range(0..open.len().max(1))) else {
+            let Some(&pos) = open.get(rng.random_range(0..open.len().max(1))) else {
                 continue;
             };
             for i in 0..len {
                 p.board[i] = if p.closed >> i & 1 == 0 {
-                    rng.gen_range(0..12)
+                    rng.random_range(0..12)
                 } else {
                     0
                 };
             }
-            let hand = rng.gen_range(1..30);
+            let hand = rng.random_range(1..30);
             p.board[pos] = 0;
             // The open ring, counter-clockwise, the hand in its origin.
             let mut ring: Vec<u8> = open.iter().map(|&i| p.board[i]).collect();

@@ -197,7 +197,7 @@ fn main() {
             if legal.is_empty() {
                 break;
             }
-            let m = legal[rng.gen_range(0..legal.len())];
+            let m = legal[rng.random_range(0..legal.len())];
             mat.play(m).expect("legal moves play");
         }
     }
@@ -322,11 +322,11 @@ fn paths() {
         // A lap start: the origin is empty, the hand holds its seeds.
         let mut state = Lap {
             board: vec![0; len],
-            origin: rng.gen_range(0..len),
+            origin: rng.random_range(0..len),
             hand: 0,
         };
         for _ in 0..total {
-            let i = rng.gen_range(0..len);
+            let i = rng.random_range(0..len);
             if i == state.origin {
                 state.hand += 1;
             } else {
@@ -520,11 +520,11 @@ fn cycles() {
         for _ in 0..samples {
             let mut s = Lap {
                 board: vec![0; len],
-                origin: rng.gen_range(0..len),
+                origin: rng.random_range(0..len),
                 hand: 0,
             };
             for _ in 0..48 {
-                let i = rng.gen_range(0..len);
+                let i = rng.random_range(0..len);
                 if i == s.origin {
                     s.hand += 1;
                 } else {
@@ -605,10 +605,10 @@ fn boards() {
     for sample in 1..=samples {
         board.iter_mut().for_each(|c| *c = 0);
         for _ in 0..total {
-            board[rng.gen_range(0..len)] += 1;
+            board[rng.random_range(0..len)] += 1;
         }
         let Some(start) = (0..n)
-            .map(|k| (k + rng.gen_range(0..n)) % n)
+            .map(|k| (k + rng.random_range(0..n)) % n)
             .find(|&k| board[k] > 0)
         else {
             continue;
@@ -818,7 +818,7 @@ fn construct() {
     let own = (capture_side_from_env() == hoyito_core::CaptureSide::Opponent).then_some(n);
     let mut back_hist = [0u64; 40];
     while built < samples {
-        let origin = rng.gen_range(0..n);
+        let origin = rng.random_range(0..n);
         // Residues: 0 for the origin, then the hand's and the other holes'.
         // Drawn from a set with no two differing by 1 or 4 (mod 2n + 1),
         // then one of them moved next to another: exactly one bad pair.
@@ -828,15 +828,15 @@ fn construct() {
                 set.iter()
                     .all(|&b| ![1, 4, m - 1, m - 4].contains(&((a + m - b) % m)))
             };
-            if rng.gen_bool(0.5) && far(v) {
+            if rng.random_bool(0.5) && far(v) {
                 set.push(v);
             }
         }
-        let mut r: Vec<usize> = (0..=len).map(|_| set[rng.gen_range(0..set.len())]).collect();
+        let mut r: Vec<usize> = (0..=len).map(|_| set[rng.random_range(0..set.len())]).collect();
         r[origin] = 0;
-        let moved = (origin + 1 + rng.gen_range(0..len)) % (len + 1);
-        let other = r[(moved + 1 + rng.gen_range(0..len)) % (len + 1)];
-        r[moved] = (other + [1, 4, m - 1, m - 4][rng.gen_range(0..4)]) % m;
+        let moved = (origin + 1 + rng.random_range(0..len)) % (len + 1);
+        let other = r[(moved + 1 + rng.random_range(0..len)) % (len + 1)];
+        r[moved] = (other + [1, 4, m - 1, m - 4][rng.random_range(0..4)]) % m;
         let bad = (0..=len)
             .flat_map(|i| (0..=len).map(move |j| (i, j)))
             .filter(|&(i, j)| i != j && matches!((r[i] + m - r[j]) % m, 1 | 4))
@@ -870,7 +870,7 @@ fn construct() {
             continue;
         };
         for _ in 0..(total - base) / m {
-            board[rng.gen_range(0..len)] += m as u32;
+            board[rng.random_range(0..len)] += m as u32;
         }
         if board[origin] == 0 {
             continue;

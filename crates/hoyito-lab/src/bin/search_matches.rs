@@ -36,7 +36,7 @@ fn random_match(rules: Rules, seed: u64, max_plies: usize) -> Match {
             continue;
         }
         let legal = mat.current().position().legal_moves();
-        let m = legal[rng.gen_range(0..legal.len())];
+        let m = legal[rng.random_range(0..legal.len())];
         mat.play(m).expect("a legal move plays");
     }
     mat

@@ -27,21 +27,21 @@ fn main() {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut found = 0;
     for _ in 0..samples {
-        let v = Variant::ALL[rng.gen_range(0..3)];
-        let n = rng.gen_range(4..=6u8);
+        let v = Variant::ALL[rng.random_range(0..3)];
+        let n = rng.random_range(4..=6u8);
         let r = Rules::new(v, n as usize).expect("2x4 to 2x6 are valid boards");
         let mut s = Setup::start(&r);
-        let seeds = rng.gen_range(2..=16u32);
+        let seeds = rng.random_range(2..=16u32);
         let len = 2 * n as usize;
         s.board = vec![0; len];
         // Half the time North's row is empty (then South's sowings alone decide).
-        let north_empty = rng.gen_bool(0.5);
+        let north_empty = rng.random_bool(0.5);
         for _ in 0..seeds {
-            let i = rng.gen_range(0..if north_empty { n as usize } else { len });
+            let i = rng.random_range(0..if north_empty { n as usize } else { len });
             s.board[i] += 1;
         }
         s.closed = (0..len)
-            .filter(|&i| s.board[i] == 0 && rng.gen_bool(0.3))
+            .filter(|&i| s.board[i] == 0 && rng.random_bool(0.3))
             .collect();
         let p = Position::from_setup(r, &s).expect("a board of 2 to 16 seeds with only empty holes closed");
         if p.outcome().map(|o| o.reason) == Some(EndReason::NoMoves) {

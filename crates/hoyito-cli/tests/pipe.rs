@@ -86,3 +86,13 @@ fn tablebase_probe_into_a_closed_pipe() {
     closed_after(&probe, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn analyze_bench_and_selfplay_into_a_closed_pipe() {
+    let analyze = ["analyze", "--variant", "II", "--depth", "4"];
+    closed_after(&analyze, 0);
+    closed_after(&analyze, 1);
+    closed_after(&["bench", "--seconds", "0.2"], 0);
+    let selfplay = ["selfplay", "--a", "random", "--b", "random", "--games", "2"];
+    closed_after(&selfplay, 0);
+}

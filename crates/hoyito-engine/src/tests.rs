@@ -124,7 +124,12 @@ fn random_position(rng: &mut SmallRng, r: Rules, max_seeds: u32) -> Position {
             board[rng.random_range(0..8)] += 1;
         }
         let captured = rng.random_range(0..=8u8);
-        let text = notation(&board, rng.random_bool(0.5), captured.into(), (8 - captured).into());
+        let text = notation(
+            &board,
+            rng.random_bool(0.5),
+            captured.into(),
+            (8 - captured).into(),
+        );
         let p = Position::from_notation(r, &text).unwrap();
         if !p.is_over() {
             return p;

@@ -137,28 +137,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "pv": best.map(|b| pos.line_tokens(&b.2)).unwrap_or_default(),
             "moves": list,
         });
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(ExitCode::SUCCESS);
     }
-    print!("{}", super::common::board_text(&pos));
+    out!("{}", super::common::board_text(&pos))?;
     let Some((bm, bs, bpv)) = best else {
-        println!("no move: the game is over");
+        outln!("no move: the game is over")?;
         return Ok(ExitCode::SUCCESS);
     };
-    println!(
+    outln!(
         "best {}  score {:+}  pv {}",
         pos.move_token(*bm),
         bs,
         pos.line_tokens(bpv).join(" ")
-    );
-    println!("moves ({} ms):", elapsed_ms);
+    )?;
+    outln!("moves ({} ms):", elapsed_ms)?;
     for (m, score, pv) in &moves {
-        println!(
+        outln!(
             "  {:<6} {:>+4}  {}",
             pos.move_token(*m).to_string(),
             score,
             pos.line_tokens(pv).join(" ")
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -174,8 +174,9 @@ fn search_info(
     let pos = *game.position();
     let result = engine.search(game, limits, stop, &mut |info| {
         let pv = pos.line_tokens(&info.pv);
+        // A closed output shows up at the final lines; progress lines are dropped.
         if json {
-            println!(
+            let _ = outln!(
                 "{}",
                 serde_json::json!({
                     "depth": info.depth, "score": info.score, "nodes": info.nodes,
@@ -183,7 +184,7 @@ fn search_info(
                 })
             );
         } else {
-            println!(
+            let _ = outln!(
                 "depth {:>3}  score {:>+4}  nodes {:>11}  nps {:>9}  time {:>7} ms  pv {}",
                 info.depth,
                 info.score,
@@ -196,16 +197,16 @@ fn search_info(
     });
     let best = result.best.map(|m| pos.move_token(m).to_string());
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::json!({
                 "best": best, "score": result.score, "depth": result.depth,
                 "nodes": result.nodes, "time_ms": result.time_ms,
                 "pv": pos.line_tokens(&result.pv),
             })
-        );
+        )?;
     } else {
-        println!("bestmove {}", best.as_deref().unwrap_or("(none)"));
+        outln!("bestmove {}", best.as_deref().unwrap_or("(none)"))?;
     }
     Ok(ExitCode::SUCCESS)
 }

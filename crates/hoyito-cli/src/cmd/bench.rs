@@ -106,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let gps = t.games as f64 / secs;
         let pps = t.plies as f64 / secs;
         if args.json {
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({
                     "variant": v.name(),
@@ -119,9 +119,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "south_wins": t.south_wins,
                     "north_wins": t.north_wins,
                 })
-            );
+            )?;
         } else {
-            println!(
+            outln!(
                 "Hoyito {:<3} 2x{:<2}  {:>10.0} games/s  {:>12.0} plies/s  ({} games, {:.1} plies/game, South {:.1}% North {:.1}%)",
                 v.name(),
                 rules.holes(),
@@ -131,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 t.plies as f64 / t.games.max(1) as f64,
                 100.0 * t.south_wins as f64 / t.games.max(1) as f64,
                 100.0 * t.north_wins as f64 / t.games.max(1) as f64,
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

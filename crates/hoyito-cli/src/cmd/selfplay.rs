@@ -459,9 +459,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "tablebases": tables_dir.map(|d| d.display().to_string()),
             "seconds": secs,
         });
-        println!("{out}");
+        outln!("{out}")?;
     } else {
-        println!(
+        outln!(
             "{} vs {} ({} {}x{}, {} games): +{} ={} -{}  score {:.1}% (95% {:.1}-{:.1}%)  {}  (A as South +{} ={} -{}, as North +{} ={} -{}; {} openings, avg {:.0} plies, A margin {:+.1}, {:.1} s)",
             args.a,
             args.b,
@@ -486,7 +486,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             plies,
             margin,
             secs
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

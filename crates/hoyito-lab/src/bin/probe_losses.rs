@@ -44,7 +44,9 @@ fn main() {
                 break;
             }
             let legal = opening.position().legal_moves();
-            opening.play(legal[rng.random_range(0..legal.len())]).expect("legal");
+            opening
+                .play(legal[rng.random_range(0..legal.len())])
+                .expect("legal");
         }
         for a_side in [Side::South, Side::North] {
             let mut game = opening.clone();

@@ -13,6 +13,13 @@ const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
 /// Runs `hoyito ARGS`, reads `lines` lines of its output, closes the pipe,
 /// and checks that it exited quietly.
 fn closed_after(args: &[&str], lines: usize) {
+    let err = closed_after_stderr(args, lines);
+    assert!(err.is_empty(), "{args:?} wrote to stderr: {err}");
+}
+
+/// As [`closed_after`] for a command that reports progress on stderr:
+/// it exits with success and never panics. Returns its stderr.
+fn closed_after_stderr(args: &[&str], lines: usize) -> String {
     let mut child = Command::new(BIN)
         .args(args)
         .stdout(Stdio::piped())
@@ -30,8 +37,8 @@ fn closed_after(args: &[&str], lines: usize) {
     let done = child.wait_with_output().expect("wait for hoyito");
     let err = String::from_utf8_lossy(&done.stderr);
     assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-    assert!(err.is_empty(), "{args:?} wrote to stderr: {err}");
     assert!(done.status.success(), "{args:?}: {:?} {err}", done.status);
+    err.into_owned()
 }
 
 #[test]
@@ -93,6 +100,8 @@ fn analyze_bench_and_selfplay_into_a_closed_pipe() {
     closed_after(&analyze, 0);
     closed_after(&analyze, 1);
     closed_after(&["bench", "--seconds", "0.2"], 0);
+    // Without a terminal, selfplay reports each game on stderr.
     let selfplay = ["selfplay", "--a", "random", "--b", "random", "--games", "2"];
-    closed_after(&selfplay, 0);
+    let err = closed_after_stderr(&selfplay, 0);
+    assert!(err.contains("game 2/2"), "{err}");
 }

@@ -5,6 +5,7 @@ import { setLang, getLang, translatePage } from './i18n.js';
 import { newGamePage } from './pages/new-game.js';
 import { gamesPage } from './pages/games.js';
 import { rulesPage } from './pages/rules.js';
+import { notFoundPage } from './pages/not-found.js';
 import { gamePage } from './game/view.js';
 
 const app = document.getElementById('app');
@@ -16,7 +17,8 @@ function pageFor(path) {
   if (m) return () => gamePage(app, m[1]);
   if (path === '/games') return () => gamesPage(app);
   if (path === '/rules') return () => rulesPage(app);
-  return () => newGamePage(app);
+  if (path === '/' || path === '/new') return () => newGamePage(app);
+  return () => notFoundPage(app);
 }
 
 /** Shows `path`, adding it to the history (or replacing the current entry). */

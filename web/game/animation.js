@@ -2,9 +2,10 @@
 // the other.
 
 import { t } from '../i18n.js';
-import { toast } from '../ui.js';
-import { playerName } from './state.js';
-import { ensureBoard, renderAll, drawControls } from './render.js';
+import { say } from './state.js';
+import {
+  ensureBoard, renderAll, drawControls, drawStatus, note, dropStaleNote,
+} from './render.js';
 
 /** Pauses (ms) per seed sown, per lap, per capture; `instant` does not animate. */
 export const SPEEDS = {
@@ -30,7 +31,7 @@ async function animate(G, ev) {
   const { S, $ } = G;
   const speed = SPEEDS[S.speed];
   if (!speed || S.skip) return;
-  if (ev.trace.truncated) { toast(t('game.long_sowing', { laps: ev.trace.laps })); return; }
+  if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return; }
   ensureBoard(G);
   const board = ev.board_before.slice();
   const cap = ev.captured_before.slice();
@@ -73,11 +74,14 @@ async function animate(G, ev) {
   $('hud').textContent = '';
 }
 
+// Tells what the move shown did beyond its sowing: an extra turn, a pass.
 function announce(G, ev) {
   const { S } = G;
   const v = S.view;
-  if (ev.passed && !v.state.over) toast(t('game.passes', { name: playerName(S, ev.extra_turn ? (ev.side === 'south' ? 'south' : 'north') : ev.side === 'south' ? 'north' : 'south') }));
-  else if (ev.extra_turn && !v.state.over) toast(t('game.extra', { name: playerName(S, ev.side) }));
+  if (v.state.over) return;
+  const other = ev.side === 'south' ? 'north' : 'south';
+  if (ev.passed) note(G, say(S, 'game.passes', ev.extra_turn ? ev.side : other));
+  else if (ev.extra_turn) note(G, say(S, 'game.extra', ev.side));
 }
 
 /** Shows the queued moves and views in order, animating each move. */
@@ -89,11 +93,15 @@ export async function pump(G) {
     const item = S.queue.shift();
     if (item.ev && S.view) {
       S.animating = true;
+      S.sowing = item.ev.side;
       S.first = null;
       S.hint = null;
+      dropStaleNote(G);
       drawControls(G);
+      drawStatus(G);
       await animate(G, item.ev);
       S.animating = false;
+      S.sowing = null;
     }
     S.view = item.game;
     S.first = null;

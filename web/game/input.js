@@ -3,8 +3,9 @@
 
 import { t } from '../i18n.js';
 import { api } from '../api.js';
-import { toast, toastError } from '../ui.js';
+import { toastError } from '../ui.js';
 import { skip } from './animation.js';
+import { note } from './render.js';
 import {
   holesPerRow, rowStart, holds, canMove, legalHoles, parseToken,
 } from './state.js';
@@ -12,7 +13,7 @@ import {
 function illegal(G, i, key = 'game.illegal') {
   const { S } = G;
   if (i !== null && S.board) S.board.flash(i, 'refused', 500);
-  toast(t(key), 'error');
+  note(G, t(key), 'error');
 }
 
 async function send(G, token) {
@@ -24,6 +25,8 @@ async function send(G, token) {
     G.accept(r.game, r.move);
   } catch (err) {
     toastError(err);
+    // Refused (a conflict, a stale page): show the game as the server has it.
+    if (err.status === 409 || err.status === 422) G.resync();
   } finally {
     S.sending = false;
     if (!S.animating) G.render();
@@ -71,7 +74,7 @@ async function hint(G) {
       G.render();
       S.board.focusHole(S.hint);
     }
-    toast(t('game.hint_is', { move: h.move }));
+    note(G, t('game.hint_is', { move: h.move }));
   } catch (err) { toastError(err); }
 }
 

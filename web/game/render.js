@@ -4,10 +4,24 @@
 import { t } from '../i18n.js';
 import { Board } from '../board.js';
 import { seats } from '../api.js';
-import { esc, sideName, toast } from '../ui.js';
+import { esc, sideName, toast, dismissToast } from '../ui.js';
 import {
-  holesPerRow, rowStart, holds, canMove, legalHoles, playerName, buildFrames,
+  holesPerRow, rowStart, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey,
 } from './state.js';
+
+/** Shows a toast about the state shown now; it goes as soon as that state changes. */
+export function note(G, msg, kind = 'info') {
+  G.S.note = { id: toast(msg, kind), key: shownKey(G.S) };
+}
+
+/** Hides the toast about a state no longer shown. */
+export function dropStaleNote(G) {
+  const { S } = G;
+  if (S.note && S.note.key !== shownKey(S)) {
+    dismissToast(S.note.id);
+    S.note = null;
+  }
+}
 
 /** Creates the board (again, if the number of holes changed) and orients it. */
 export function ensureBoard(G) {
@@ -26,6 +40,7 @@ export function renderAll(G) {
   ensureBoard(G);
   const frames = buildFrames(v);
   if (S.frame !== null && S.frame >= frames.length - 1) S.frame = null;
+  dropStaleNote(G);
   if (S.frame !== null) {
     const f = frames[S.frame];
     S.board.render({ board: f.board, closed: f.closed, captured: f.captured, legal: new Set() });
@@ -42,7 +57,7 @@ export function renderAll(G) {
     drawPlayers(G, v.state.captured, v.state.over ? null : v.state.to_move);
     $('viewing').hidden = true;
   }
-  drawStatus(G);
+  drawStatus(G, frames);
   drawControls(G);
   drawMoves(G, frames);
   drawSummary(G);
@@ -64,16 +79,24 @@ function drawPlayers(G, captured, toMove) {
   }
 }
 
-function drawStatus(G) {
+/** The status line: whose move it is, or what is going on. */
+export function drawStatus(G, frames = buildFrames(G.S.view)) {
   const { S, $ } = G;
   const v = S.view;
+  const turn = (side) => (holds(S, side) && v.mode !== 'hotseat' ? t('game.your_turn') : t('game.turn', { name: playerName(S, side) }));
   let s;
-  if (v.state.over) s = t('game.over');
-  else if (v.thinking) s = t('game.thinking');
-  else if (holds(S, v.state.to_move) && v.mode !== 'hotseat') s = t('game.your_turn');
-  else s = t('game.turn', { name: playerName(S, v.state.to_move) });
-  if (v.match) s = `${t('game.round', { round: v.round })} · ${s}`;
-  if (S.first !== null) s += ` — ${t('game.pick_second')}`;
+  if (S.frame !== null) {
+    const toMove = frames[S.frame].toMove;
+    s = t('game.replay', { seq: S.frame, total: frames.length - 1 });
+    if (toMove) s += ` · ${t('game.turn', { name: playerName(S, toMove) })}`;
+  } else {
+    if (S.sowing) s = say(S, 'game.sowing', S.sowing);
+    else if (v.state.over) s = t('game.over');
+    else if (engineToMove(v)) s = t('game.thinking');
+    else s = turn(v.state.to_move);
+    if (v.match) s = `${t('game.round', { round: v.round })} · ${s}`;
+    if (S.first !== null) s += ` — ${t('game.pick_second')}`;
+  }
   $('status').textContent = s;
 }
 
@@ -112,14 +135,15 @@ function drawSummary(G) {
   const { S, $ } = G;
   const v = S.view;
   const box = $('summary');
-  if (!v.state.over && !v.match_result) { box.innerHTML = ''; return; }
-  const winner = (w) => (w === 'draw' ? t('game.draw') : t('game.wins', { name: playerName(S, w) }));
+  // A replayed step is not over: the result shows with the live position.
+  if ((!v.state.over && !v.match_result) || S.frame !== null) { box.innerHTML = ''; return; }
+  const winner = (w) => (w === 'draw' ? t('game.draw') : say(S, 'game.wins', w));
   let html = '';
   if (v.match) {
     html += `<h2>${v.match_result
       ? (v.match_result.winner === 'draw'
         ? t('game.match_draw', { rounds: v.match_result.rounds })
-        : t('game.match_over', { name: playerName(S, v.match_result.winner), rounds: v.match_result.rounds }))
+        : say(S, 'game.match_over', v.match_result.winner, { rounds: v.match_result.rounds }))
       : t('game.round_over', { round: v.round })}</h2>
       <table class="rounds"><caption>${t('game.rounds')}</caption><thead><tr><th>#</th><th>${sideName('south')}</th><th>${sideName('north')}</th><th></th></tr></thead><tbody>
       ${v.rounds.map((r) => `<tr><td>${r.round}</td><td>${r.score[0]}</td><td>${r.score[1]}</td><td>${r.over ? esc(winner(r.winner)) : '…'}</td></tr>`).join('')}

@@ -24,9 +24,14 @@ export function createState(id, stored) {
     frame: null, // replay step shown, or null for the live position
     sending: false,
     hint: null, // hinted hole
+    sowing: null, // the side whose move is being animated
+    note: null, // the toast about the state shown: {id, key}
     speed: localStorage.getItem('hoyito.speed') || 'normal',
   };
 }
+
+/** Identifies the state shown: a toast about it goes when it changes. */
+export const shownKey = (S) => (S.view ? `${S.view.epoch}:${S.view.seq}:${S.frame}:${S.sowing}` : '');
 
 /** Parses a move token `a`, `a+b`, with an optional `L`/`R`. */
 export const parseToken = (tok) => {
@@ -42,6 +47,16 @@ export const rowStart = (S, side) => (side === 'south' ? 0 : holesPerRow(S));
 
 /** Whether this browser plays `side`. */
 export const holds = (S, side) => S.seat === 'both' || S.seat === side;
+
+/** Whether the computer is to move in `v` (it is thinking, or about to). */
+export const engineToMove = (v) => v.mode === 'engine' && !v.state.over && v.state.to_move === v.engine_side;
+
+/**
+ * Whether `v` says the computer is thinking while it is not its turn: an
+ * undo came in during its search, which the server stops but does not
+ * announce when it has stopped. Until it has, the server refuses moves.
+ */
+export const staleThinking = (v) => v.thinking && !engineToMove(v);
 
 /** Whether this browser may move now. */
 export function canMove(S) {
@@ -64,14 +79,25 @@ export function legalHoles(S) {
   return out;
 }
 
+/** Whether `side` is the reader (who holds that seat alone; a shared screen has no "you"). */
+export const isYou = (S, side) => S.view.mode !== 'hotseat' && S.seat === side;
+
 /** The name shown for `side`. */
 export function playerName(S, side) {
   const v = S.view;
-  if (v.mode === 'engine') return v.engine_side === side ? t('game.engine', { level: v.level }) : t('game.you');
-  if (v.mode === 'online' && S.seat === side) return `${t('game.you')} (${sideName(side)})`;
+  if (v.mode === 'engine' && v.engine_side === side) return t('game.engine', { level: v.level });
+  if (isYou(S, side)) return v.mode === 'online' ? `${t('game.you')} (${sideName(side)})` : t('game.you');
   if (v.mode === 'online' && S.seat && S.seat !== 'both') return `${t('game.opponent')} (${sideName(side)})`;
   return sideName(side);
 }
+
+/**
+ * The sentence `key` about `side`: its `key.you` form when `side` is the
+ * reader ("You win"), else `key` with the player's name ("North wins").
+ */
+export const say = (S, key, side, vars = {}) => (isYou(S, side)
+  ? t(`${key}.you`, vars)
+  : t(key, { ...vars, name: playerName(S, side) }));
 
 /** The replay frames: the start position, then one per stored step. */
 export function buildFrames(v) {

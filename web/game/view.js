@@ -4,7 +4,7 @@
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
 import { esc, sideName, toast, toastError } from '../ui.js';
-import { createState, accept } from './state.js';
+import { createState, accept, staleThinking } from './state.js';
 import { renderAll } from './render.js';
 import { SPEEDS, pump } from './animation.js';
 import { onHole, nextRound, bindInput } from './input.js';
@@ -58,17 +58,39 @@ export function gamePage(app, id) {
   app.innerHTML = layout(id, S.speed);
 
   // The context every part of the page works on.
+  let closeSocket = null;
+  let closed = false;
+  let resyncTimer = null;
+  let staleChecks = 0;
   const G = {
     S,
     $: (sel) => document.getElementById(sel),
     render: () => renderAll(G),
-    accept: (game, ev) => { if (accept(S, game, ev)) pump(G); },
+    accept(game, ev) {
+      if (accept(S, game, ev)) pump(G);
+      // The server does not announce the end of a search an undo stopped:
+      // ask again until it has ended (a few tenths of a second).
+      if (staleThinking(game) && staleChecks < 40) {
+        staleChecks += 1;
+        clearTimeout(resyncTimer);
+        resyncTimer = setTimeout(G.resync, 250);
+      } else if (!staleThinking(game)) {
+        staleChecks = 0;
+      }
+    },
+    /** Fetches the game and shows it as the server has it. */
+    async resync() {
+      if (closed) return;
+      try {
+        G.accept(await api('GET', `/api/games/${id}`), null);
+      } catch (err) {
+        toastError(err);
+      }
+    },
     onHole: (i) => onHole(G, i),
     nextRound: () => nextRound(G),
   };
   const unbindInput = bindInput(G);
-  let closeSocket = null;
-  let closed = false;
   const notFound = () => { app.innerHTML = `<section class="card"><p>${t('game.not_found')}</p></section>`; };
 
   async function start() {
@@ -102,6 +124,7 @@ export function gamePage(app, id) {
 
   return () => {
     closed = true;
+    clearTimeout(resyncTimer);
     if (closeSocket) closeSocket();
     S.skip = true;
     if (S.wake) S.wake();

@@ -5,6 +5,34 @@ import { api, seats } from '../api.js';
 import { esc, sideName, toastError } from '../ui.js';
 import { navigate } from '../router.js';
 
+// The last settings started with are offered again (localStorage).
+const SAVED = 'hoyito.new-game';
+const FIELDS = ['mode', 'variant', 'holes', 'level', 'side', 'match', 'seeds', 'direction',
+  'repetition', 'capture_side', 'two_hole_opening', 'skip_origin'];
+
+function remember(form) {
+  const saved = {};
+  for (const name of FIELDS) {
+    const f = form.elements[name];
+    saved[name] = f.type === 'checkbox' ? f.checked : f.value;
+  }
+  localStorage.setItem(SAVED, JSON.stringify(saved));
+}
+
+function restore(form) {
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(SAVED) || 'null'); } catch { saved = null; }
+  if (!saved) return;
+  for (const name of FIELDS) {
+    const f = form.elements[name];
+    const v = saved[name];
+    if (v === undefined) continue;
+    if (f.type === 'checkbox') f.checked = !!v;
+    else if (f instanceof RadioNodeList) { for (const r of f) r.checked = r.value === v; }
+    else if (f.tagName !== 'SELECT' || [...f.options].some((o) => o.value === v)) f.value = v;
+  }
+}
+
 /** Shows the New game page in `app`. */
 export function newGamePage(app) {
   document.title = `Hoyito — ${t('new.title')}`;
@@ -21,8 +49,8 @@ export function newGamePage(app) {
         <label><input type="radio" name="mode" value="online"> ${t('mode.online')}</label>
       </fieldset>
       <div class="grid">
-        <label>${t('new.variant')}<select name="variant">
-          ${opt('I', t('variant.I'))}${opt('II', t('variant.II'), true)}${opt('III', t('variant.III'))}</select></label>
+        <label class="wide">${t('new.variant')}<select name="variant">
+          ${opt('I', t('variant.I'), true)}${opt('II', t('variant.II'))}${opt('III', t('variant.III'))}</select></label>
         <label>${t('new.holes')}<select name="holes">${holes}</select></label>
         <label class="for-engine">${t('new.level')}<select name="level">${levels}</select></label>
         <label class="for-seat">${t('new.side')}<select name="side">${opt('south', sideName('south'), true)}${opt('north', sideName('north'))}</select></label>
@@ -53,6 +81,7 @@ export function newGamePage(app) {
     form.querySelector('.for-engine').hidden = mode !== 'engine';
     form.querySelector('.for-seat').hidden = mode === 'hotseat';
   };
+  restore(form);
   form.addEventListener('change', sync);
   sync();
   form.addEventListener('submit', async (e) => {
@@ -69,6 +98,7 @@ export function newGamePage(app) {
         two_hole_opening: f.two_hole_opening.checked, skip_origin: f.skip_origin.checked,
       },
     };
+    remember(form);
     try {
       const r = await api('POST', '/api/games', body);
       seats.set(r.id, { token: r.token, seat: r.seat, invite: r.invite || null });

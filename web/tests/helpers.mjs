@@ -79,12 +79,16 @@ export async function newPage(browser, opts = {}) {
 
 /**
  * Opens a page of the app at `url` in a fresh context, with animations off
- * unless `animate`; other options go to the context (locale, viewport).
+ * unless `animate`, and the `storage` entries in its localStorage; other
+ * options go to the context (locale, viewport).
  */
 export async function openPage(browser, url, opts = {}) {
-  const { animate, ...ctxOpts } = opts;
+  const { animate, storage = {}, ...ctxOpts } = opts;
   const { context, page } = await newPage(browser, ctxOpts);
-  if (!animate) await context.addInitScript(() => localStorage.setItem('hoyito.speed', 'instant'));
+  const entries = { ...(animate ? {} : { 'hoyito.speed': 'instant' }), ...storage };
+  await context.addInitScript((kv) => {
+    for (const [k, v] of Object.entries(kv)) localStorage.setItem(k, v);
+  }, entries);
   await page.goto(url);
   return { context, page };
 }

@@ -31,6 +31,7 @@ assets! {
     "/pages/new-game.js" => "text/javascript; charset=utf-8",
     "/pages/games.js" => "text/javascript; charset=utf-8",
     "/pages/rules.js" => "text/javascript; charset=utf-8",
+    "/pages/not-found.js" => "text/javascript; charset=utf-8",
     "/game/view.js" => "text/javascript; charset=utf-8",
     "/game/state.js" => "text/javascript; charset=utf-8",
     "/game/render.js" => "text/javascript; charset=utf-8",

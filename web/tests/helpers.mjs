@@ -69,9 +69,20 @@ export async function launchBrowser() {
   });
 }
 
+/**
+ * The screen size the tests run at unless one sets its own:
+ * $HOYITO_E2E_VIEWPORT as WIDTHxHEIGHT, by default a desktop's 1366x768
+ * (run.sh runs the suite again at a phone's 390x844).
+ */
+export const viewport = (() => {
+  const m = /^(\d+)x(\d+)$/.exec(process.env.HOYITO_E2E_VIEWPORT || '1366x768');
+  if (!m) throw new Error(`HOYITO_E2E_VIEWPORT must be WIDTHxHEIGHT, not ${process.env.HOYITO_E2E_VIEWPORT}`);
+  return { width: Number(m[1]), height: Number(m[2]) };
+})();
+
 /** A fresh browser context with the given locale and viewport. */
 export async function newPage(browser, opts = {}) {
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 }, ...opts });
+  const context = await browser.newContext({ locale: 'en-US', viewport, ...opts });
   const page = await context.newPage();
   page.on('pageerror', (e) => { console.error('page error:', e.message); });
   return { context, page };

@@ -152,6 +152,48 @@ test('the result speaks to the player in good grammar, and spectators see side n
   }
 });
 
+/**
+ * A Hoyito II game on 2×6 played through the API up to a move of South that
+ * captures and gives South another turn: the record before that move, and
+ * the move.
+ */
+async function beforeAnExtraTurn() {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const created = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II', holes: 6 } });
+    let g = created.game;
+    for (let k = 0; !g.state.over && k < 300; k++) {
+      const r = await api('POST', `/api/games/${created.id}/moves`, { move: g.legal[(k * 7 + attempt) % g.legal.length], seq: g.seq }, created.token);
+      if (r.move.side === 'south' && r.move.extra_turn && !r.move.passed && !r.game.state.over) {
+        await api('POST', `/api/games/${created.id}/undo`, undefined, created.token);
+        return { record: await api('GET', `/api/games/${created.id}/record`), token: r.move.token };
+      }
+      g = r.game;
+    }
+  }
+  throw new Error('no extra turn for South in five games');
+}
+
+test('an extra turn is told to the player in good grammar', async () => {
+  const { record, token } = await beforeAnExtraTurn();
+  for (const [locale, told, wrong] of [
+    ['en-US', /^You captured and move again\.$/, /moves again/],
+    ['es-ES', /^Capturaste y vuelves a jugar\.$/, /Tú/],
+  ]) {
+    const game = await importAgainstEngine(record, 'south');
+    const { context, page } = await openSeated(game.id, game.seat, { locale });
+    try {
+      await page.waitForSelector('.hole.legal');
+      await page.click(`.hole[data-hole="${Number(token) - 1}"]`);
+      await page.waitForFunction(() => document.getElementById('toast').classList.contains('show'));
+      const text = await page.textContent('#toast');
+      assert.match(text, told);
+      assert.doesNotMatch(text, wrong);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('spectators of a game against the computer are not called "You"', async () => {
   const player = await open('/');
   const watcher = await open('/');

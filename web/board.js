@@ -54,12 +54,16 @@ export class Board {
       return { g, shape, seeds, text };
     });
     for (let i = 0; i < 2 * n; i++) {
+      // The outer group is placed with a transform attribute; what it draws
+      // sits in an inner group that CSS may move (the refused-hole shake),
+      // since a CSS transform would replace the placing one.
       const g = el('g', { class: 'hole', tabindex: '-1', role: 'button', 'data-hole': i }, this.svg);
-      const circle = el('circle', { r: R, class: 'pit' }, g);
-      const seeds = el('g', { class: 'seeds' }, g);
-      const count = el('text', { class: 'count', 'text-anchor': 'middle' }, g);
+      const body = el('g', { class: 'hole-body' }, g);
+      const circle = el('circle', { r: R, class: 'pit' }, body);
+      const seeds = el('g', { class: 'seeds' }, body);
+      const count = el('text', { class: 'count', 'text-anchor': 'middle' }, body);
       // The key that plays this hole, shown on legal holes.
-      const badge = el('g', { class: 'badge', 'aria-hidden': 'true' }, g);
+      const badge = el('g', { class: 'badge', 'aria-hidden': 'true' }, body);
       el('circle', { r: 14 }, badge);
       const label = el('text', { 'text-anchor': 'middle', y: 7 }, badge);
       g.addEventListener('click', () => this.onHole(i));
@@ -155,7 +159,10 @@ export class Board {
       h.label.textContent = labels ? (num === 10 ? '0' : num === 11 ? '-' : num === 12 ? '=' : String(num)) : '';
       h.g.classList.toggle('closed', closedSet.has(i));
       h.g.classList.toggle('legal', legal.has(i));
-      h.g.setAttribute('tabindex', focusable && legal.has(i) ? '0' : '-1');
+      const canFocus = focusable && legal.has(i);
+      h.g.setAttribute('tabindex', canFocus ? '0' : '-1');
+      // A hole that cannot be played now keeps no focus (nor its ring).
+      if (!canFocus && document.activeElement === h.g) h.g.blur();
       const owner = i < this.n ? 'South' : 'North';
       h.g.setAttribute('aria-label', `${owner} ${num}: ${c}`);
       h.g.setAttribute('aria-disabled', legal.has(i) ? 'false' : 'true');

@@ -4,7 +4,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage } from './helpers.mjs';
+import {
+  startServer, launchBrowser, openPage, createGame as createGameAt, stepCount, boardCounts, waitForSteps,
+} from './helpers.mjs';
 
 let server;
 let browser;
@@ -20,35 +22,8 @@ after(async () => {
   server?.cleanup();
 });
 
-/** Opens a page with animations off (unless `animate`), at `path`. */
-async function open(path, opts = {}) {
-  const { animate, ...ctxOpts } = opts;
-  const { context, page } = await newPage(browser, ctxOpts);
-  if (!animate) await context.addInitScript(() => localStorage.setItem('hoyito.speed', 'instant'));
-  await page.goto(server.url + path);
-  return { context, page };
-}
-
-/** Fills the new-game form and starts. */
-async function createGame(page, { mode, holes = '6', variant = 'II', level = '1', side = 'south' }) {
-  await page.goto(`${server.url}/`);
-  await page.check(`input[name="mode"][value="${mode}"]`);
-  await page.selectOption('select[name="variant"]', variant);
-  await page.selectOption('select[name="holes"]', holes);
-  if (mode === 'engine') await page.selectOption('select[name="level"]', level);
-  if (mode !== 'hotseat') await page.selectOption('select[name="side"]', side);
-  await page.click('#start');
-  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
-  await page.waitForSelector('#moves li');
-  return page.url().split('/g/')[1];
-}
-
-const stepCount = async (page) => (await page.locator('#moves li').count()) - 1;
-const boardCounts = (page) => page.$$eval('.hole .count', (els) => els.map((e) => e.textContent));
-
-async function waitForSteps(page, n) {
-  await page.waitForFunction((k) => document.querySelectorAll('#moves li').length - 1 >= k, n, { timeout: 15000 });
-}
+const open = (path, opts) => openPage(browser, server.url + path, opts);
+const createGame = (page, opts) => createGameAt(page, server.url, opts);
 
 test('plays a whole game against the engine', async () => {
   const { context, page } = await open('/');

@@ -69,10 +69,73 @@ export async function launchBrowser() {
   });
 }
 
+/**
+ * The screen size the tests run at unless one sets its own:
+ * $HOYITO_E2E_VIEWPORT as WIDTHxHEIGHT, by default a desktop's 1366x768
+ * (run.sh runs the suite again at a phone's 390x844).
+ */
+export const viewport = (() => {
+  const m = /^(\d+)x(\d+)$/.exec(process.env.HOYITO_E2E_VIEWPORT || '1366x768');
+  if (!m) throw new Error(`HOYITO_E2E_VIEWPORT must be WIDTHxHEIGHT, not ${process.env.HOYITO_E2E_VIEWPORT}`);
+  return { width: Number(m[1]), height: Number(m[2]) };
+})();
+
 /** A fresh browser context with the given locale and viewport. */
 export async function newPage(browser, opts = {}) {
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 }, ...opts });
+  const context = await browser.newContext({ locale: 'en-US', viewport, ...opts });
   const page = await context.newPage();
   page.on('pageerror', (e) => { console.error('page error:', e.message); });
   return { context, page };
+}
+
+/**
+ * Opens a page of the app at `url` in a fresh context, with animations off
+ * unless `animate`, and the `storage` entries in its localStorage; other
+ * options go to the context (locale, viewport).
+ */
+export async function openPage(browser, url, opts = {}) {
+  const { animate, storage = {}, ...ctxOpts } = opts;
+  const { context, page } = await newPage(browser, ctxOpts);
+  const entries = { ...(animate ? {} : { 'hoyito.speed': 'instant' }), ...storage };
+  await context.addInitScript((kv) => {
+    for (const [k, v] of Object.entries(kv)) localStorage.setItem(k, v);
+  }, entries);
+  await page.goto(url);
+  return { context, page };
+}
+
+/** Fills the New game form at `base` and starts; resolves to the game id. */
+export async function createGame(page, base, { mode, holes = '6', variant = 'II', level = '1', side = 'south' }) {
+  await page.goto(`${base}/`);
+  await page.check(`input[name="mode"][value="${mode}"]`);
+  await page.selectOption('select[name="variant"]', variant);
+  await page.selectOption('select[name="holes"]', holes);
+  if (mode === 'engine') await page.selectOption('select[name="level"]', level);
+  if (mode !== 'hotseat') await page.selectOption('select[name="side"]', side);
+  await page.click('#start');
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+  await page.waitForSelector('#moves li');
+  return page.url().split('/g/')[1];
+}
+
+/** Steps shown in the list of moves (the start position not counted). */
+export const stepCount = async (page) => (await page.locator('#moves li').count()) - 1;
+
+/** The counts shown in the holes. */
+export const boardCounts = (page) => page.$$eval('.hole .count', (els) => els.map((e) => e.textContent));
+
+/** Waits until the list of moves shows at least `n` steps. */
+export async function waitForSteps(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('#moves li').length - 1 >= k, n, { timeout: 15000 });
+}
+
+/** Calls the API of the server at `base` from node; JSON in, JSON (or text) out. */
+export async function callApi(base, method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (res.headers.get('content-type') || '').includes('json') ? JSON.parse(text) : text;
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end browser tests of `hoyito serve`. Needs the release binary
+# End-to-end browser tests of `hoyito serve`, at a desktop's and a phone's
+# screen size (HOYITO_E2E_VIEWPORT). Needs the release binary
 # (cargo build --release -p hoyito-cli) or HOYITO_BIN; installs Debian's
 # chromium and playwright-core (npm ci) when missing.
 set -euo pipefail
@@ -11,4 +12,8 @@ if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 export HOYITO_BIN="${HOYITO_BIN:-$(cd .. && pwd)/target/release/hoyito}"
-exec node --test --test-concurrency=1 tests/
+# Every test at a desktop's screen size, then at a phone's.
+for size in 1366x768 390x844; do
+  echo "# screen $size"
+  HOYITO_E2E_VIEWPORT=$size node --test --test-concurrency=1 tests/
+done

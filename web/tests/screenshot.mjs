@@ -6,7 +6,7 @@ const out = process.argv[2] || '/tmp';
 const server = await startServer();
 const browser = await launchBrowser();
 try {
-  for (const [name, viewport, locale] of [['desktop', { width: 1280, height: 860 }, 'en-US'], ['phone', { width: 390, height: 844 }, 'es-ES']]) {
+  for (const [name, viewport, locale] of [['desktop', { width: 1366, height: 768 }, 'en-US'], ['phone', { width: 390, height: 844 }, 'es-ES']]) {
     const { context, page } = await newPage(browser, { viewport, locale, deviceScaleFactor: 1 });
     await page.goto(server.url);
     await page.screenshot({ path: `${out}/${name}-new.png`, fullPage: true });

@@ -1,0 +1,113 @@
+// The sowing animation, and the queue that shows received moves one after
+// the other.
+
+import { t } from '../i18n.js';
+import { say } from './state.js';
+import {
+  ensureBoard, renderAll, drawControls, drawStatus, note, dropStaleNote,
+} from './render.js';
+
+/** Pauses (ms) per seed sown, per lap, per capture; `instant` does not animate. */
+export const SPEEDS = {
+  slow: { seed: 420, lap: 650, cap: 800 },
+  normal: { seed: 160, lap: 320, cap: 450 },
+  fast: { seed: 45, lap: 110, cap: 160 },
+  instant: null,
+};
+
+// A pause that `S.wake()` or `S.skip` ends early.
+const wait = (S, ms) => new Promise((resolve) => {
+  if (S.skip || !ms) { resolve(); return; }
+  const timer = setTimeout(() => { S.wake = null; resolve(); }, ms);
+  S.wake = () => { clearTimeout(timer); S.wake = null; resolve(); };
+});
+
+/** Ends the running animation at once. */
+export function skip(S) {
+  if (S.animating) { S.skip = true; if (S.wake) S.wake(); }
+}
+
+async function animate(G, ev) {
+  const { S, $ } = G;
+  const speed = SPEEDS[S.speed];
+  if (!speed || S.skip) return;
+  if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return; }
+  ensureBoard(G);
+  const board = ev.board_before.slice();
+  const cap = ev.captured_before.slice();
+  const mover = ev.side === 'south' ? 0 : 1;
+  const closed = S.view.state.closed;
+  const draw = () => S.board.render({ board, closed, captured: cap, legal: new Set() });
+  let lap = 0;
+  let hand = 0;
+  S.board.clearMarks('hinted');
+  S.board.clearMarks('selected');
+  draw();
+  for (const e of ev.trace.events) {
+    if (S.skip) break;
+    const [kind, hole, count] = e;
+    if (kind === 'l') {
+      lap += 1;
+      board[hole] = 0;
+      hand = count;
+      $('hud').textContent = `${t('game.lap', { lap })} · ${hand}`;
+      S.board.clearMarks('origin');
+      S.board.mark(hole, 'origin', true);
+      draw();
+      await wait(S, speed.lap);
+    } else if (kind === 's') {
+      board[hole] += 1;
+      hand -= 1;
+      $('hud').textContent = `${t('game.lap', { lap })} · ${hand}`;
+      draw();
+      S.board.flash(hole, 'sown', Math.max(speed.seed, 120));
+      await wait(S, speed.seed);
+    } else if (kind === 'c') {
+      board[hole] -= count;
+      cap[mover] += count;
+      S.board.flash(hole, 'capture', speed.cap + 200);
+      draw();
+      await wait(S, speed.cap);
+    }
+  }
+  S.board.clearMarks('origin');
+  $('hud').textContent = '';
+}
+
+// Tells what the move shown did beyond its sowing: an extra turn, a pass.
+function announce(G, ev) {
+  const { S } = G;
+  const v = S.view;
+  if (v.state.over) return;
+  const other = ev.side === 'south' ? 'north' : 'south';
+  if (ev.passed) note(G, say(S, 'game.passes', ev.extra_turn ? ev.side : other));
+  else if (ev.extra_turn) note(G, say(S, 'game.extra', ev.side));
+}
+
+/** Shows the queued moves and views in order, animating each move. */
+export async function pump(G) {
+  const { S } = G;
+  if (S.pumping) return;
+  S.pumping = true;
+  while (S.queue.length) {
+    const item = S.queue.shift();
+    if (item.ev && S.view) {
+      S.animating = true;
+      S.sowing = item.ev.side;
+      S.first = null;
+      S.hint = null;
+      dropStaleNote(G);
+      drawControls(G);
+      drawStatus(G);
+      await animate(G, item.ev);
+      S.animating = false;
+      S.sowing = null;
+    }
+    S.view = item.game;
+    S.first = null;
+    renderAll(G);
+    if (item.ev) announce(G, item.ev);
+  }
+  S.skip = false;
+  S.pumping = false;
+}

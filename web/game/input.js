@@ -1,0 +1,162 @@
+// What the player does on the game page: clicks on holes and buttons, keys,
+// and the requests they send (move, undo, hint, next round).
+
+import { t } from '../i18n.js';
+import { api } from '../api.js';
+import { toastError } from '../ui.js';
+import { skip } from './animation.js';
+import { note } from './render.js';
+import {
+  holesPerRow, rowStart, holds, canMove, legalHoles, parseToken,
+} from './state.js';
+
+function illegal(G, i, key = 'game.illegal') {
+  const { S } = G;
+  if (i !== null && S.board) S.board.flash(i, 'refused', 500);
+  note(G, t(key), 'error');
+}
+
+async function send(G, token) {
+  const { S } = G;
+  S.sending = true;
+  G.render();
+  try {
+    const r = await api('POST', `/api/games/${S.id}/moves`, { move: token, seq: S.view.seq }, S.token);
+    G.accept(r.game, r.move);
+  } catch (err) {
+    toastError(err);
+    // Refused (a conflict, a stale page): show the game as the server has it.
+    if (err.status === 409 || err.status === 422) G.resync();
+  } finally {
+    S.sending = false;
+    if (!S.animating) G.render();
+  }
+}
+
+/** A click (or Enter) on hole `i`. */
+export function onHole(G, i) {
+  const { S } = G;
+  const v = S.view;
+  if (!v) return;
+  if (S.frame !== null) { S.frame = null; G.render(); return; }
+  if (S.animating) { skip(S); return; }
+  if (!canMove(S)) { illegal(G, i, v.state.over || !S.seat || holds(S, v.state.to_move) ? 'game.illegal' : 'game.not_your_turn'); return; }
+  if (!legalHoles(S).has(i)) { illegal(G, i); return; }
+  const k = i - rowStart(S, v.state.to_move) + 1;
+  const suffix = v.direction_choice ? S.dir : '';
+  if (v.opening_pair) {
+    if (S.first === null) { S.first = k; G.render(); S.board.focusHole(i); return; }
+    const tok = `${S.first}+${k}${suffix}`;
+    S.first = null;
+    send(G, tok);
+    return;
+  }
+  send(G, `${k}${suffix}`);
+}
+
+async function undo(G) {
+  const { S } = G;
+  try {
+    const g = await api('POST', `/api/games/${S.id}/undo`, undefined, S.token);
+    S.frame = null;
+    G.accept(g, null);
+  } catch (err) { toastError(err); }
+}
+
+async function hint(G) {
+  const { S } = G;
+  try {
+    const h = await api('POST', `/api/games/${S.id}/hint`, undefined, S.token);
+    const p = parseToken(h.move);
+    if (p) {
+      if (p.dir) S.dir = p.dir;
+      S.hint = rowStart(S, S.view.state.to_move) + p.a - 1;
+      G.render();
+      S.board.focusHole(S.hint);
+    }
+    note(G, t('game.hint_is', { move: h.move }));
+  } catch (err) { toastError(err); }
+}
+
+/** Starts the next round of a match. */
+export async function nextRound(G) {
+  const { S } = G;
+  try {
+    const g = await api('POST', `/api/games/${S.id}/next-round`, undefined, S.token);
+    G.accept(g, null);
+  } catch (err) { toastError(err); }
+}
+
+// Moves the replay `delta` steps; past the last step is the live position.
+function step(G, delta) {
+  const { S } = G;
+  if (!S.view) return;
+  const last = S.view.history.length;
+  const cur = S.frame === null ? last : S.frame;
+  const next = Math.max(0, Math.min(last, cur + delta));
+  S.frame = next >= last ? null : next;
+  G.render();
+}
+
+/** Wires the page's buttons and keys; returns a function that unwires the keys. */
+export function bindInput(G) {
+  const { S, $ } = G;
+  $('undo').addEventListener('click', () => undo(G));
+  $('hint').addEventListener('click', () => hint(G));
+  $('skip').addEventListener('click', () => skip(S));
+  $('speed').addEventListener('change', (e) => { S.speed = e.target.value; localStorage.setItem('hoyito.speed', S.speed); });
+  $('first').addEventListener('click', () => { S.frame = 0; G.render(); });
+  $('prev').addEventListener('click', () => step(G, -1));
+  $('next').addEventListener('click', () => step(G, 1));
+  $('live').addEventListener('click', () => { S.frame = null; G.render(); });
+  $('moves').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-frame]');
+    if (!b) return;
+    const k = Number(b.dataset.frame);
+    S.frame = k >= S.view.history.length ? null : k;
+    G.render();
+  });
+  for (const b of $('dir').querySelectorAll('button')) {
+    b.addEventListener('click', () => { S.dir = b.dataset.dir; S.first = null; G.render(); });
+  }
+
+  function onKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const tag = e.target.tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    const v = S.view;
+    if (!v) return;
+    const digits = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 0: 10, '-': 11, '=': 12 };
+    if (e.key in digits) {
+      const k = digits[e.key];
+      if (k > holesPerRow(S)) return;
+      e.preventDefault();
+      const side = v.state.over ? 'south' : v.state.to_move;
+      onHole(G, rowStart(S, side) + k - 1);
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const legal = [...legalHoles(S)];
+      if (!legal.length || !S.board) return;
+      e.preventDefault();
+      legal.sort((a, b) => S.board.place(a).x - S.board.place(b).x);
+      const focused = legal.indexOf(Number(document.activeElement?.dataset?.hole));
+      const d = e.key === 'ArrowRight' ? 1 : -1;
+      const next = focused < 0 ? (d > 0 ? 0 : legal.length - 1) : (focused + d + legal.length) % legal.length;
+      S.board.focusHole(legal[next]);
+    } else if (e.key === 'l' || e.key === 'L' || e.key === 'r' || e.key === 'R') {
+      if (v.direction_choice) { S.dir = e.key.toUpperCase(); S.first = null; G.render(); }
+    } else if (e.key === 'u' || e.key === 'U') {
+      if (!$('undo').hidden && !$('undo').disabled) undo(G);
+    } else if (e.key === 'h' || e.key === 'H') {
+      if (!$('hint').hidden && canMove(S)) hint(G);
+    } else if (e.key === 'Escape') {
+      if (S.animating) skip(S);
+      else if (S.first !== null) { S.first = null; G.render(); }
+    } else if (e.key === '[') {
+      step(G, -1);
+    } else if (e.key === ']') {
+      step(G, 1);
+    }
+  }
+  document.addEventListener('keydown', onKey);
+  return () => document.removeEventListener('keydown', onKey);
+}

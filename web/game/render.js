@@ -1,0 +1,183 @@
+// Drawing the game page from its state: the board, the players, the status
+// line, the controls, the list of moves, the result box, the invite box.
+
+import { t } from '../i18n.js';
+import { Board } from '../board.js';
+import { seats } from '../api.js';
+import { esc, sideName, toast, dismissToast } from '../ui.js';
+import {
+  holesPerRow, rowStart, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey,
+} from './state.js';
+
+/** Shows a toast about the state shown now; it goes as soon as that state changes. */
+export function note(G, msg, kind = 'info') {
+  G.S.note = { id: toast(msg, kind), key: shownKey(G.S) };
+}
+
+/** Hides the toast about a state no longer shown. */
+export function dropStaleNote(G) {
+  const { S } = G;
+  if (S.note && S.note.key !== shownKey(S)) {
+    dismissToast(S.note.id);
+    S.note = null;
+  }
+}
+
+/** Creates the board (again, if the number of holes changed) and orients it. */
+export function ensureBoard(G) {
+  const { S } = G;
+  if (!S.board || S.board.n !== holesPerRow(S)) {
+    S.board = new Board(G.$('board-wrap'), holesPerRow(S), G.onHole);
+  }
+  S.board.setFlipped(S.seat === 'north');
+}
+
+/** Redraws everything from `G.S.view`. */
+export function renderAll(G) {
+  const { S, $ } = G;
+  const v = S.view;
+  if (!v) return;
+  ensureBoard(G);
+  const frames = buildFrames(v);
+  if (S.frame !== null && S.frame >= frames.length - 1) S.frame = null;
+  dropStaleNote(G);
+  if (S.frame !== null) {
+    const f = frames[S.frame];
+    S.board.render({ board: f.board, closed: f.closed, captured: f.captured, legal: new Set() });
+    drawPlayers(G, f.captured, f.toMove);
+    $('viewing').hidden = false;
+    $('viewing').textContent = t('game.viewing', { seq: S.frame, total: frames.length - 1 });
+  } else {
+    const legal = legalHoles(S);
+    S.board.render({ board: v.state.board, closed: v.state.closed, captured: v.state.captured, legal, focusable: true });
+    S.board.clearMarks('selected');
+    if (S.first !== null) S.board.mark(rowStart(S, v.state.to_move) + S.first - 1, 'selected', true);
+    S.board.clearMarks('hinted');
+    if (S.hint !== null) S.board.mark(S.hint, 'hinted', true);
+    drawPlayers(G, v.state.captured, v.state.over ? null : v.state.to_move);
+    $('viewing').hidden = true;
+  }
+  drawStatus(G, frames);
+  drawControls(G);
+  drawMoves(G, frames);
+  drawSummary(G);
+  drawInvite(G);
+}
+
+function drawPlayers(G, captured, toMove) {
+  const { S, $ } = G;
+  const v = S.view;
+  const top = S.board.flipped ? 'south' : 'north';
+  const bottom = top === 'south' ? 'north' : 'south';
+  for (const [slot, side] of [['p-top', top], ['p-bottom', bottom]]) {
+    const k = side === 'south' ? 0 : 1;
+    const reserve = v.state.reserve[k];
+    $(slot).className = `player ${slot === 'p-top' ? 'upper' : 'lower'}${toMove === side ? ' to-move' : ''}`;
+    $(slot).innerHTML = `<span class="name">${esc(playerName(S, side))}</span>
+      <span class="cap" data-side="${side}"><strong>${captured[k]}</strong> ${t('game.captured')}</span>
+      ${reserve ? `<span class="muted">+${reserve} ${t('game.reserve')}</span>` : ''}`;
+  }
+}
+
+/** The status line: whose move it is, or what is going on. */
+export function drawStatus(G, frames = buildFrames(G.S.view)) {
+  const { S, $ } = G;
+  const v = S.view;
+  const turn = (side) => (holds(S, side) && v.mode !== 'hotseat' ? t('game.your_turn') : t('game.turn', { name: playerName(S, side) }));
+  let s;
+  if (S.frame !== null) {
+    const toMove = frames[S.frame].toMove;
+    s = t('game.replay', { seq: S.frame, total: frames.length - 1 });
+    if (toMove) s += ` · ${t('game.turn', { name: playerName(S, toMove) })}`;
+  } else {
+    if (S.sowing) s = say(S, 'game.sowing', S.sowing);
+    else if (v.state.over) s = t('game.over');
+    else if (engineToMove(v)) s = t('game.thinking');
+    else s = turn(v.state.to_move);
+    if (v.match) s = `${t('game.round', { round: v.round })} · ${s}`;
+    if (S.first !== null) s += ` — ${t('game.pick_second')}`;
+  }
+  $('status').textContent = s;
+}
+
+/** Shows, hides, enables and disables the buttons. */
+export function drawControls(G) {
+  const { S, $ } = G;
+  const v = S.view;
+  const mine = S.seat !== null;
+  $('undo').hidden = !(mine && v.mode !== 'online');
+  $('undo').disabled = v.seq === 0 || !!v.match_result;
+  $('hint').hidden = !(mine && v.mode !== 'online');
+  $('hint').disabled = !canMove(S);
+  const dir = $('dir');
+  dir.hidden = !(v.direction_choice && canMove(S));
+  for (const b of dir.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.dir === S.dir));
+  $('skip').disabled = !S.animating;
+}
+
+function drawMoves(G, frames) {
+  const { S, $ } = G;
+  const ol = $('moves');
+  const current = S.frame === null ? frames.length - 1 : S.frame;
+  ol.innerHTML = frames.map((f, k) => {
+    const s = f.step;
+    let label;
+    if (!s) label = t('game.start_pos');
+    else if (s.kind === 'round') label = `— ${t('game.round', { round: s.round })} —`;
+    else label = `${sideName(s.side).charAt(0)} ${esc(s.token)}`;
+    return `<li${k === current ? ' class="current" aria-current="step"' : ''}><button type="button" data-frame="${k}">${k ? `${k}. ` : ''}${label}</button></li>`;
+  }).join('');
+  const cur = ol.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+}
+
+function drawSummary(G) {
+  const { S, $ } = G;
+  const v = S.view;
+  const box = $('summary');
+  // A replayed step is not over: the result shows with the live position.
+  if ((!v.state.over && !v.match_result) || S.frame !== null) { box.innerHTML = ''; return; }
+  const winner = (w) => (w === 'draw' ? t('game.draw') : say(S, 'game.wins', w));
+  let html = '';
+  if (v.match) {
+    html += `<h2>${v.match_result
+      ? (v.match_result.winner === 'draw'
+        ? t('game.match_draw', { rounds: v.match_result.rounds })
+        : say(S, 'game.match_over', v.match_result.winner, { rounds: v.match_result.rounds }))
+      : t('game.round_over', { round: v.round })}</h2>
+      <table class="rounds"><caption>${t('game.rounds')}</caption><thead><tr><th>#</th><th>${sideName('south')}</th><th>${sideName('north')}</th><th></th></tr></thead><tbody>
+      ${v.rounds.map((r) => `<tr><td>${r.round}</td><td>${r.score[0]}</td><td>${r.score[1]}</td><td>${r.over ? esc(winner(r.winner)) : '…'}</td></tr>`).join('')}
+      </tbody></table>`;
+    if (v.can_next_round && S.seat) html += `<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>`;
+  } else {
+    const st = v.state;
+    html += `<h2>${t('game.over')}: ${esc(winner(st.winner))}</h2>
+      <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}
+      · ${t('game.reason')}: ${esc(t(`reason.${st.end_reason}`))}</p>`;
+  }
+  box.innerHTML = `<div class="summary card" role="status">${html}</div>`;
+  const nr = $('next-round');
+  if (nr) nr.addEventListener('click', G.nextRound);
+}
+
+function drawInvite(G) {
+  const { S, $ } = G;
+  const v = S.view;
+  const box = $('invite');
+  const st = seats.get(S.id);
+  if (v.mode === 'online' && v.status === 'waiting' && st && st.invite) {
+    const url = new URL(st.invite, location.origin).href;
+    box.innerHTML = `<div class="invite card"><p>${t('game.invite')}</p>
+      <div class="row"><input id="invite-url" readonly value="${esc(url)}" aria-label="${esc(t('game.invite'))}">
+      <button type="button" id="copy">${t('game.copy')}</button></div><p class="muted">${t('game.waiting')}</p></div>`;
+    $('copy').addEventListener('click', async () => {
+      $('invite-url').select();
+      try { await navigator.clipboard.writeText(url); } catch { document.execCommand('copy'); }
+      toast(t('game.copied'));
+    });
+  } else if (!S.seat) {
+    box.innerHTML = `<p class="muted watching">${t('game.watching')}</p>`;
+  } else {
+    box.innerHTML = '';
+  }
+}

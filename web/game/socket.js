@@ -1,0 +1,41 @@
+// The game's live WebSocket: every move and state change the server sends,
+// reconnecting with backoff when the connection drops.
+
+/**
+ * Connects to game `id`'s WebSocket, handing each message's game view (and
+ * move, if any) to `onGame`, and calling `onStatus(connected)` when the
+ * connection opens or drops. Returns a function that closes it for good.
+ */
+export function openSocket(id, onGame, onStatus) {
+  let ws = null;
+  let closed = false;
+  let backoff = 0;
+  let timer = null;
+  function connect() {
+    if (closed) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    ws = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`);
+    ws.onopen = () => { backoff = 0; onStatus(true); };
+    ws.onmessage = (e) => {
+      if (e.data === 'pong') return;
+      const msg = JSON.parse(e.data);
+      onGame(msg.game, msg.type === 'move' ? msg.move : null);
+    };
+    ws.onclose = () => {
+      if (closed) return;
+      onStatus(false);
+      const delay = Math.min(10000, 400 * 2 ** backoff) * (0.75 + Math.random() * 0.5);
+      backoff += 1;
+      timer = setTimeout(connect, delay);
+    };
+    ws.onerror = () => ws.close();
+  }
+  const ping = setInterval(() => { if (ws && ws.readyState === 1) ws.send('ping'); }, 25000);
+  connect();
+  return () => {
+    closed = true;
+    clearTimeout(timer);
+    clearInterval(ping);
+    if (ws) ws.close();
+  };
+}

@@ -1,0 +1,137 @@
+// What the game page knows: the server's view of the game, the seat this
+// browser holds, whose turn it is and which holes may be played, the
+// replay frames. Pure functions of the state `S`, no drawing.
+
+import { t } from '../i18n.js';
+import { sideName } from '../ui.js';
+
+/** A fresh state for game `id`, with the seat this browser holds (or null). */
+export function createState(id, stored) {
+  return {
+    id,
+    view: null, // the game as shown (lags `latest` while moves animate)
+    latest: null, // the newest game view received
+    seat: stored ? stored.seat : null, // 'south', 'north', 'both' or null (watching)
+    token: stored ? stored.token : null,
+    board: null, // the Board
+    queue: [], // received {ev, game} waiting to be shown
+    pumping: false,
+    animating: false,
+    skip: false,
+    wake: null, // ends the current animation pause early
+    dir: 'L', // chosen sowing direction
+    first: null, // first hole picked of a two-hole opening
+    frame: null, // replay step shown, or null for the live position
+    sending: false,
+    hint: null, // hinted hole
+    sowing: null, // the side whose move is being animated
+    note: null, // the toast about the state shown: {id, key}
+    speed: localStorage.getItem('hoyito.speed') || 'normal',
+  };
+}
+
+/** Identifies the state shown: a toast about it goes when it changes. */
+export const shownKey = (S) => (S.view ? `${S.view.epoch}:${S.view.seq}:${S.frame}:${S.sowing}` : '');
+
+/** Parses a move token `a`, `a+b`, with an optional `L`/`R`. */
+export const parseToken = (tok) => {
+  const m = /^(\d+)(?:\+(\d+))?([LR])?$/.exec(tok);
+  return m && { a: Number(m[1]), b: m[2] ? Number(m[2]) : null, dir: m[3] || null };
+};
+
+/** Holes per row. */
+export const holesPerRow = (S) => S.view.rules.holes;
+
+/** Board index of `side`'s first hole. */
+export const rowStart = (S, side) => (side === 'south' ? 0 : holesPerRow(S));
+
+/** Whether this browser plays `side`. */
+export const holds = (S, side) => S.seat === 'both' || S.seat === side;
+
+/** Whether the computer is to move in `v` (it is thinking, or about to). */
+export const engineToMove = (v) => v.mode === 'engine' && !v.state.over && v.state.to_move === v.engine_side;
+
+/**
+ * Whether `v` says the computer is thinking while it is not its turn: an
+ * undo came in during its search, which the server stops but does not
+ * announce when it has stopped. Until it has, the server refuses moves.
+ */
+export const staleThinking = (v) => v.thinking && !engineToMove(v);
+
+/** Whether this browser may move now. */
+export function canMove(S) {
+  const v = S.view;
+  return !!v && !v.state.over && holds(S, v.state.to_move) && !S.animating && S.frame === null && !v.thinking && !S.sending;
+}
+
+/** Legal holes (board indices) for the next click. */
+export function legalHoles(S) {
+  const v = S.view;
+  const out = new Set();
+  if (!canMove(S)) return out;
+  const base = rowStart(S, v.state.to_move);
+  for (const tok of v.legal) {
+    const p = parseToken(tok);
+    if (!p || (v.direction_choice && p.dir !== S.dir)) continue;
+    if (S.first === null) out.add(base + p.a - 1);
+    else if (p.a === S.first && p.b !== null) out.add(base + p.b - 1);
+  }
+  return out;
+}
+
+/** Whether `side` is the reader (who holds that seat alone; a shared screen has no "you"). */
+export const isYou = (S, side) => S.view.mode !== 'hotseat' && S.seat === side;
+
+/** The name shown for `side`. */
+export function playerName(S, side) {
+  const v = S.view;
+  if (v.mode === 'engine' && v.engine_side === side) return t('game.engine', { level: v.level });
+  if (isYou(S, side)) return v.mode === 'online' ? `${t('game.you')} (${sideName(side)})` : t('game.you');
+  if (v.mode === 'online' && S.seat && S.seat !== 'both') return `${t('game.opponent')} (${sideName(side)})`;
+  return sideName(side);
+}
+
+/**
+ * The sentence `key` about `side`: its `key.you` form when `side` is the
+ * reader ("You win"), else `key` with the player's name ("North wins").
+ */
+export const say = (S, key, side, vars = {}) => (isYou(S, side)
+  ? t(`${key}.you`, vars)
+  : t(key, { ...vars, name: playerName(S, side) }));
+
+/** The replay frames: the start position, then one per stored step. */
+export function buildFrames(v) {
+  const r0 = v.rounds[0];
+  const frames = [{ board: r0.start_board, closed: r0.closed, captured: [0, 0], toMove: r0.starter, label: t('game.start_pos') }];
+  for (const s of v.history) {
+    const r = v.rounds[s.round - 1];
+    frames.push({ board: s.board, closed: r ? r.closed : [], captured: s.captured, toMove: s.to_move, step: s });
+  }
+  return frames;
+}
+
+/**
+ * Takes a game view (and the move that led to it, if any) into the queue of
+ * things to show, dropping anything older than what is already there.
+ * Returns whether the queue changed; a jump (undo, a reconnect after missed
+ * moves) empties the queue and asks a running animation to stop.
+ */
+export function accept(S, game, ev) {
+  const cur = S.latest;
+  if (cur && game.epoch < cur.epoch) return false;
+  if (cur && game.epoch === cur.epoch && game.seq < cur.seq) return false;
+  if (cur && game.epoch === cur.epoch && game.seq === cur.seq && ev) return false; // a move already seen
+  if (ev && cur && game.epoch === cur.epoch && ev.seq === cur.seq + 1) {
+    S.latest = game;
+    S.queue.push({ ev, game });
+    return true;
+  }
+  const same = cur && game.epoch === cur.epoch && game.seq === cur.seq;
+  if (!same) {
+    S.queue.length = 0;
+    if (S.animating) { S.skip = true; if (S.wake) S.wake(); }
+  }
+  S.latest = game;
+  S.queue.push({ ev: null, game });
+  return true;
+}

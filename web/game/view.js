@@ -1,0 +1,133 @@
+// The game page: lays out its parts and wires the state, the drawing, the
+// animation queue, the input and the live connection together.
+
+import { t } from '../i18n.js';
+import { api, seats } from '../api.js';
+import { esc, sideName, toast, toastError } from '../ui.js';
+import { createState, accept, staleThinking } from './state.js';
+import { renderAll } from './render.js';
+import { SPEEDS, pump } from './animation.js';
+import { onHole, nextRound, bindInput } from './input.js';
+import { openSocket } from './socket.js';
+
+function layout(id, speed) {
+  return `
+  <section class="game" aria-label="game">
+    <div class="game-main">
+      <div class="player upper" id="p-top"></div>
+      <div id="board-wrap" class="board-wrap"></div>
+      <div class="player lower" id="p-bottom"></div>
+      <p id="status" class="status" aria-live="polite"></p>
+      <p id="hud" class="hud" aria-live="off"></p>
+      <div id="invite"></div>
+      <div class="controls">
+        <div id="dir" class="dir" role="group" aria-label="${esc(t('game.direction'))}" hidden>
+          <button type="button" data-dir="L">${t('dir.L')}</button>
+          <button type="button" data-dir="R">${t('dir.R')}</button>
+        </div>
+        <button type="button" id="undo">${t('game.undo')}</button>
+        <button type="button" id="hint">${t('game.hint')}</button>
+        <label class="speed">${t('game.speed')}
+          <select id="speed">${Object.keys(SPEEDS).map((k) => `<option value="${k}"${k === speed ? ' selected' : ''}>${t(`speed.${k}`)}</option>`).join('')}</select></label>
+        <button type="button" id="skip">${t('game.skip')}</button>
+        <a id="download" class="button" href="/api/games/${esc(id)}/record" download>${t('game.download')}</a>
+      </div>
+      <div id="summary"></div>
+      <p class="keys muted">${t('game.keys')}</p>
+      <p id="conn" class="conn" hidden>${t('game.reconnecting')}</p>
+    </div>
+    <aside class="moves-panel">
+      <h2>${t('game.moves')}</h2>
+      <div class="stepper">
+        <button type="button" id="first" title="${esc(t('game.first'))}" aria-label="${esc(t('game.first'))}">«</button>
+        <button type="button" id="prev" title="${esc(t('game.prev'))}" aria-label="${esc(t('game.prev'))}">◀</button>
+        <button type="button" id="next" title="${esc(t('game.next'))}" aria-label="${esc(t('game.next'))}">▶</button>
+        <button type="button" id="live" title="${esc(t('game.live'))}">${t('game.live')}</button>
+      </div>
+      <p id="viewing" class="muted" hidden></p>
+      <ol id="moves" class="moves"></ol>
+    </aside>
+  </section>`;
+}
+
+/** Shows game `id` in `app`; returns the page's teardown. */
+export function gamePage(app, id) {
+  const params = new URLSearchParams(location.search);
+  const S = createState(id, seats.get(id));
+  document.title = `Hoyito — ${id}`;
+  app.innerHTML = layout(id, S.speed);
+
+  // The context every part of the page works on.
+  let closeSocket = null;
+  let closed = false;
+  let resyncTimer = null;
+  let staleChecks = 0;
+  const G = {
+    S,
+    $: (sel) => document.getElementById(sel),
+    render: () => renderAll(G),
+    accept(game, ev) {
+      if (accept(S, game, ev)) pump(G);
+      // The server does not announce the end of a search an undo stopped:
+      // ask again until it has ended (a few tenths of a second).
+      if (staleThinking(game) && staleChecks < 40) {
+        staleChecks += 1;
+        clearTimeout(resyncTimer);
+        resyncTimer = setTimeout(G.resync, 250);
+      } else if (!staleThinking(game)) {
+        staleChecks = 0;
+      }
+    },
+    /** Fetches the game and shows it as the server has it. */
+    async resync() {
+      if (closed) return;
+      try {
+        G.accept(await api('GET', `/api/games/${id}`), null);
+      } catch (err) {
+        toastError(err);
+      }
+    },
+    onHole: (i) => onHole(G, i),
+    nextRound: () => nextRound(G),
+  };
+  const unbindInput = bindInput(G);
+  const notFound = () => { app.innerHTML = `<section class="card"><p>${t('game.not_found')}</p></section>`; };
+
+  async function start() {
+    const invite = params.get('invite');
+    if (invite) {
+      if (!S.token) {
+        try {
+          const r = await api('POST', `/api/games/${id}/join`, { invite });
+          seats.set(id, { token: r.token, seat: r.seat });
+          S.token = r.token;
+          S.seat = r.seat;
+          toast(t('game.joined', { side: sideName(r.seat) }));
+        } catch (err) {
+          if (err.status === 404) { notFound(); return; }
+          toast(t('game.join_failed', { error: err.message }), 'error');
+        }
+      }
+      history.replaceState(null, '', `/g/${id}`);
+    }
+    try {
+      const g = await api('GET', `/api/games/${id}`);
+      G.accept(g, null);
+    } catch (err) {
+      if (err.status === 404) { notFound(); return; }
+      toastError(err);
+    }
+    if (closed) return;
+    closeSocket = openSocket(id, G.accept, (up) => { G.$('conn').hidden = up; });
+  }
+  start();
+
+  return () => {
+    closed = true;
+    clearTimeout(resyncTimer);
+    if (closeSocket) closeSocket();
+    S.skip = true;
+    if (S.wake) S.wake();
+    unbindInput();
+  };
+}

@@ -1,0 +1,13 @@
+// The Rules page: RULES.md, rendered.
+
+import { t } from '../i18n.js';
+import { renderMarkdown } from '../markdown.js';
+
+/** Shows the Rules page in `app`. */
+export async function rulesPage(app) {
+  document.title = `Hoyito — ${t('rules.title')}`;
+  app.innerHTML = '<article class="card rules" id="rules">…</article>';
+  const text = await (await fetch('/rules.md')).text();
+  const el = document.getElementById('rules');
+  if (el) el.innerHTML = renderMarkdown(text);
+}

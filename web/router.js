@@ -1,0 +1,58 @@
+// The one-page app's router: which page a path shows, links that navigate
+// without a reload, the language buttons.
+
+import { setLang, getLang, translatePage } from './i18n.js';
+import { newGamePage } from './pages/new-game.js';
+import { gamesPage } from './pages/games.js';
+import { rulesPage } from './pages/rules.js';
+import { notFoundPage } from './pages/not-found.js';
+import { gamePage } from './game/view.js';
+
+const app = document.getElementById('app');
+let teardown = null;
+
+/** The page for `path`: a function that shows it and may return its teardown. */
+function pageFor(path) {
+  const m = /^\/g\/([A-Za-z0-9]+)\/?$/.exec(path);
+  if (m) return () => gamePage(app, m[1]);
+  if (path === '/games') return () => gamesPage(app);
+  if (path === '/rules') return () => rulesPage(app);
+  if (path === '/' || path === '/new') return () => newGamePage(app);
+  return () => notFoundPage(app);
+}
+
+/** Shows `path`, adding it to the history (or replacing the current entry). */
+export function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, '', path); else history.pushState(null, '', path);
+  route();
+}
+
+/** Shows the page of the current address. */
+export function route() {
+  if (teardown) teardown();
+  teardown = null;
+  translatePage();
+  for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === getLang()));
+  const p = location.pathname;
+  for (const a of document.querySelectorAll('header nav a')) {
+    const href = a.getAttribute('href');
+    if (href === p || (href === '/' && p === '/new')) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+  }
+  const done = pageFor(p)();
+  teardown = typeof done === 'function' ? done : null;
+}
+
+/** Wires links with data-nav, the back button and the language buttons. */
+export function startRouter() {
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest('a[data-nav]');
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(a.getAttribute('href'));
+  });
+  window.addEventListener('popstate', route);
+  for (const b of document.querySelectorAll('[data-lang]')) {
+    b.addEventListener('click', () => { setLang(b.dataset.lang); route(); });
+  }
+  route();
+}

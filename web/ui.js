@@ -1,0 +1,33 @@
+// Small helpers shared by the pages: HTML escaping, side names, the toast.
+
+import { t } from './i18n.js';
+
+/** `s` escaped for HTML text and attribute values. */
+export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+
+/** "South" or "North" in the current language. */
+export const sideName = (s) => t(`side.${s}`);
+
+let toastTimer = null;
+let toastShown = 0; // toasts shown so far; the last one's number identifies it
+
+/** Shows `msg` for a few seconds at the bottom of the page; returns its number for `dismissToast`. */
+export function toast(msg, kind = 'info') {
+  const el = document.getElementById('toast');
+  el.textContent = msg;
+  el.className = `show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = ''; }, 3500);
+  toastShown += 1;
+  return toastShown;
+}
+
+/** Hides toast number `id` if it is still shown. */
+export function dismissToast(id) {
+  if (id !== toastShown) return;
+  clearTimeout(toastTimer);
+  document.getElementById('toast').className = '';
+}
+
+/** Shows an error toast for a failed request. */
+export const toastError = (err) => toast(t('error', { error: err.message }), 'error');

@@ -128,7 +128,7 @@ pub enum PositionError {
     #[error("round {0} is invalid: expected a round from 1 to 65535")]
     Round(u32),
     /// The two-hole opening is marked pending, but the rules have none.
-    #[error("the two-hole opening is pending but the rules have no two-hole opening")]
+    #[error("opening is set but the rules have no two-hole opening")]
     OpeningWithoutRule,
     /// Direction choices are set, but the rules' direction is not `per_player`.
     #[error("direction choices (dir=) are set but the rules' direction is {0}, not per_player")]

@@ -39,19 +39,19 @@ pub enum PlayError {
     #[error("hole {hole} is not one of the mover's open holes")]
     NotOwnHole {
         /// Hole index.
-        hole: u8,
+        hole: usize,
     },
     /// The hole is closed for this round.
     #[error("hole {hole} is closed")]
     Closed {
         /// Hole index.
-        hole: u8,
+        hole: usize,
     },
     /// The hole is empty.
     #[error("hole {hole} is empty")]
     Empty {
         /// Hole index.
-        hole: u8,
+        hole: usize,
     },
     /// The direction is not allowed by the `direction` option or by the player's earlier choice.
     #[error("that sowing direction is not allowed here")]

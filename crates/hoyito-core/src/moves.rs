@@ -32,6 +32,19 @@ impl Move {
         }
     }
 
+    /// A one-hole move from a board index the caller knows is on the board
+    /// (move generation and playouts), without [`Move::single`]'s check,
+    /// which costs about 1 % of random-playout speed.
+    #[inline]
+    pub(crate) const fn on_board(hole: usize, dir: Direction) -> Move {
+        debug_assert!(hole < MAX_BOARD);
+        Move {
+            hole: hole as u8,
+            second: NONE,
+            dir,
+        }
+    }
+
     /// A one-hole move, or `None` if `hole` is not below 24.
     #[inline]
     pub const fn try_single(hole: usize, dir: Direction) -> Option<Move> {

@@ -80,7 +80,7 @@ pub fn play_random_move(pos: &mut Position, below: &mut impl FnMut(usize) -> usi
         let (mut mask, start) = pos.mover_mask();
         while mask != 0 {
             let k = select_bit(mask, below(mask.count_ones() as usize));
-            if pos.play_unchecked(Move::single(start + k, dir)).is_ok() {
+            if pos.play_unchecked(Move::on_board(start + k, dir)).is_ok() {
                 return true;
             }
             mask &= !(1 << k);

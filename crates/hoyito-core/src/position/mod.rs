@@ -248,9 +248,9 @@ impl Position {
         while mask != 0 {
             let i = start + mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            list.push(Move::single(i, d0));
+            list.push(Move::on_board(i, d0));
             if let Some(d1) = d1 {
-                list.push(Move::single(i, d1));
+                list.push(Move::on_board(i, d1));
             }
         }
         list
@@ -427,13 +427,13 @@ impl Position {
         }
         for h in [Some(m.hole()), m.second()].into_iter().flatten() {
             if !self.row(self.to_move).contains(&h) {
-                return Err(PlayError::NotOwnHole { hole: h as u8 });
+                return Err(PlayError::NotOwnHole { hole: h });
             }
             if self.is_closed(h) {
-                return Err(PlayError::Closed { hole: h as u8 });
+                return Err(PlayError::Closed { hole: h });
             }
             if self.board[h] == 0 {
-                return Err(PlayError::Empty { hole: h as u8 });
+                return Err(PlayError::Empty { hole: h });
             }
         }
         if m.second() == Some(m.hole()) {

@@ -606,7 +606,7 @@ pub fn legal_tokens(pos: &Position) -> String {
 /// indices.
 pub fn explain_illegal(pos: &Position, e: PlayError) -> String {
     let n = pos.rules().holes();
-    let own = |h: u8| h as usize % n + 1;
+    let own = |h: usize| h % n + 1;
     let who = match pos.to_move() {
         Side::South => "South",
         Side::North => "North",

@@ -54,14 +54,14 @@ async function finishedGame() {
   return { id: created.id, seat: { token: created.token, seat: 'both' } };
 }
 
-test('no serious accessibility violation on the new-game, games, rules and not-found pages', async () => {
+test('no serious accessibility violation on the new-game, games, rules and not-found pages, light and dark', async () => {
   await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II', holes: 6 } });
   for (const [path, ready] of [['/', '#new-game'], ['/games', 'table.games'], ['/rules', '#rules h2'], ['/nowhere', '#app h1']]) {
-    for (const locale of ['en-US', 'es-ES', 'ht']) {
-      const { context, page } = await open(path, { locale });
+    for (const [locale, colorScheme] of [['en-US', 'light'], ['es-ES', 'light'], ['ht', 'light'], ['en-US', 'dark']]) {
+      const { context, page } = await open(path, { locale, colorScheme });
       try {
         await page.waitForSelector(ready);
-        await assertAccessible(page, `${path} in ${locale}`);
+        await assertAccessible(page, `${path} in ${locale}, ${colorScheme}`);
       } finally {
         await context.close();
       }
@@ -88,6 +88,16 @@ test('no serious accessibility violation in games in progress and finished', asy
     await assertAccessible(page, 'a hot-seat game replayed');
   } finally {
     await context.close();
+  }
+  const dark = await open('/', { colorScheme: 'dark', locale: 'ht' });
+  try {
+    await createGame(dark.page, { mode: 'hotseat', variant: 'II', holes: '6' });
+    await dark.page.locator('.hole.legal').first().click();
+    await waitForSteps(dark.page, 1);
+    await dark.page.waitForSelector('.hole.legal');
+    await assertAccessible(dark.page, 'a hot-seat game in dark mode, in Kreyòl');
+  } finally {
+    await dark.context.close();
   }
   const done = await finishedGame();
   const seated = await open(`/g/${done.id}`, { storage: { [`hoyito.seat.${done.id}`]: JSON.stringify(done.seat) } });

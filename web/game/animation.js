@@ -88,7 +88,8 @@ function announce(G, ev) {
   let more = null;
   if (!v.state.over && ev.passed) more = say(S, 'game.passes', ev.extra_turn ? ev.side : other);
   else if (!v.state.over && ev.extra_turn) more = say(S, 'game.extra', ev.side);
-  if (more) { note(G, more); words.push(more); }
+  // The toast (a polite live region too) tells the extra turn or the pass.
+  if (more) note(G, more);
   $('announce').textContent = words.join(' ');
 }
 

@@ -2,7 +2,7 @@
 //   api.js          the server's HTTP API and the seats this browser holds
 //   router.js       which page a path shows; navigation without reloads
 //   ui.js           escaping, side names, the toast
-//   i18n.js         English and Spanish strings
+//   i18n.js         English, Spanish and Haitian Kreyòl strings
 //   board.js        the SVG board
 //   markdown.js     the rules page's Markdown
 //   pages/*.js      new game, games list, rules

@@ -1,5 +1,9 @@
 // The SVG board: two rows of holes with counts and seeds, the players'
-// captured piles, legal holes highlighted, keyboard focus.
+// captured piles, legal holes highlighted, keyboard focus, the last move's
+// marks. On a narrow screen the board stands upright (rows as columns) so
+// that every hole stays large enough to touch.
+
+import { t } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const CELL = 100; // one hole's cell, in SVG units
@@ -30,26 +34,37 @@ function seedSpots(count) {
 
 const SEED_COLORS = ['#f1d9a7', '#e8c27a', '#d9a85c', '#f5e6c4'];
 
+// Upright boards: room beside each column of holes for its counts.
+const SIDE = 70;
+
 /**
- * A board for `n` holes per row. `onHole(index)` is called when a hole is
- * clicked or activated with Enter/Space.
+ * A board for `n` holes per row, drawn across (or upright when `vertical`).
+ * `onHole(index)` is called when a hole is clicked or activated with
+ * Enter/Space.
  */
 export class Board {
-  constructor(container, n, onHole) {
+  constructor(container, n, onHole, vertical = false) {
     this.n = n;
     this.onHole = onHole;
     this.flipped = false;
+    this.vertical = vertical;
     this.holes = [];
-    const w = (n + 2) * CELL;
-    const h = 2 * CELL + 100;
+    const long = (n + 2) * CELL;
+    const short = vertical ? 2 * CELL + 2 * SIDE : 2 * CELL + 100;
+    const [w, h] = vertical ? [short, long] : [long, short];
     this.svg = el('svg', {
-      viewBox: `0 0 ${w} ${h}`, class: 'board', role: 'group', 'aria-label': 'Hoyito board',
+      viewBox: `0 0 ${w} ${h}`, class: `board${vertical ? ' vertical' : ''}`, role: 'group', 'aria-label': t('board.label'),
     });
+    // Upright, a board is drawn at a scale that keeps its holes near 50 to 90 px.
+    if (vertical) this.svg.style.maxWidth = `${Math.round(w * Math.max(0.5, Math.min(0.9, 650 / h)))}px`;
     el('rect', { x: 4, y: 6, width: w - 8, height: h - 12, rx: 70, class: 'wood' }, this.svg);
     this.piles = [0, 1].map(() => {
       const g = el('g', { class: 'pile' }, this.svg);
       const shape = el('rect', { width: CELL - 24, height: 2 * CELL - 30, rx: 36, class: 'pile-bg' }, g);
+      if (vertical) shape.setAttribute('transform', `rotate(-90) translate(${-(CELL - 24)} 0)`);
       const seeds = el('g', {}, g);
+      // Upright, the pile lies across: its shape and seeds are turned, its count is not.
+      if (vertical) seeds.setAttribute('transform', shape.getAttribute('transform'));
       const text = el('text', { class: 'pile-count', 'text-anchor': 'middle' }, g);
       return { g, shape, seeds, text };
     });
@@ -59,11 +74,23 @@ export class Board {
       // since a CSS transform would replace the placing one.
       const g = el('g', { class: 'hole', tabindex: '-1', role: 'button', 'data-hole': i }, this.svg);
       const body = el('g', { class: 'hole-body' }, g);
+      // The whole cell answers a touch, not only the pit.
+      el('rect', {
+        x: -CELL / 2, y: -CELL / 2, width: CELL, height: CELL, class: 'hit',
+      }, body);
+      // The last move's marks: a dashed ring where it started, a ring and a
+      // cross where it captured (shapes, not colour alone).
+      const ring = el('circle', { r: R + 6, class: 'ring', 'aria-hidden': 'true' }, body);
       const circle = el('circle', { r: R, class: 'pit' }, body);
       const seeds = el('g', { class: 'seeds' }, body);
-      const count = el('text', { class: 'count', 'text-anchor': 'middle' }, body);
-      // The key that plays this hole, shown on legal holes.
-      const badge = el('g', { class: 'badge', 'aria-hidden': 'true' }, body);
+      const cross = el('text', { class: 'cross', 'text-anchor': 'middle', x: R - 6, y: -R + 14, 'aria-hidden': 'true' }, body);
+      cross.textContent = '×';
+      // The drawn numbers are for the eye, beside the button (whose name
+      // says them in words): the count, and the key that plays the hole,
+      // shown on legal holes. A touch on them goes through to the hole.
+      const text = el('g', { class: 'hole-text', 'aria-hidden': 'true' }, this.svg);
+      const count = el('text', { class: 'count', 'text-anchor': 'middle' }, text);
+      const badge = el('g', { class: 'badge' }, text);
       el('circle', { r: 14 }, badge);
       const label = el('text', { 'text-anchor': 'middle', y: 7 }, badge);
       g.addEventListener('click', () => this.onHole(i));
@@ -73,7 +100,7 @@ export class Board {
           this.onHole(i);
         }
       });
-      this.holes.push({ g, circle, seeds, count, badge, label, shown: -1 });
+      this.holes.push({ g, text, circle, ring, seeds, count, badge, label, shown: -1 });
     }
     container.replaceChildren(this.svg);
     this.layout();
@@ -94,7 +121,10 @@ export class Board {
       col = n + 1 - col;
       row = 1 - row;
     }
-    return { x: col * CELL + CELL / 2, y: 50 + row * CELL + CELL / 2, row };
+    // Upright, the board is the one across turned a quarter clockwise: the
+    // near row becomes the left column, its hole 1 at the top.
+    if (this.vertical) return { x: SIDE + (1 - row) * CELL + CELL / 2, y: col * CELL + CELL / 2, row, order: col };
+    return { x: col * CELL + CELL / 2, y: 50 + row * CELL + CELL / 2, row, order: col };
   }
 
   layout() {
@@ -103,9 +133,33 @@ export class Board {
       const { x, y, row } = this.place(i);
       const hole = this.holes[i];
       hole.g.setAttribute('transform', `translate(${x} ${y})`);
-      hole.count.setAttribute('y', row === 0 ? -R - 10 : R + 30);
-      hole.badge.setAttribute('transform', `translate(${-R + 4} ${row === 0 ? R - 4 : -R + 4})`);
+      hole.text.setAttribute('transform', `translate(${x} ${y})`);
+      if (this.vertical) {
+        // Counts outside the columns: left of the left one, right of the right one.
+        hole.count.setAttribute('x', row === 1 ? -R - 10 : R + 10);
+        hole.count.setAttribute('y', 10);
+        hole.count.setAttribute('text-anchor', row === 1 ? 'end' : 'start');
+        hole.badge.setAttribute('transform', `translate(${row === 1 ? R - 4 : -R + 4} ${-R + 4})`);
+      } else {
+        hole.count.setAttribute('y', row === 0 ? -R - 10 : R + 30);
+        hole.badge.setAttribute('transform', `translate(${-R + 4} ${row === 0 ? R - 4 : -R + 4})`);
+      }
       hole.row = row;
+    }
+    if (this.vertical) {
+      // The near player's pile at the bottom, the far player's at the top.
+      const [south, north] = this.piles;
+      const bottom = (this.n + 1) * CELL + 12;
+      const top = 12;
+      const x = SIDE + 15;
+      south.g.setAttribute('transform', `translate(${x} ${this.flipped ? top : bottom})`);
+      north.g.setAttribute('transform', `translate(${x} ${this.flipped ? bottom : top})`);
+      for (const p of this.piles) {
+        p.text.setAttribute('x', 2 * CELL - 52);
+        p.text.setAttribute('y', (CELL - 24) / 2 + 10);
+      }
+      for (const h of this.holes) h.shown = -1;
+      return;
     }
     // Each player's captured pile on their right: South's at the right end as
     // South sees it; the bottom player's on the right.
@@ -145,7 +199,9 @@ export class Board {
    * Draws a state: `board` counts, `closed` indices, `captured` [s, n],
    * `legal` set of indices, `labels` map index → move number shown in the hole when empty.
    */
-  render({ board, closed = [], captured = [0, 0], legal = new Set(), focusable = false, labels = true }) {
+  render({
+    board, closed = [], captured = [0, 0], legal = new Set(), focusable = false, labels = true, last = null,
+  }) {
     const closedSet = new Set(closed);
     for (let i = 0; i < board.length; i++) {
       const h = this.holes[i];
@@ -159,12 +215,21 @@ export class Board {
       h.label.textContent = labels ? (num === 10 ? '0' : num === 11 ? '-' : num === 12 ? '=' : String(num)) : '';
       h.g.classList.toggle('closed', closedSet.has(i));
       h.g.classList.toggle('legal', legal.has(i));
+      h.text.classList.toggle('legal', legal.has(i));
       const canFocus = focusable && legal.has(i);
       h.g.setAttribute('tabindex', canFocus ? '0' : '-1');
       // A hole that cannot be played now keeps no focus (nor its ring).
       if (!canFocus && document.activeElement === h.g) h.g.blur();
-      const owner = i < this.n ? 'South' : 'North';
-      h.g.setAttribute('aria-label', `${owner} ${num}: ${c}`);
+      const from = !!last && last.from.includes(i);
+      const took = !!last && last.captured.includes(i);
+      h.g.classList.toggle('last-from', from);
+      h.g.classList.toggle('last-capture', took);
+      let name = t(closedSet.has(i) ? 'board.closed' : 'board.hole', {
+        side: t(i < this.n ? 'side.south' : 'side.north'), num, count: c,
+      });
+      if (from) name += `, ${t('board.last_from')}`;
+      if (took) name += `, ${t('board.last_capture')}`;
+      h.g.setAttribute('aria-label', name);
       h.g.setAttribute('aria-disabled', legal.has(i) ? 'false' : 'true');
     }
     this.piles.forEach((p, k) => {
@@ -197,6 +262,11 @@ export class Board {
 
   clearMarks(cls) {
     for (const h of this.holes) h.g.classList.remove(cls);
+  }
+
+  /** Where hole `i` comes in the viewer's order of holes (their left to right, or top to bottom). */
+  order(i) {
+    return this.place(i).order;
   }
 
   focusHole(i) {

@@ -1,7 +1,7 @@
 // The one-page app's router: which page a path shows, links that navigate
-// without a reload, the language buttons.
+// without a reload, the language buttons (English, Spanish, Kreyòl).
 
-import { setLang, getLang, translatePage } from './i18n.js';
+import { setLang, getLang, translatePage, t } from './i18n.js';
 import { newGamePage } from './pages/new-game.js';
 import { gamesPage } from './pages/games.js';
 import { rulesPage } from './pages/rules.js';
@@ -33,6 +33,8 @@ export function route() {
   teardown = null;
   translatePage();
   for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === getLang()));
+  document.querySelector('.lang').setAttribute('aria-label', t('lang.switch'));
+  document.querySelector('header nav').setAttribute('aria-label', t('nav.label'));
   const p = location.pathname;
   for (const a of document.querySelectorAll('header nav a')) {
     const href = a.getAttribute('href');

@@ -2,7 +2,7 @@
 // the other.
 
 import { t } from '../i18n.js';
-import { say } from './state.js';
+import { say, capturedHoles } from './state.js';
 import {
   ensureBoard, renderAll, drawControls, drawStatus, note, dropStaleNote,
 } from './render.js';
@@ -27,10 +27,13 @@ export function skip(S) {
   if (S.animating) { S.skip = true; if (S.wake) S.wake(); }
 }
 
+/** Whether the system asks for reduced motion: then moves are shown without their sowing. */
+export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
 async function animate(G, ev) {
   const { S, $ } = G;
   const speed = SPEEDS[S.speed];
-  if (!speed || S.skip) return;
+  if (!speed || S.skip || reducedMotion()) return;
   if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return; }
   ensureBoard(G);
   const board = ev.board_before.slice();
@@ -74,14 +77,20 @@ async function animate(G, ev) {
   $('hud').textContent = '';
 }
 
-// Tells what the move shown did beyond its sowing: an extra turn, a pass.
+// Tells what the move shown did beyond its sowing (an extra turn, a pass)
+// in a toast, and the whole move to screen readers, politely.
 function announce(G, ev) {
-  const { S } = G;
+  const { S, $ } = G;
   const v = S.view;
-  if (v.state.over) return;
   const other = ev.side === 'south' ? 'north' : 'south';
-  if (ev.passed) note(G, say(S, 'game.passes', ev.extra_turn ? ev.side : other));
-  else if (ev.extra_turn) note(G, say(S, 'game.extra', ev.side));
+  const words = [say(S, 'say.move', ev.side, { move: ev.token })];
+  if (ev.captured) words.push(t('say.captured', { n: ev.captured }));
+  let more = null;
+  if (!v.state.over && ev.passed) more = say(S, 'game.passes', ev.extra_turn ? ev.side : other);
+  else if (!v.state.over && ev.extra_turn) more = say(S, 'game.extra', ev.side);
+  // The toast (a polite live region too) tells the extra turn or the pass.
+  if (more) note(G, more);
+  $('announce').textContent = words.join(' ');
 }
 
 /** Shows the queued moves and views in order, animating each move. */
@@ -91,6 +100,7 @@ export async function pump(G) {
   S.pumping = true;
   while (S.queue.length) {
     const item = S.queue.shift();
+    if (item.ev) S.captures.set(`${item.ev.epoch}:${item.ev.seq}`, capturedHoles(item.ev));
     if (item.ev && S.view) {
       S.animating = true;
       S.sowing = item.ev.side;

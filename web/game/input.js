@@ -133,13 +133,15 @@ export function bindInput(G) {
       e.preventDefault();
       const side = v.state.over ? 'south' : v.state.to_move;
       onHole(G, rowStart(S, side) + k - 1);
-    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+    } else if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) {
+      // Across the legal holes in the viewer's order: left to right, or
+      // top to bottom on an upright board.
       const legal = [...legalHoles(S)];
       if (!legal.length || !S.board) return;
       e.preventDefault();
-      legal.sort((a, b) => S.board.place(a).x - S.board.place(b).x);
+      legal.sort((a, b) => S.board.order(a) - S.board.order(b));
       const focused = legal.indexOf(Number(document.activeElement?.dataset?.hole));
-      const d = e.key === 'ArrowRight' ? 1 : -1;
+      const d = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : -1;
       const next = focused < 0 ? (d > 0 ? 0 : legal.length - 1) : (focused + d + legal.length) % legal.length;
       S.board.focusHole(legal[next]);
     } else if (e.key === 'l' || e.key === 'L' || e.key === 'r' || e.key === 'R') {

@@ -7,6 +7,7 @@ import { seats } from '../api.js';
 import { esc, sideName, toast, dismissToast } from '../ui.js';
 import {
   holesPerRow, rowStart, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey,
+  isYou, moveMarks, stepOutcome, parseToken,
 } from './state.js';
 
 /** Shows a toast about the state shown now; it goes as soon as that state changes. */
@@ -23,11 +24,20 @@ export function dropStaleNote(G) {
   }
 }
 
-/** Creates the board (again, if the number of holes changed) and orients it. */
+// Narrowest hole cell (CSS px) of a board drawn across; narrower stands it upright.
+const MIN_CELL = 48;
+
+/**
+ * Creates the board (again, if the number of holes changed, or it must
+ * stand upright or lie across to keep its holes large enough to touch)
+ * and orients it.
+ */
 export function ensureBoard(G) {
   const { S } = G;
-  if (!S.board || S.board.n !== holesPerRow(S)) {
-    S.board = new Board(G.$('board-wrap'), holesPerRow(S), G.onHole);
+  const n = holesPerRow(S);
+  const vertical = G.$('board-wrap').clientWidth / (n + 2) < MIN_CELL;
+  if (!S.board || S.board.n !== n || S.board.vertical !== vertical) {
+    S.board = new Board(G.$('board-wrap'), n, G.onHole, vertical);
   }
   S.board.setFlipped(S.seat === 'north');
 }
@@ -43,13 +53,19 @@ export function renderAll(G) {
   dropStaleNote(G);
   if (S.frame !== null) {
     const f = frames[S.frame];
-    S.board.render({ board: f.board, closed: f.closed, captured: f.captured, legal: new Set() });
+    S.board.render({
+      board: f.board, closed: f.closed, captured: f.captured, legal: new Set(), last: moveMarks(S, f.step),
+    });
     drawPlayers(G, f.captured, f.toMove);
     $('viewing').hidden = false;
     $('viewing').textContent = t('game.viewing', { seq: S.frame, total: frames.length - 1 });
   } else {
     const legal = legalHoles(S);
-    S.board.render({ board: v.state.board, closed: v.state.closed, captured: v.state.captured, legal, focusable: true });
+    const last = v.history.length && v.history[v.history.length - 1].round === v.round
+      ? moveMarks(S, v.history[v.history.length - 1]) : null;
+    S.board.render({
+      board: v.state.board, closed: v.state.closed, captured: v.state.captured, legal, focusable: true, last,
+    });
     S.board.clearMarks('selected');
     if (S.first !== null) S.board.mark(rowStart(S, v.state.to_move) + S.first - 1, 'selected', true);
     S.board.clearMarks('hinted');
@@ -62,6 +78,15 @@ export function renderAll(G) {
   drawMoves(G, frames);
   drawSummary(G);
   drawInvite(G);
+  drawTitle(G);
+}
+
+/** The tab's title: it tells a seated player when it is their move. */
+export function drawTitle(G) {
+  const { S } = G;
+  const v = S.view;
+  const yours = !v.state.over && !S.sowing && isYou(S, v.state.to_move);
+  document.title = yours ? `${t('title.your_move')} — Hoyito` : `Hoyito — ${S.id}`;
 }
 
 function drawPlayers(G, captured, toMove) {
@@ -124,11 +149,32 @@ function drawMoves(G, frames) {
     let label;
     if (!s) label = t('game.start_pos');
     else if (s.kind === 'round') label = `— ${t('game.round', { round: s.round })} —`;
-    else label = `${sideName(s.side).charAt(0)} ${esc(s.token)}`;
+    else label = moveLabel(G.S, frames, k);
     return `<li${k === current ? ' class="current" aria-current="step"' : ''}><button type="button" data-frame="${k}">${k ? `${k}. ` : ''}${label}</button></li>`;
   }).join('');
   const cur = ol.querySelector('.current');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
+}
+
+// A move in the list: `S 2L ×8 +` — the mover, the token, the seeds
+// captured, and `+` when the mover moves again; a screen reader hears the
+// direction, the capture and the extra turn in words.
+function moveLabel(S, frames, k) {
+  const s = frames[k].step;
+  const { captured, again } = stepOutcome(S.view, frames, k);
+  const dir = parseToken(s.token)?.dir;
+  let label = `<span aria-hidden="true">${esc(sideName(s.side).charAt(0))}</span>`
+    + `<span class="sr-only">${esc(sideName(s.side))}</span> ${esc(s.token)}`;
+  if (dir) label += `<span class="sr-only">, ${esc(t('moves.dir', { dir: t(dir === 'R' ? 'dir.cw' : 'dir.ccw') }))}</span>`;
+  if (captured > 0) {
+    label += ` <span class="took" aria-hidden="true">×${captured}</span>`
+      + `<span class="sr-only">, ${esc(t('moves.captured', { n: captured }))}</span>`;
+  }
+  if (again) {
+    label += ` <span class="again" aria-hidden="true" title="${esc(t('moves.again'))}">+</span>`
+      + `<span class="sr-only">, ${esc(t('moves.again'))}</span>`;
+  }
+  return label;
 }
 
 function drawSummary(G) {

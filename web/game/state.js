@@ -27,7 +27,40 @@ export function createState(id, stored) {
     sowing: null, // the side whose move is being animated
     note: null, // the toast about the state shown: {id, key}
     speed: localStorage.getItem('hoyito.speed') || 'normal',
+    captures: new Map(), // holes captured by each move seen live, by `epoch:seq`
   };
+}
+
+/** The holes move `ev` captured, from its sowing trace. */
+export const capturedHoles = (ev) => ev.trace.events.filter((e) => e[0] === 'c').map((e) => e[1]);
+
+/**
+ * The marks of the move that led to `step` (a history entry): the hole(s)
+ * it started from, from its token, and the holes it captured, when the
+ * move was seen live (a reloaded page knows only the tokens).
+ */
+export function moveMarks(S, step) {
+  if (!step || step.kind !== 'move') return null;
+  const p = parseToken(step.token);
+  if (!p) return null;
+  const base = rowStart(S, step.side);
+  const from = [base + p.a - 1];
+  if (p.b !== null) from.push(base + p.b - 1);
+  return { from, captured: S.captures.get(`${S.view.epoch}:${step.seq}`) || [] };
+}
+
+/**
+ * What step `k` of `frames` did beyond its sowing: the seeds its mover
+ * captured (the last-four award included), and whether the mover moves
+ * again (a capture in Hoyito II or III; in Hoyito I the mover only moves
+ * again when the other player passes).
+ */
+export function stepOutcome(v, frames, k) {
+  const s = frames[k].step;
+  if (!s || s.kind !== 'move') return { captured: 0, again: false };
+  const m = s.side === 'south' ? 0 : 1;
+  const captured = s.captured[m] - frames[k - 1].captured[m];
+  return { captured, again: captured > 0 && v.rules.variant !== 'I' && s.to_move === s.side };
 }
 
 /** Identifies the state shown: a toast about it goes when it changes. */

@@ -91,6 +91,10 @@ export function gamePage(app, id) {
     nextRound: () => nextRound(G),
   };
   const unbindInput = bindInput(G);
+  // A turned phone or a resized window may stand the board upright or lay it across.
+  const onResize = () => { if (S.view && !S.animating) G.render(); };
+  window.addEventListener('resize', onResize);
+  document.getElementById('announce').textContent = '';
   const notFound = () => { app.innerHTML = `<section class="card"><p>${t('game.not_found')}</p></section>`; };
 
   async function start() {
@@ -129,5 +133,7 @@ export function gamePage(app, id) {
     S.skip = true;
     if (S.wake) S.wake();
     unbindInput();
+    window.removeEventListener('resize', onResize);
+    document.getElementById('announce').textContent = '';
   };
 }

@@ -21,7 +21,7 @@ export async function gamesPage(app) {
       </tr></thead><tbody>${games.map((g) => `
       <tr><td class="id"><a href="/g/${esc(g.id)}" data-nav>${esc(g.id)}</a></td>
       <td class="wide-only">${esc(t(`mode.${g.mode}`))}</td>
-      <td>Hoyito ${esc(g.rules.variant)} 2×${g.rules.holes}${g.match ? ' · match' : ''}</td>
+      <td>Hoyito ${esc(g.rules.variant)} 2×${g.rules.holes}${g.match ? ` · ${esc(t('games.match'))}` : ''}</td>
       <td>${esc(t(`status.${g.status}`))}${g.result ? ` · ${esc(g.result === 'draw' ? t('game.draw') : t('game.wins', { name: sideName(g.result) }))}` : ''}</td>
       <td>${g.score[0]}–${g.score[1]}</td>
       <td class="muted wide-only">${new Date(g.updated_ms).toLocaleString(getLang())}</td></tr>`).join('')}</tbody></table>`;

@@ -6,7 +6,8 @@ import { renderMarkdown } from '../markdown.js';
 /** Shows the Rules page in `app`. */
 export async function rulesPage(app) {
   document.title = `Hoyito — ${t('rules.title')}`;
-  app.innerHTML = '<article class="card rules" id="rules">…</article>';
+  // The rules are written in English whatever the page's language.
+  app.innerHTML = '<article class="card rules" id="rules" lang="en">…</article>';
   const text = await (await fetch('/rules.md')).text();
   const el = document.getElementById('rules');
   if (el) el.innerHTML = renderMarkdown(text);

@@ -136,8 +136,8 @@ test('reload mid-game, restart the server, and continue with the keyboard', asyn
     await waitForSteps(page, steps + 1);
     // A number key plays that hole of the player to move, if legal. The
     // legal holes are marked once the last move's sowing has been shown.
-    await page.waitForSelector('.hole.legal .badge text');
-    const legalNumbers = await page.$$eval('.hole.legal .badge text', (els) => els.map((e) => e.textContent));
+    await page.waitForSelector('.hole-text.legal .badge text');
+    const legalNumbers = await page.$$eval('.hole-text.legal .badge text', (els) => els.map((e) => e.textContent));
     await page.keyboard.press(legalNumbers[0]);
     await waitForSteps(page, steps + 2);
     // The server agrees after the restart.

@@ -122,7 +122,7 @@ export async function createGame(page, base, { mode, holes = '6', variant = 'II'
 export const stepCount = async (page) => (await page.locator('#moves li').count()) - 1;
 
 /** The counts shown in the holes. */
-export const boardCounts = (page) => page.$$eval('.hole .count', (els) => els.map((e) => e.textContent));
+export const boardCounts = (page) => page.$$eval('.hole-text .count', (els) => els.map((e) => e.textContent));
 
 /** Waits until the list of moves shows at least `n` steps. */
 export async function waitForSteps(page, n) {

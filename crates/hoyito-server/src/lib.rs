@@ -23,10 +23,17 @@
 pub mod ai;
 pub mod api;
 pub mod assets;
+pub mod auth;
+mod engine_task;
 pub mod error;
+mod handlers;
 pub mod live;
+pub mod state;
 pub mod store;
 pub mod trace;
+pub mod view;
+pub mod wire;
+mod ws;
 
 use std::future::Future;
 use std::net::SocketAddr;

@@ -3,15 +3,23 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::ai;
 use crate::live::LiveGame;
 use crate::state::{commit_stored, AppState, Slot};
 use crate::ws::broadcast_move;
 
+/// The first wait before storing the engine's move again after a failure.
+const RETRY_FIRST: Duration = Duration::from_millis(100);
+/// The longest wait between two tries (the wait doubles from [`RETRY_FIRST`]).
+const RETRY_MAX: Duration = Duration::from_secs(2);
+
 /// Lets the engine play while it is to move in an engine game: searches on
 /// a blocking thread (bounded by the engine permits), then stores, applies
-/// and broadcasts its move, unless the game changed meanwhile.
+/// and broadcasts its move, unless the game changed meanwhile. A move that
+/// fails to store is tried again (with a growing wait) until it is stored
+/// or an undo changes the game, so an engine game never stalls.
 pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
     tokio::spawn(async move {
         loop {
@@ -31,6 +39,7 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
                 )
             };
             let Ok(permit) = state.engine_permits.clone().acquire_owned().await else {
+                slot.game.lock().await.thinking = false;
                 return;
             };
             let movetime = state.engine_movetime;
@@ -42,21 +51,40 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
             })
             .await;
             let mut g = slot.game.lock().await;
-            g.thinking = false;
             if g.epoch != epoch || g.seq() != seq {
+                g.thinking = false;
                 continue; // an undo came in: think again if the engine is still to move
             }
-            let Ok(Some((token, _))) = choice else {
+            let prepared = match choice {
+                Ok(Some((token, _))) => g.prepare(&token, LiveGame::TRACE_LIMIT).ok(),
+                _ => None,
+            };
+            let Some(prepared) = prepared else {
+                g.thinking = false;
                 return;
             };
-            let Ok(prepared) = g.prepare(&token, LiveGame::TRACE_LIMIT) else {
-                return;
+            // The game stays the engine's, thinking, until its move is
+            // stored: a failed write is retried, never dropped.
+            let mut delay = RETRY_FIRST;
+            let event = loop {
+                match commit_stored(&state, &mut g, prepared.clone()).await {
+                    Ok(event) => break Some(event),
+                    Err(_) => {
+                        drop(g);
+                        tokio::time::sleep(delay).await;
+                        delay = (delay * 2).min(RETRY_MAX);
+                        g = slot.game.lock().await;
+                        if g.epoch != epoch || g.seq() != seq {
+                            break None; // an undo came in meanwhile
+                        }
+                    }
+                }
             };
-            let Ok(ev) = commit_stored(&state, &mut g, prepared).await else {
-                return;
-            };
-            let view = g.view();
-            broadcast_move(&slot, &ev, &view);
+            g.thinking = false;
+            if let Some(event) = event {
+                let view = g.view();
+                broadcast_move(&slot, &event, &view);
+            }
         }
     });
 }

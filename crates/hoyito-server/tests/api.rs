@@ -532,3 +532,49 @@ async fn record_download_and_import_round_trip() {
     );
     api.stop().await;
 }
+
+/// Opens a second connection to the server's database file, as another
+/// process would.
+fn side_connection(db: &std::path::Path) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(db).expect("a second connection");
+    conn.busy_timeout(Duration::from_secs(5)).unwrap();
+    conn
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_game_recovers_after_its_move_fails_to_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    // Every insert into `moves` fails until the trigger is dropped: a real
+    // storage error on the engine's move, as a full disk would give.
+    let side = side_connection(&db);
+    side.execute_batch(
+        "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves
+         BEGIN SELECT RAISE(ABORT, 'disk full (injected)'); END;",
+    )
+    .unwrap();
+    let (id, token, _) = api
+        .create(json!({ "mode": "engine", "level": 1, "side": "north", "rules": { "variant": "I" } }))
+        .await;
+    api.wait_for(&id, |g| g["thinking"] == true).await;
+    // Longer than a level-1 search: its move was chosen and failed to store.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let g = api.game(&id).await;
+    assert_eq!(g["seq"], 0, "{g}");
+    assert_eq!(
+        g["thinking"], true,
+        "the engine must keep trying to store its move, not give up: {g}"
+    );
+    let (status, r) = api.play(&id, &token, "1").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{r}");
+    // Storage works again: the engine's move is stored and play goes on.
+    side.execute_batch("DROP TRIGGER refuse_moves").unwrap();
+    let g = api
+        .wait_for(&id, |g| g["seq"] == 1 && g["thinking"] == false)
+        .await;
+    assert_eq!(g["history"][0]["side"], "south");
+    let (status, r) = api.play(&id, &token, &first_legal(&g)).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    api.stop().await;
+}

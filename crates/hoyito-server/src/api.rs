@@ -7,9 +7,9 @@ use std::sync::Arc;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, BodyTimeout};
 pub use crate::handlers::games::MAX_SEEDS_PER_HOLE;
 use crate::handlers::{games, play};
 pub use crate::state::{AppState, Slot, IDLE_EVICT_MS};
@@ -48,8 +48,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/ws", get(crate::ws::ws))
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY));
+    let body_timeout = BodyTimeout(state.limits.body_read_timeout);
     Router::new()
         .nest("/api", api)
+        .layer(Extension(body_timeout))
         .merge(crate::assets::router())
         .with_state(state)
 }

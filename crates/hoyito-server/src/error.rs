@@ -96,8 +96,18 @@ impl From<rusqlite::Error> for ApiError {
     }
 }
 
+/// How long [`ApiJson`] waits for a request body: a request extension set by
+/// the router from [`crate::Limits::body_read_timeout`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyTimeout(pub std::time::Duration);
+
+impl BodyTimeout {
+    /// The wait when no extension is set.
+    pub const DEFAULT: std::time::Duration = std::time::Duration::from_secs(10);
+}
+
 /// A JSON body extractor whose rejections are [`ApiError`]s (JSON bodies
-/// with the right status: 400 malformed, 413 too large, 415, 422).
+/// with the right status: 400 malformed, 408 too slow, 413 too large, 415, 422).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
 
@@ -109,7 +119,17 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        let Json(v) = Json::<T>::from_request(req, state).await?;
-        Ok(ApiJson(v))
+        let timeout = req
+            .extensions()
+            .get::<BodyTimeout>()
+            .map_or(BodyTimeout::DEFAULT, |t| t.0);
+        match tokio::time::timeout(timeout, Json::<T>::from_request(req, state)).await {
+            Ok(json) => Ok(ApiJson(json?.0)),
+            Err(_) => Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "body_timeout",
+                format!("the request body did not arrive within {timeout:?}"),
+            )),
+        }
     }
 }

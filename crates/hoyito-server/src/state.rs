@@ -10,6 +10,7 @@ use tokio::sync::{broadcast, watch, Semaphore};
 use crate::ai;
 use crate::engine_task::kick_engine;
 use crate::error::ApiError;
+use crate::listen::Limits;
 use crate::live::{LiveGame, Prepared};
 use crate::store::Store;
 use crate::view::MoveEvent;
@@ -40,22 +41,27 @@ pub struct AppState {
     pub(crate) engine_movetime: std::time::Duration,
     /// Endgame tablebases for level-10 engine moves and hints, if any.
     pub(crate) tablebases: Option<Arc<ai::Tablebases>>,
+    /// Timeouts and caps.
+    pub(crate) limits: Limits,
+    /// One permit per open WebSocket.
+    pub(crate) ws_slots: Arc<Semaphore>,
 }
 
 impl AppState {
     /// Server state over `store`. Engine searches run at most
     /// `engine_threads` at a time; WebSockets close when `shutdown` turns true.
     pub fn new(store: Store, engine_threads: usize, shutdown: watch::Receiver<bool>) -> Arc<AppState> {
-        AppState::with_tablebases(store, engine_threads, shutdown, None)
+        AppState::with_options(store, engine_threads, shutdown, None, Limits::default())
     }
 
     /// [`AppState::new`], with endgame tablebases for level-10 engine moves
-    /// and hints.
-    pub fn with_tablebases(
+    /// and hints, and the server's limits (WebSockets follow them).
+    pub fn with_options(
         store: Store,
         engine_threads: usize,
         shutdown: watch::Receiver<bool>,
         tablebases: Option<ai::Tablebases>,
+        limits: Limits,
     ) -> Arc<AppState> {
         Arc::new(AppState {
             store: Arc::new(store),
@@ -64,6 +70,8 @@ impl AppState {
             shutdown,
             engine_movetime: ai::ENGINE_MOVETIME,
             tablebases: tablebases.map(Arc::new),
+            ws_slots: Arc::new(Semaphore::new(limits.max_websockets.max(1))),
+            limits,
         })
     }
 

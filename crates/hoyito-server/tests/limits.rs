@@ -203,3 +203,39 @@ async fn a_websocket_that_never_answers_pings_is_closed() {
     assert!(took >= Duration::from_millis(800), "closed after {took:?}");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_finishes_within_its_deadline_despite_half_sent_requests() {
+    let limits = Limits {
+        header_read_timeout: Duration::from_secs(60),
+        body_read_timeout: Duration::from_secs(60),
+        shutdown_grace: Duration::from_millis(800),
+        ..Limits::default()
+    };
+    let (addr, server) = spawn_local_with(Store::in_memory().unwrap(), limits)
+        .await
+        .unwrap();
+    let mut half_head = TcpStream::connect(addr).await.unwrap();
+    half_head
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    let mut half_body = TcpStream::connect(addr).await.unwrap();
+    half_body
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+              Content-Length: 100\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    // Let the server take both requests in.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let start = Instant::now();
+    tokio::time::timeout(Duration::from_secs(5), server.stop())
+        .await
+        .expect("the server stops despite the half-sent requests");
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    for stream in [&mut half_head, &mut half_body] {
+        read_until_closed(stream, Duration::from_secs(2)).await;
+    }
+}

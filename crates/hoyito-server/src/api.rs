@@ -20,8 +20,18 @@ pub const MAX_BODY: usize = 16 * 1024;
 /// Largest body accepted by record import.
 pub const MAX_IMPORT_BODY: usize = 1024 * 1024;
 
+/// `GET /api/health`: 200 `{"ok": true, "games": N}` once a test write to
+/// the database succeeded, 503 `storage_unavailable` otherwise.
 async fn health(State(st): State<Arc<AppState>>) -> Result<Json<serde_json::Value>, ApiError> {
-    let games = st.db(|s| s.count()).await?;
+    let unavailable = |_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage_unavailable",
+            "the database cannot be written",
+        )
+    };
+    st.db(|s| s.check_writable()).await.map_err(unavailable)?;
+    let games = st.db(|s| s.count()).await.map_err(unavailable)?;
     Ok(Json(serde_json::json!({ "ok": true, "games": games })))
 }
 

@@ -180,7 +180,11 @@ impl Store {
                 seq INTEGER NOT NULL,
                 token TEXT NOT NULL,
                 PRIMARY KEY (game_id, seq)
-            ) WITHOUT ROWID;",
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS health (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                checked_ms INTEGER NOT NULL
+            );",
         )?;
         Ok(Store {
             conn: Mutex::new(conn),
@@ -401,6 +405,19 @@ impl Store {
             })
         })?;
         rows.collect()
+    }
+
+    /// Checks that the database can be written: stores the time in the
+    /// one-row `health` table.
+    ///
+    /// # Errors
+    /// If SQLite fails to write (a full disk, a read-only file, a lock held too long).
+    pub fn check_writable(&self) -> StoreResult<()> {
+        self.conn().execute(
+            "INSERT OR REPLACE INTO health (id, checked_ms) VALUES (1, ?1)",
+            params![now_ms()],
+        )?;
+        Ok(())
     }
 
     /// Number of stored games.

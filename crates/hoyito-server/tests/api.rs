@@ -578,3 +578,32 @@ async fn engine_game_recovers_after_its_move_fails_to_store() {
     assert_eq!(status, StatusCode::OK, "{r}");
     api.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_is_503_while_the_database_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let (status, v) = api.get("/api/health").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["ok"], true);
+    // Every write fails (as on a full disk or a read-only file) until the
+    // trigger is dropped; reads still work.
+    let side = side_connection(&db);
+    side.execute_batch(
+        "CREATE TRIGGER refuse_all BEFORE INSERT ON health
+         BEGIN SELECT RAISE(ABORT, 'disk full (injected)'); END;",
+    )
+    .unwrap();
+    let (status, v) = api.get("/api/health").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert_eq!(error_code(&v), "storage_unavailable");
+    assert!(
+        !v.to_string().contains("injected"),
+        "no storage detail is sent: {v}"
+    );
+    side.execute_batch("DROP TRIGGER refuse_all").unwrap();
+    let (status, v) = api.get("/api/health").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    api.stop().await;
+}

@@ -7,10 +7,31 @@ use hoyito_core::Side;
 use crate::error::ApiError;
 use crate::live::LiveGame;
 
-/// The token of an `Authorization: Bearer <token>` header, if any.
+/// The token of an `Authorization: Bearer <token>` header, if any (the
+/// scheme's case does not matter).
 pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
     let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    v.strip_prefix("Bearer ").map(str::trim)
+    let (scheme, token) = v.trim_start().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+/// What the database keeps of a seat token or an invite secret: its
+/// SHA-256, in hex. The secrets are 128-bit random, so no salt is needed.
+pub fn hash_secret(secret: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Whether `secret` hashes to `stored`, compared in constant time.
+pub fn secret_matches(secret: &str, stored: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    hash_secret(secret).as_bytes().ct_eq(stored.as_bytes()).into()
 }
 
 /// The seat the request's bearer token holds in `game`.
@@ -71,12 +92,12 @@ impl Seat {
 }
 
 impl LiveGame {
-    /// The seat a token holds, if any.
+    /// The seat a token holds, if any (the game keeps the tokens' hashes).
     pub fn seat_of(&self, token: Option<&str>) -> Option<Seat> {
         let token = token?;
         let t = &self.meta.tokens;
-        let south = t.south.as_deref() == Some(token);
-        let north = t.north.as_deref() == Some(token);
+        let south = t.south.as_deref().is_some_and(|h| secret_matches(token, h));
+        let north = t.north.as_deref().is_some_and(|h| secret_matches(token, h));
         match (south, north) {
             (true, true) => Some(Seat::Both),
             (true, false) => Some(Seat::One(Side::South)),

@@ -67,9 +67,11 @@ pub struct Meta {
     pub engine_side: Option<Side>,
     /// A start position in notation, for imported single games that did not start at the standard start.
     pub start: Option<String>,
-    /// The secret token of each seat (the same token for both in hot-seat).
+    /// The hash ([`crate::auth::hash_secret`]) of each seat's secret token
+    /// (the same token for both in hot-seat).
     pub tokens: ByPlayer<Option<String>>,
-    /// The secret of an online game's invite link (cleared once the seat is taken).
+    /// The hash of the secret of an online game's invite link (cleared once
+    /// the seat is taken).
     pub invite: Option<String>,
 }
 
@@ -148,44 +150,12 @@ impl Store {
         Store::setup(Connection::open_in_memory()?)
     }
 
-    fn setup(conn: Connection) -> StoreResult<Store> {
+    fn setup(mut conn: Connection) -> StoreResult<Store> {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS games (
-                id TEXT PRIMARY KEY,
-                created_ms INTEGER NOT NULL,
-                updated_ms INTEGER NOT NULL,
-                mode TEXT NOT NULL,
-                rules TEXT NOT NULL,
-                is_match INTEGER NOT NULL,
-                level INTEGER NOT NULL,
-                engine_side TEXT,
-                start TEXT,
-                south_token TEXT,
-                north_token TEXT,
-                invite TEXT,
-                undos INTEGER NOT NULL DEFAULT 0,
-                status TEXT NOT NULL,
-                plies INTEGER NOT NULL DEFAULT 0,
-                result TEXT,
-                score_south INTEGER NOT NULL DEFAULT 0,
-                score_north INTEGER NOT NULL DEFAULT 0
-            );
-            CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
-            CREATE TABLE IF NOT EXISTS moves (
-                game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-                seq INTEGER NOT NULL,
-                token TEXT NOT NULL,
-                PRIMARY KEY (game_id, seq)
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS health (
-                id INTEGER PRIMARY KEY CHECK (id = 1),
-                checked_ms INTEGER NOT NULL
-            );",
-        )?;
+        migrate(&mut conn)?;
         Ok(Store {
             conn: Mutex::new(conn),
         })
@@ -428,6 +398,86 @@ impl Store {
         self.conn()
             .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
     }
+}
+
+/// The schema version this code writes, kept in `PRAGMA user_version`.
+/// 1: the `games` and `moves` tables (databases older than the version
+/// number read as 0 and have them); 2: seat tokens and invite secrets
+/// stored as SHA-256 hashes, and the `health` table.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
+fn migrate(conn: &mut Connection) -> StoreResult<()> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_MISMATCH),
+            Some(format!(
+                "the database has schema version {version}; this hoyito reads versions up to {SCHEMA_VERSION}"
+            )),
+        ));
+    }
+    if version < 1 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS games (
+                id TEXT PRIMARY KEY,
+                created_ms INTEGER NOT NULL,
+                updated_ms INTEGER NOT NULL,
+                mode TEXT NOT NULL,
+                rules TEXT NOT NULL,
+                is_match INTEGER NOT NULL,
+                level INTEGER NOT NULL,
+                engine_side TEXT,
+                start TEXT,
+                south_token TEXT,
+                north_token TEXT,
+                invite TEXT,
+                undos INTEGER NOT NULL DEFAULT 0,
+                status TEXT NOT NULL,
+                plies INTEGER NOT NULL DEFAULT 0,
+                result TEXT,
+                score_south INTEGER NOT NULL DEFAULT 0,
+                score_north INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
+            CREATE TABLE IF NOT EXISTS moves (
+                game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                token TEXT NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            ) WITHOUT ROWID;",
+        )?;
+    }
+    if version < 2 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS health (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                checked_ms INTEGER NOT NULL
+            );",
+        )?;
+        let rows = {
+            let mut st = tx.prepare("SELECT id, south_token, north_token, invite FROM games")?;
+            let rows = st.query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ))
+            })?;
+            rows.collect::<StoreResult<Vec<_>>>()?
+        };
+        let hash = |s: Option<String>| s.as_deref().map(crate::auth::hash_secret);
+        for (id, south, north, invite) in rows {
+            tx.execute(
+                "UPDATE games SET south_token = ?2, north_token = ?3, invite = ?4 WHERE id = ?1",
+                params![id, hash(south), hash(north), hash(invite)],
+            )?;
+        }
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()
 }
 
 fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> StoreResult<()> {

@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use hoyito_core::{ByPlayer, Record, Side};
 
-use crate::auth::{random_id, random_token, Seat};
+use crate::auth::{hash_secret, random_id, random_token, Seat};
 use crate::engine_task::kick_engine;
 use crate::error::{ApiError, ApiJson};
 use crate::live::{LiveGame, NEXT_ROUND};
@@ -50,22 +50,23 @@ pub(crate) async fn create(
     }
     let side = req.side.unwrap_or(Side::South);
     let token = random_token();
+    let hashed = hash_secret(&token);
     let id = random_id(10);
     let (tokens, engine_side, invite, seat) = match req.mode {
         Mode::Hotseat => (
-            ByPlayer::new(Some(token.clone()), Some(token.clone())),
+            ByPlayer::new(Some(hashed.clone()), Some(hashed)),
             None,
             None,
             Seat::Both,
         ),
         Mode::Engine => {
             let mut t = ByPlayer::new(None, None);
-            t[side] = Some(token.clone());
+            t[side] = Some(hashed);
             (t, Some(side.other()), None, Seat::One(side))
         }
         Mode::Online => {
             let mut t = ByPlayer::new(None, None);
-            t[side] = Some(token.clone());
+            t[side] = Some(hashed);
             (t, None, Some(random_token()), Seat::One(side))
         }
     };
@@ -79,7 +80,7 @@ pub(crate) async fn create(
         engine_side,
         start: None,
         tokens,
-        invite: invite.clone(),
+        invite: invite.as_deref().map(hash_secret),
     };
     let game = LiveGame::new(meta.clone(), 0)?;
     let summary = game.summary();
@@ -138,15 +139,16 @@ pub(crate) async fn import(
     }
     let side = req.side.unwrap_or(Side::South);
     let token = random_token();
+    let hashed = hash_secret(&token);
     let id = random_id(10);
     let (tokens, engine_side, seat) = match req.mode {
         Mode::Engine => {
             let mut t = ByPlayer::new(None, None);
-            t[side] = Some(token.clone());
+            t[side] = Some(hashed);
             (t, Some(side.other()), Seat::One(side))
         }
         _ => (
-            ByPlayer::new(Some(token.clone()), Some(token.clone())),
+            ByPlayer::new(Some(hashed.clone()), Some(hashed)),
             None,
             Seat::Both,
         ),

@@ -9,7 +9,7 @@ use axum::Json;
 use hoyito_core::Side;
 
 use crate::ai;
-use crate::auth::{random_token, seat};
+use crate::auth::{hash_secret, random_token, seat, secret_matches};
 use crate::engine_task::kick_engine;
 use crate::error::{ApiError, ApiJson};
 use crate::live::{LiveGame, NEXT_ROUND};
@@ -111,7 +111,7 @@ pub(crate) async fn join(
     let Some(invite) = g.meta.invite.clone() else {
         return Err(ApiError::conflict("seat_taken", "both seats are taken"));
     };
-    if invite != req.invite {
+    if !secret_matches(&req.invite, &invite) {
         return Err(ApiError::forbidden("this invite is not valid for this game"));
     }
     let side = if g.meta.tokens.south.is_none() {
@@ -120,10 +120,11 @@ pub(crate) async fn join(
         Side::North
     };
     let token = random_token();
-    g.meta.tokens[side] = Some(token.clone());
+    let hashed = hash_secret(&token);
+    g.meta.tokens[side] = Some(hashed.clone());
     g.meta.invite = None;
     let summary = g.summary();
-    let (gid, tok) = (g.meta.id.clone(), token.clone());
+    let (gid, tok) = (g.meta.id.clone(), hashed);
     if let Err(e) = st.db(move |s| s.bind_seat(&gid, side, &tok, &summary)).await {
         g.meta.tokens[side] = None;
         g.meta.invite = Some(invite);

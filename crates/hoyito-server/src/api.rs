@@ -35,8 +35,18 @@ async fn health(State(st): State<Arc<AppState>>) -> Result<Json<serde_json::Valu
     Ok(Json(serde_json::json!({ "ok": true, "games": games })))
 }
 
-async fn api_not_found() -> ApiError {
+/// 404 `not_found` for a path that is no API endpoint.
+pub(crate) async fn api_not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such API endpoint")
+}
+
+/// 405 `method_not_allowed` for a method a path does not take.
+pub(crate) async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this path does not take this method",
+    )
 }
 
 /// The router: the JSON API under `/api`, the WebSocket, and the embedded UI.
@@ -57,6 +67,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/ws", get(crate::ws::ws))
         .fallback(api_not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let body_timeout = BodyTimeout(state.limits.body_read_timeout);
     Router::new()

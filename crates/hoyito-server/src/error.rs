@@ -107,7 +107,8 @@ impl BodyTimeout {
 }
 
 /// A JSON body extractor whose rejections are [`ApiError`]s (JSON bodies
-/// with the right status: 400 malformed, 408 too slow, 413 too large, 415, 422).
+/// with the right status: 400 malformed, 408 too slow, 413 too large, 415,
+/// and 422 for anything but an object of the documented fields and types).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
 
@@ -123,13 +124,70 @@ where
             .extensions()
             .get::<BodyTimeout>()
             .map_or(BodyTimeout::DEFAULT, |t| t.0);
-        match tokio::time::timeout(timeout, Json::<T>::from_request(req, state)).await {
-            Ok(json) => Ok(ApiJson(json?.0)),
-            Err(_) => Err(ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "body_timeout",
-                format!("the request body did not arrive within {timeout:?}"),
-            )),
+        let value =
+            match tokio::time::timeout(timeout, Json::<serde_json::Value>::from_request(req, state)).await {
+                Ok(json) => json?.0,
+                Err(_) => {
+                    return Err(ApiError::new(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "body_timeout",
+                        format!("the request body did not arrive within {timeout:?}"),
+                    ))
+                }
+            };
+        if !value.is_object() {
+            return Err(ApiError::unprocessable(
+                "invalid_fields",
+                "the body must be a JSON object",
+            ));
+        }
+        serde_json::from_value(value)
+            .map(ApiJson)
+            .map_err(|e| ApiError::unprocessable("invalid_fields", e.to_string()))
+    }
+}
+
+/// A path extractor whose rejections are [`ApiError`]s: 400 `bad_request`
+/// (e.g. a segment that is not UTF-8).
+#[derive(Debug, Clone, Default)]
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiPath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(v)) => Ok(ApiPath(v)),
+            Err(e) => Err(ApiError::bad_request(e.body_text())),
+        }
+    }
+}
+
+/// A query-string extractor whose rejections are [`ApiError`]s: 400 `bad_request`.
+#[derive(Debug, Clone, Default)]
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiQuery<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(v)) => Ok(ApiQuery(v)),
+            Err(e) => Err(ApiError::bad_request(e.body_text())),
         }
     }
 }

@@ -175,12 +175,12 @@ pub(crate) async fn commit_stored(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ApiJson;
+    use crate::error::{ApiJson, ApiPath};
     use crate::handlers::games::{create, get_game};
     use crate::handlers::play::post_move;
     use crate::store::Mode;
     use crate::wire::{CreateRequest, MoveRequest};
-    use axum::extract::{Path, State};
+    use axum::extract::State;
     use axum::http::{header, HeaderMap};
     use axum::Json;
     use hoyito_core::RulesSpec;
@@ -206,9 +206,14 @@ mod tests {
             token: "3".into(),
             seq: None,
         };
-        let Json(played) = post_move(State(st.clone()), Path(created.id.clone()), headers, ApiJson(mv))
-            .await
-            .unwrap();
+        let Json(played) = post_move(
+            State(st.clone()),
+            ApiPath(created.id.clone()),
+            headers,
+            ApiJson(mv),
+        )
+        .await
+        .unwrap();
         assert_eq!(st.games_in_memory(), 1);
         // Let the spawned engine checks (which lock the game briefly) run.
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
@@ -217,7 +222,7 @@ mod tests {
         assert_eq!(st.evict_idle(0), 1);
         assert_eq!(st.games_in_memory(), 0);
         // The next request reloads the game exactly as it was.
-        let Json(view) = get_game(State(st.clone()), Path(created.id.clone()))
+        let Json(view) = get_game(State(st.clone()), ApiPath(created.id.clone()))
             .await
             .unwrap();
         assert_eq!(st.games_in_memory(), 1);

@@ -14,8 +14,8 @@ pub struct CreateRequest {
     /// `engine`, `hotseat` (default) or `online`.
     #[serde(default = "default_mode")]
     pub mode: Mode,
-    /// The rules; missing fields take their defaults.
-    #[serde(default)]
+    /// The rules; missing fields take their defaults, unknown ones are refused.
+    #[serde(default, deserialize_with = "strict_rules")]
     pub rules: RulesSpec,
     /// Play a match of rounds.
     #[serde(default, rename = "match")]
@@ -122,4 +122,26 @@ pub struct HintResponse {
     pub token: String,
     /// Expected final margin in seeds for the player to move.
     pub score: i32,
+}
+
+/// Reads a [`RulesSpec`] from an object, refusing fields it does not have (the spec itself
+/// ignores them): its fields are the keys it serialises.
+fn strict_rules<'de, D: serde::Deserializer<'de>>(d: D) -> Result<RulesSpec, D::Error> {
+    use serde::de::Error;
+    let value = serde_json::Value::deserialize(d)?;
+    let known = serde_json::to_value(RulesSpec::default()).map_err(D::Error::custom)?;
+    let Some(given) = value.as_object() else {
+        return Err(D::Error::custom("rules must be a JSON object"));
+    };
+    if let Some(known) = known.as_object() {
+        if let Some(unknown) = given.keys().find(|k| !known.contains_key(*k)) {
+            let mut names: Vec<&str> = known.keys().map(String::as_str).collect();
+            names.sort_unstable();
+            return Err(D::Error::custom(format!(
+                "unknown field `{unknown}` in rules, expected one of {}",
+                names.join(", ")
+            )));
+        }
+    }
+    RulesSpec::deserialize(value).map_err(D::Error::custom)
 }

@@ -7,13 +7,13 @@ use tokio::time::Instant;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Serialize;
 use tokio::sync::{broadcast, watch};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiPath};
 use crate::listen::WS_MAX_MESSAGE;
 use crate::state::{AppState, Slot};
 use crate::view::{GameView, MoveEvent};
@@ -45,7 +45,7 @@ pub(crate) fn broadcast_move(slot: &Slot, ev: &MoveEvent, game: &GameView) {
 /// as JSON; beyond [`crate::Limits::max_websockets`] open sockets, a 503.
 pub(crate) async fn ws(
     State(st): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = st.slot(&id).await?;

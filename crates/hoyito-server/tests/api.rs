@@ -607,3 +607,73 @@ async fn health_is_503_while_the_database_cannot_be_written() {
     assert_eq!(status, StatusCode::OK, "{v}");
     api.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_json_and_every_error_as_json() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    // Bodies must be objects of the documented fields and types.
+    for body in [json!([]), json!(["online"]), json!("online"), json!(3)] {
+        let (status, v) = api.post("/api/games", None, body.clone()).await;
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields"),
+            "{body}"
+        );
+    }
+    let (status, v) = api
+        .post("/api/games", None, json!({ "rules": { "seed": 6 } }))
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields")
+    );
+    assert!(v["error"].as_str().unwrap().contains("`seed`"), "{v}");
+    for body in [
+        json!({ "mode": 3 }),
+        json!({ "mode": "chess" }),
+        json!({ "rules": { "variant": 1 } }),
+        json!({ "rules": [] }),
+    ] {
+        let (status, v) = api.post("/api/games", None, body.clone()).await;
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields"),
+            "{body}"
+        );
+    }
+    let (status, v) = api.post_raw("/api/games", None, b"{\"mode\":".to_vec()).await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::BAD_REQUEST, "malformed_json")
+    );
+    // Errors outside the handlers are JSON too.
+    let (status, v) = api.get("/api/games?limit=lots").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "bad_request"));
+    let (status, v) = api.get("/api/games/%FF").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "bad_request"));
+    let (status, v) = api.get("/api/games/nosuchgame/ws").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "unknown_game"));
+    let (id, _, _) = api.create(json!({})).await;
+    let (status, v) = api.get(&format!("/api/games/{id}/ws")).await;
+    assert!(status.is_client_error(), "{status}");
+    assert_eq!(error_code(&v), "not_websocket");
+    let (status, v) = api.get("/api/").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+    for (method, path) in [
+        ("DELETE", "/api/games"),
+        ("PUT", "/api/health"),
+        ("PUT", "/"),
+        ("DELETE", "/index.html"),
+    ] {
+        let res = api
+            .http
+            .request(method.parse().unwrap(), format!("{}{path}", api.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+        let v: Value = res.json().await.expect("a JSON body");
+        assert_eq!(error_code(&v), "method_not_allowed", "{method} {path}");
+    }
+    api.stop().await;
+}

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -10,7 +10,7 @@ use hoyito_core::{ByPlayer, Record, Side};
 
 use crate::auth::{hash_secret, random_id, random_token, Seat};
 use crate::engine_task::kick_engine;
-use crate::error::{ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
 use crate::live::{LiveGame, NEXT_ROUND};
 use crate::state::AppState;
 use crate::store::{Meta, Mode};
@@ -186,7 +186,7 @@ pub(crate) async fn import(
 
 pub(crate) async fn list(
     State(st): State<Arc<AppState>>,
-    Query(q): Query<ListQuery>,
+    ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<Json<ListResponse>, ApiError> {
     let limit = q.limit.unwrap_or(50).clamp(1, 500);
     if let Some(s) = &q.status {
@@ -200,7 +200,7 @@ pub(crate) async fn list(
 
 pub(crate) async fn get_game(
     State(st): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = st.slot(&id).await?;
     let g = slot.game.lock().await;
@@ -209,7 +209,7 @@ pub(crate) async fn get_game(
 
 pub(crate) async fn record(
     State(st): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let slot = st.slot(&id).await?;
     let g = slot.game.lock().await;

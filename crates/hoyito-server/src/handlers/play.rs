@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
 use hoyito_core::Side;
@@ -11,7 +11,7 @@ use hoyito_core::Side;
 use crate::ai;
 use crate::auth::{hash_secret, random_token, seat, secret_matches};
 use crate::engine_task::kick_engine;
-use crate::error::{ApiError, ApiJson};
+use crate::error::{ApiError, ApiJson, ApiPath};
 use crate::live::{LiveGame, NEXT_ROUND};
 use crate::state::{commit_stored, AppState};
 use crate::store::Mode;
@@ -21,7 +21,7 @@ use crate::ws::{broadcast_move, broadcast_state};
 
 pub(crate) async fn post_move(
     State(st): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<MoveResponse>, ApiError> {
@@ -51,7 +51,7 @@ pub(crate) async fn post_move(
 
 pub(crate) async fn undo(
     State(st): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = st.slot(&id).await?;
@@ -75,7 +75,7 @@ pub(crate) async fn undo(
 
 pub(crate) async fn next_round(
     State(st): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = st.slot(&id).await?;
@@ -97,7 +97,7 @@ pub(crate) async fn next_round(
 
 pub(crate) async fn join(
     State(st): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<SeatResponse>, ApiError> {
     let slot = st.slot(&id).await?;
@@ -144,7 +144,7 @@ pub(crate) async fn join(
 
 pub(crate) async fn hint(
     State(st): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Json<HintResponse>, ApiError> {
     let slot = st.slot(&id).await?;

@@ -23,7 +23,8 @@ pub const MAX_IMPORT_BODY: usize = 1024 * 1024;
 /// `GET /api/health`: 200 `{"ok": true, "games": N}` once a test write to
 /// the database succeeded, 503 `storage_unavailable` otherwise.
 async fn health(State(st): State<Arc<AppState>>) -> Result<Json<serde_json::Value>, ApiError> {
-    let unavailable = |_| {
+    let unavailable = |e: ApiError| {
+        tracing::error!(error = %e.message, "health check: the database cannot be written");
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "storage_unavailable",
@@ -72,6 +73,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     let body_timeout = BodyTimeout(state.limits.body_read_timeout);
     Router::new()
         .nest("/api", api)
+        .layer(axum::middleware::from_fn(crate::log::log_request))
         .layer(Extension(body_timeout))
         .merge(crate::assets::router())
         .with_state(state)

@@ -69,7 +69,13 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
             let event = loop {
                 match commit_stored(&state, &mut g, prepared.clone()).await {
                     Ok(event) => break Some(event),
-                    Err(_) => {
+                    Err(e) => {
+                        tracing::warn!(
+                            game = %g.meta.id,
+                            error = %e.message,
+                            retry_in_ms = delay.as_millis() as u64,
+                            "storing the engine's move failed"
+                        );
                         drop(g);
                         tokio::time::sleep(delay).await;
                         delay = (delay * 2).min(RETRY_MAX);

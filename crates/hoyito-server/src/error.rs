@@ -60,16 +60,30 @@ impl ApiError {
     pub fn unprocessable(code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
     }
-    /// 500: the server failed (storage, a task that panicked).
+    /// 500: the server failed (storage, a task that panicked). The message
+    /// is logged; the client gets a generic one.
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
     }
 }
 
+/// What a client is told of a server failure; the details go to the log.
+const INTERNAL_MESSAGE: &str = "the server failed to handle this request; the failure is in its log";
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let message = if self.status.is_server_error() {
+            tracing::error!(code = self.code, status = self.status.as_u16(), error = %self.message, "request failed");
+            if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+                INTERNAL_MESSAGE
+            } else {
+                &self.message
+            }
+        } else {
+            &self.message
+        };
         let body = ErrorBody {
-            error: &self.message,
+            error: message,
             code: self.code,
             status: self.status.as_u16(),
         };

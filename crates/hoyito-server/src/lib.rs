@@ -29,6 +29,7 @@ pub mod error;
 mod handlers;
 pub mod listen;
 pub mod live;
+pub mod log;
 pub mod state;
 pub mod store;
 pub mod trace;
@@ -113,11 +114,13 @@ pub async fn serve_on(
 }
 
 /// Opens the database, binds the address, calls `on_listen` with the
-/// bound address, and serves until Ctrl-C or SIGTERM. Builds its own runtime.
+/// bound address, and serves until Ctrl-C or SIGTERM. Builds its own runtime
+/// and logs to standard error ([`log::init`]).
 ///
 /// # Errors
 /// If the database cannot be opened or the address cannot be bound.
 pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
+    log::init();
     let store =
         Store::open(&config.db).with_context(|| format!("opening database {}", config.db.display()))?;
     let rt = tokio::runtime::Builder::new_multi_thread()

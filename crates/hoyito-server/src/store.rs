@@ -171,34 +171,11 @@ impl Store {
     /// # Errors
     /// If SQLite fails (e.g. the id exists).
     pub fn insert_game(&self, meta: &Meta, summary: &Summary) -> StoreResult<()> {
-        let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
-        self.conn().execute(
-            "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
-                start, south_token, north_token, invite, status, plies, result, score_south, score_north)
-             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            params![
-                meta.id,
-                meta.created_ms,
-                meta.mode.name(),
-                rules,
-                meta.is_match,
-                meta.level,
-                meta.engine_side.map(Side::name),
-                meta.start,
-                meta.tokens.south,
-                meta.tokens.north,
-                meta.invite,
-                summary.status,
-                summary.plies,
-                summary.result,
-                summary.score[0],
-                summary.score[1],
-            ],
-        )?;
-        Ok(())
+        insert_game_row(&self.conn(), meta, summary)
     }
 
-    /// Stores a game with its steps in one transaction (record import).
+    /// Stores a game with its steps in one transaction (record import):
+    /// both or neither.
     ///
     /// # Errors
     /// If SQLite fails.
@@ -208,9 +185,9 @@ impl Store {
         steps: &[String],
         summary: &Summary,
     ) -> StoreResult<()> {
-        self.insert_game(meta, summary)?;
         let mut conn = self.conn();
         let tx = conn.transaction()?;
+        insert_game_row(&tx, meta, summary)?;
         {
             let mut st = tx.prepare("INSERT INTO moves (game_id, seq, token) VALUES (?1, ?2, ?3)")?;
             for (i, t) in steps.iter().enumerate() {
@@ -478,6 +455,35 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()
+}
+
+/// Inserts a game's row.
+fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> StoreResult<()> {
+    let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
+    conn.execute(
+        "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
+            start, south_token, north_token, invite, status, plies, result, score_south, score_north)
+         VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        params![
+            meta.id,
+            meta.created_ms,
+            meta.mode.name(),
+            rules,
+            meta.is_match,
+            meta.level,
+            meta.engine_side.map(Side::name),
+            meta.start,
+            meta.tokens.south,
+            meta.tokens.north,
+            meta.invite,
+            summary.status,
+            summary.plies,
+            summary.result,
+            summary.score[0],
+            summary.score[1],
+        ],
+    )?;
+    Ok(())
 }
 
 fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> StoreResult<()> {

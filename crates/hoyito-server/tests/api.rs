@@ -677,3 +677,51 @@ async fn strict_json_and_every_error_as_json() {
     }
     api.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_import_stores_nothing_and_tells_no_storage_detail() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let (id, token, _) = api.create(json!({ "mode": "hotseat" })).await;
+    for mv in ["1", "2"] {
+        let (status, v) = api.play(&id, &token, mv).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let res = api
+        .http
+        .get(format!("{}/api/games/{id}/record", api.base))
+        .send()
+        .await
+        .unwrap();
+    let record = res.text().await.unwrap();
+    let side = side_connection(&db);
+    side.execute_batch(
+        "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves
+         BEGIN SELECT RAISE(ABORT, 'disk full (injected)'); END;",
+    )
+    .unwrap();
+    let (status, v) = api
+        .post("/api/games/import", None, json!({ "record": record }))
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+    );
+    assert!(
+        !v.to_string().contains("injected"),
+        "no storage detail is sent: {v}"
+    );
+    // The game row went with its moves: only the first game is stored.
+    let games: i64 = side
+        .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(games, 1);
+    side.execute_batch("DROP TRIGGER refuse_moves").unwrap();
+    let (status, v) = api
+        .post("/api/games/import", None, json!({ "record": record }))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(v["game"]["seq"], 2);
+    api.stop().await;
+}

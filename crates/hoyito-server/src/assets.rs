@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use axum::http::{header, StatusCode, Uri};
+use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 
@@ -54,8 +54,17 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static str)> {
         .map(|&(_, mime, body)| (mime, body))
 }
 
-async fn serve(uri: Uri) -> Response {
+async fn serve(method: Method, uri: Uri) -> Response {
     let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        return crate::api::api_not_found().await.into_response();
+    }
+    if method != Method::GET && method != Method::HEAD {
+        let mut res = crate::api::method_not_allowed().await.into_response();
+        res.headers_mut()
+            .insert(header::ALLOW, header::HeaderValue::from_static("GET, HEAD"));
+        return res;
+    }
     if let Some(dir) = std::env::var_os("HOYITO_WEB_DIR") {
         // Development: serve the files from disk so that edits show without a rebuild.
         let file = if asset(path).is_some() {

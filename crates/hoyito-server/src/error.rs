@@ -60,16 +60,30 @@ impl ApiError {
     pub fn unprocessable(code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
     }
-    /// 500: the server failed (storage, a task that panicked).
+    /// 500: the server failed (storage, a task that panicked). The message
+    /// is logged; the client gets a generic one.
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
     }
 }
 
+/// What a client is told of a server failure; the details go to the log.
+const INTERNAL_MESSAGE: &str = "the server failed to handle this request; the failure is in its log";
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let message = if self.status.is_server_error() {
+            tracing::error!(code = self.code, status = self.status.as_u16(), error = %self.message, "request failed");
+            if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+                INTERNAL_MESSAGE
+            } else {
+                &self.message
+            }
+        } else {
+            &self.message
+        };
         let body = ErrorBody {
-            error: &self.message,
+            error: message,
             code: self.code,
             status: self.status.as_u16(),
         };
@@ -96,8 +110,19 @@ impl From<rusqlite::Error> for ApiError {
     }
 }
 
+/// How long [`ApiJson`] waits for a request body: a request extension set by
+/// the router from [`crate::Limits::body_read_timeout`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyTimeout(pub std::time::Duration);
+
+impl BodyTimeout {
+    /// The wait when no extension is set.
+    pub const DEFAULT: std::time::Duration = std::time::Duration::from_secs(10);
+}
+
 /// A JSON body extractor whose rejections are [`ApiError`]s (JSON bodies
-/// with the right status: 400 malformed, 413 too large, 415, 422).
+/// with the right status: 400 malformed, 408 too slow, 413 too large, 415,
+/// and 422 for anything but an object of the documented fields and types).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
 
@@ -109,7 +134,74 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        let Json(v) = Json::<T>::from_request(req, state).await?;
-        Ok(ApiJson(v))
+        let timeout = req
+            .extensions()
+            .get::<BodyTimeout>()
+            .map_or(BodyTimeout::DEFAULT, |t| t.0);
+        let value =
+            match tokio::time::timeout(timeout, Json::<serde_json::Value>::from_request(req, state)).await {
+                Ok(json) => json?.0,
+                Err(_) => {
+                    return Err(ApiError::new(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "body_timeout",
+                        format!("the request body did not arrive within {timeout:?}"),
+                    ))
+                }
+            };
+        if !value.is_object() {
+            return Err(ApiError::unprocessable(
+                "invalid_fields",
+                "the body must be a JSON object",
+            ));
+        }
+        serde_json::from_value(value)
+            .map(ApiJson)
+            .map_err(|e| ApiError::unprocessable("invalid_fields", e.to_string()))
+    }
+}
+
+/// A path extractor whose rejections are [`ApiError`]s: 400 `bad_request`
+/// (e.g. a segment that is not UTF-8).
+#[derive(Debug, Clone, Default)]
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiPath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(v)) => Ok(ApiPath(v)),
+            Err(e) => Err(ApiError::bad_request(e.body_text())),
+        }
+    }
+}
+
+/// A query-string extractor whose rejections are [`ApiError`]s: 400 `bad_request`.
+#[derive(Debug, Clone, Default)]
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiQuery<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(v)) => Ok(ApiQuery(v)),
+            Err(e) => Err(ApiError::bad_request(e.body_text())),
+        }
     }
 }

@@ -23,10 +23,19 @@
 pub mod ai;
 pub mod api;
 pub mod assets;
+pub mod auth;
+mod engine_task;
 pub mod error;
+mod handlers;
+pub mod listen;
 pub mod live;
+pub mod log;
+pub mod state;
 pub mod store;
 pub mod trace;
+pub mod view;
+pub mod wire;
+mod ws;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -38,6 +47,7 @@ use tokio::sync::watch;
 
 pub use api::{router, AppState};
 pub use error::ApiError;
+pub use listen::Limits;
 pub use store::Store;
 
 /// Where to listen and where the database lives.
@@ -67,8 +77,9 @@ pub fn engine_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Serves on `listener` until `shutdown` completes, then closes WebSockets
-/// and finishes the requests in flight. Level-10 engine moves and hints use
+/// Serves on `listener` within `limits` until `shutdown` completes, then
+/// closes WebSockets and finishes the requests in flight, for at most
+/// [`Limits::shutdown_grace`]. Level-10 engine moves and hints use
 /// `tablebases`, if given.
 ///
 /// # Errors
@@ -77,10 +88,11 @@ pub async fn serve_on(
     listener: TcpListener,
     store: Store,
     tablebases: Option<ai::Tablebases>,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
-    let state = AppState::with_tablebases(store, engine_threads(), stop_rx, tablebases);
+    let state = AppState::with_options(store, engine_threads(), stop_rx, tablebases, limits.clone());
     let sweeper = {
         let state = state.clone();
         tokio::spawn(async move {
@@ -92,22 +104,23 @@ pub async fn serve_on(
         })
     };
     let app = router(state);
-    let result = axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            let _ = stop_tx.send(true);
-        })
-        .await;
+    let result = listen::serve_connections(listener, app, &limits, async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    })
+    .await;
     sweeper.abort();
     result
 }
 
 /// Opens the database, binds the address, calls `on_listen` with the
-/// bound address, and serves until Ctrl-C or SIGTERM. Builds its own runtime.
+/// bound address, and serves until Ctrl-C or SIGTERM. Builds its own runtime
+/// and logs to standard error ([`log::init`]).
 ///
 /// # Errors
 /// If the database cannot be opened or the address cannot be bound.
 pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
+    log::init();
     let store =
         Store::open(&config.db).with_context(|| format!("opening database {}", config.db.display()))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -120,7 +133,7 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result
             .with_context(|| format!("binding {}", config.addr))?;
         on_listen(listener.local_addr()?);
         let tablebases = config.tablebases.map(ai::Tablebases::new);
-        serve_on(listener, store, tablebases, shutdown_signal())
+        serve_on(listener, store, tablebases, Limits::default(), shutdown_signal())
             .await
             .context("serving")
     });
@@ -150,17 +163,25 @@ async fn shutdown_signal() {
     }
 }
 
-/// Starts a server on a background runtime bound to `127.0.0.1:0` (for
+/// Starts a server on a background task bound to `127.0.0.1:0` (for
 /// tests and the load test): returns its address and a handle that stops it.
 ///
 /// # Errors
 /// If binding fails.
 pub async fn spawn_local(store: Store) -> std::io::Result<(SocketAddr, LocalServer)> {
+    spawn_local_with(store, Limits::default()).await
+}
+
+/// [`spawn_local`] with other limits (short timeouts for tests).
+///
+/// # Errors
+/// If binding fails.
+pub async fn spawn_local_with(store: Store, limits: Limits) -> std::io::Result<(SocketAddr, LocalServer)> {
     let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
-        let _ = serve_on(listener, store, None, async {
+        let _ = serve_on(listener, store, None, limits, async {
             let _ = rx.await;
         })
         .await;

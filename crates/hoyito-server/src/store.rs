@@ -67,9 +67,11 @@ pub struct Meta {
     pub engine_side: Option<Side>,
     /// A start position in notation, for imported single games that did not start at the standard start.
     pub start: Option<String>,
-    /// The secret token of each seat (the same token for both in hot-seat).
+    /// The hash ([`crate::auth::hash_secret`]) of each seat's secret token
+    /// (the same token for both in hot-seat).
     pub tokens: ByPlayer<Option<String>>,
-    /// The secret of an online game's invite link (cleared once the seat is taken).
+    /// The hash of the secret of an online game's invite link (cleared once
+    /// the seat is taken).
     pub invite: Option<String>,
 }
 
@@ -148,40 +150,12 @@ impl Store {
         Store::setup(Connection::open_in_memory()?)
     }
 
-    fn setup(conn: Connection) -> StoreResult<Store> {
+    fn setup(mut conn: Connection) -> StoreResult<Store> {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS games (
-                id TEXT PRIMARY KEY,
-                created_ms INTEGER NOT NULL,
-                updated_ms INTEGER NOT NULL,
-                mode TEXT NOT NULL,
-                rules TEXT NOT NULL,
-                is_match INTEGER NOT NULL,
-                level INTEGER NOT NULL,
-                engine_side TEXT,
-                start TEXT,
-                south_token TEXT,
-                north_token TEXT,
-                invite TEXT,
-                undos INTEGER NOT NULL DEFAULT 0,
-                status TEXT NOT NULL,
-                plies INTEGER NOT NULL DEFAULT 0,
-                result TEXT,
-                score_south INTEGER NOT NULL DEFAULT 0,
-                score_north INTEGER NOT NULL DEFAULT 0
-            );
-            CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
-            CREATE TABLE IF NOT EXISTS moves (
-                game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-                seq INTEGER NOT NULL,
-                token TEXT NOT NULL,
-                PRIMARY KEY (game_id, seq)
-            ) WITHOUT ROWID;",
-        )?;
+        migrate(&mut conn)?;
         Ok(Store {
             conn: Mutex::new(conn),
         })
@@ -197,34 +171,11 @@ impl Store {
     /// # Errors
     /// If SQLite fails (e.g. the id exists).
     pub fn insert_game(&self, meta: &Meta, summary: &Summary) -> StoreResult<()> {
-        let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
-        self.conn().execute(
-            "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
-                start, south_token, north_token, invite, status, plies, result, score_south, score_north)
-             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            params![
-                meta.id,
-                meta.created_ms,
-                meta.mode.name(),
-                rules,
-                meta.is_match,
-                meta.level,
-                meta.engine_side.map(Side::name),
-                meta.start,
-                meta.tokens.south,
-                meta.tokens.north,
-                meta.invite,
-                summary.status,
-                summary.plies,
-                summary.result,
-                summary.score[0],
-                summary.score[1],
-            ],
-        )?;
-        Ok(())
+        insert_game_row(&self.conn(), meta, summary)
     }
 
-    /// Stores a game with its steps in one transaction (record import).
+    /// Stores a game with its steps in one transaction (record import):
+    /// both or neither.
     ///
     /// # Errors
     /// If SQLite fails.
@@ -234,9 +185,9 @@ impl Store {
         steps: &[String],
         summary: &Summary,
     ) -> StoreResult<()> {
-        self.insert_game(meta, summary)?;
         let mut conn = self.conn();
         let tx = conn.transaction()?;
+        insert_game_row(&tx, meta, summary)?;
         {
             let mut st = tx.prepare("INSERT INTO moves (game_id, seq, token) VALUES (?1, ?2, ?3)")?;
             for (i, t) in steps.iter().enumerate() {
@@ -403,6 +354,19 @@ impl Store {
         rows.collect()
     }
 
+    /// Checks that the database can be written: stores the time in the
+    /// one-row `health` table.
+    ///
+    /// # Errors
+    /// If SQLite fails to write (a full disk, a read-only file, a lock held too long).
+    pub fn check_writable(&self) -> StoreResult<()> {
+        self.conn().execute(
+            "INSERT OR REPLACE INTO health (id, checked_ms) VALUES (1, ?1)",
+            params![now_ms()],
+        )?;
+        Ok(())
+    }
+
     /// Number of stored games.
     ///
     /// # Errors
@@ -411,6 +375,115 @@ impl Store {
         self.conn()
             .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
     }
+}
+
+/// The schema version this code writes, kept in `PRAGMA user_version`.
+/// 1: the `games` and `moves` tables (databases older than the version
+/// number read as 0 and have them); 2: seat tokens and invite secrets
+/// stored as SHA-256 hashes, and the `health` table.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
+fn migrate(conn: &mut Connection) -> StoreResult<()> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_MISMATCH),
+            Some(format!(
+                "the database has schema version {version}; this hoyito reads versions up to {SCHEMA_VERSION}"
+            )),
+        ));
+    }
+    if version < 1 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS games (
+                id TEXT PRIMARY KEY,
+                created_ms INTEGER NOT NULL,
+                updated_ms INTEGER NOT NULL,
+                mode TEXT NOT NULL,
+                rules TEXT NOT NULL,
+                is_match INTEGER NOT NULL,
+                level INTEGER NOT NULL,
+                engine_side TEXT,
+                start TEXT,
+                south_token TEXT,
+                north_token TEXT,
+                invite TEXT,
+                undos INTEGER NOT NULL DEFAULT 0,
+                status TEXT NOT NULL,
+                plies INTEGER NOT NULL DEFAULT 0,
+                result TEXT,
+                score_south INTEGER NOT NULL DEFAULT 0,
+                score_north INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
+            CREATE TABLE IF NOT EXISTS moves (
+                game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                token TEXT NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            ) WITHOUT ROWID;",
+        )?;
+    }
+    if version < 2 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS health (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                checked_ms INTEGER NOT NULL
+            );",
+        )?;
+        let rows = {
+            let mut st = tx.prepare("SELECT id, south_token, north_token, invite FROM games")?;
+            let rows = st.query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ))
+            })?;
+            rows.collect::<StoreResult<Vec<_>>>()?
+        };
+        let hash = |s: Option<String>| s.as_deref().map(crate::auth::hash_secret);
+        for (id, south, north, invite) in rows {
+            tx.execute(
+                "UPDATE games SET south_token = ?2, north_token = ?3, invite = ?4 WHERE id = ?1",
+                params![id, hash(south), hash(north), hash(invite)],
+            )?;
+        }
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()
+}
+
+/// Inserts a game's row.
+fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> StoreResult<()> {
+    let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
+    conn.execute(
+        "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
+            start, south_token, north_token, invite, status, plies, result, score_south, score_north)
+         VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        params![
+            meta.id,
+            meta.created_ms,
+            meta.mode.name(),
+            rules,
+            meta.is_match,
+            meta.level,
+            meta.engine_side.map(Side::name),
+            meta.start,
+            meta.tokens.south,
+            meta.tokens.north,
+            meta.invite,
+            summary.status,
+            summary.plies,
+            summary.result,
+            summary.score[0],
+            summary.score[1],
+        ],
+    )?;
+    Ok(())
 }
 
 fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> StoreResult<()> {

@@ -532,3 +532,196 @@ async fn record_download_and_import_round_trip() {
     );
     api.stop().await;
 }
+
+/// Opens a second connection to the server's database file, as another
+/// process would.
+fn side_connection(db: &std::path::Path) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(db).expect("a second connection");
+    conn.busy_timeout(Duration::from_secs(5)).unwrap();
+    conn
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_game_recovers_after_its_move_fails_to_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    // Every insert into `moves` fails until the trigger is dropped: a real
+    // storage error on the engine's move, as a full disk would give.
+    let side = side_connection(&db);
+    side.execute_batch(
+        "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves
+         BEGIN SELECT RAISE(ABORT, 'disk full (injected)'); END;",
+    )
+    .unwrap();
+    let (id, token, _) = api
+        .create(json!({ "mode": "engine", "level": 1, "side": "north", "rules": { "variant": "I" } }))
+        .await;
+    api.wait_for(&id, |g| g["thinking"] == true).await;
+    // Longer than a level-1 search: its move was chosen and failed to store.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let g = api.game(&id).await;
+    assert_eq!(g["seq"], 0, "{g}");
+    assert_eq!(
+        g["thinking"], true,
+        "the engine must keep trying to store its move, not give up: {g}"
+    );
+    let (status, r) = api.play(&id, &token, "1").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{r}");
+    // Storage works again: the engine's move is stored and play goes on.
+    side.execute_batch("DROP TRIGGER refuse_moves").unwrap();
+    let g = api
+        .wait_for(&id, |g| g["seq"] == 1 && g["thinking"] == false)
+        .await;
+    assert_eq!(g["history"][0]["side"], "south");
+    let (status, r) = api.play(&id, &token, &first_legal(&g)).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_is_503_while_the_database_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let (status, v) = api.get("/api/health").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["ok"], true);
+    // Every write fails (as on a full disk or a read-only file) until the
+    // trigger is dropped; reads still work.
+    let side = side_connection(&db);
+    side.execute_batch(
+        "CREATE TRIGGER refuse_all BEFORE INSERT ON health
+         BEGIN SELECT RAISE(ABORT, 'disk full (injected)'); END;",
+    )
+    .unwrap();
+    let (status, v) = api.get("/api/health").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert_eq!(error_code(&v), "storage_unavailable");
+    assert!(
+        !v.to_string().contains("injected"),
+        "no storage detail is sent: {v}"
+    );
+    side.execute_batch("DROP TRIGGER refuse_all").unwrap();
+    let (status, v) = api.get("/api/health").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_json_and_every_error_as_json() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    // Bodies must be objects of the documented fields and types.
+    for body in [json!([]), json!(["online"]), json!("online"), json!(3)] {
+        let (status, v) = api.post("/api/games", None, body.clone()).await;
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields"),
+            "{body}"
+        );
+    }
+    let (status, v) = api
+        .post("/api/games", None, json!({ "rules": { "seed": 6 } }))
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields")
+    );
+    assert!(v["error"].as_str().unwrap().contains("`seed`"), "{v}");
+    for body in [
+        json!({ "mode": 3 }),
+        json!({ "mode": "chess" }),
+        json!({ "rules": { "variant": 1 } }),
+        json!({ "rules": [] }),
+    ] {
+        let (status, v) = api.post("/api/games", None, body.clone()).await;
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields"),
+            "{body}"
+        );
+    }
+    let (status, v) = api.post_raw("/api/games", None, b"{\"mode\":".to_vec()).await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::BAD_REQUEST, "malformed_json")
+    );
+    // Errors outside the handlers are JSON too.
+    let (status, v) = api.get("/api/games?limit=lots").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "bad_request"));
+    let (status, v) = api.get("/api/games/%FF").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "bad_request"));
+    let (status, v) = api.get("/api/games/nosuchgame/ws").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "unknown_game"));
+    let (id, _, _) = api.create(json!({})).await;
+    let (status, v) = api.get(&format!("/api/games/{id}/ws")).await;
+    assert!(status.is_client_error(), "{status}");
+    assert_eq!(error_code(&v), "not_websocket");
+    let (status, v) = api.get("/api/").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+    for (method, path) in [
+        ("DELETE", "/api/games"),
+        ("PUT", "/api/health"),
+        ("PUT", "/"),
+        ("DELETE", "/index.html"),
+    ] {
+        let res = api
+            .http
+            .request(method.parse().unwrap(), format!("{}{path}", api.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+        let v: Value = res.json().await.expect("a JSON body");
+        assert_eq!(error_code(&v), "method_not_allowed", "{method} {path}");
+    }
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_import_stores_nothing_and_tells_no_storage_detail() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let (id, token, _) = api.create(json!({ "mode": "hotseat" })).await;
+    for mv in ["1", "2"] {
+        let (status, v) = api.play(&id, &token, mv).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let res = api
+        .http
+        .get(format!("{}/api/games/{id}/record", api.base))
+        .send()
+        .await
+        .unwrap();
+    let record = res.text().await.unwrap();
+    let side = side_connection(&db);
+    side.execute_batch(
+        "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves
+         BEGIN SELECT RAISE(ABORT, 'disk full (injected)'); END;",
+    )
+    .unwrap();
+    let (status, v) = api
+        .post("/api/games/import", None, json!({ "record": record }))
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+    );
+    assert!(
+        !v.to_string().contains("injected"),
+        "no storage detail is sent: {v}"
+    );
+    // The game row went with its moves: only the first game is stored.
+    let games: i64 = side
+        .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(games, 1);
+    side.execute_batch("DROP TRIGGER refuse_moves").unwrap();
+    let (status, v) = api
+        .post("/api/games/import", None, json!({ "record": record }))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(v["game"]["seq"], 2);
+    api.stop().await;
+}

@@ -1,0 +1,83 @@
+//! `hoyito serve` as a real process on loopback (127.0.0.1, a free port).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
+
+/// Starts `hoyito serve` on a free port with a database in `dir`; returns
+/// the process and its `host:port`.
+fn serve(dir: &std::path::Path) -> (Child, String) {
+    let mut child = Command::new(BIN)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(dir.join("games.db"))
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hoyito serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the listening line");
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    (child, addr)
+}
+
+/// Waits for the process to exit, at most `limit`.
+fn wait_at_most(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+#[test]
+fn sigterm_stops_the_server_despite_a_half_sent_request() {
+    let dir = std::env::temp_dir().join(format!("hoyito-serve-term-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut child, addr) = serve(&dir);
+    // A served request first: the server is up.
+    let mut ok = TcpStream::connect(&addr).unwrap();
+    write!(
+        ok,
+        "GET /api/health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    ok.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // A request whose body never finishes.
+    let mut half = TcpStream::connect(&addr).unwrap();
+    write!(
+        half,
+        "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\n\r\n{{"
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let status = wait_at_most(&mut child, Duration::from_secs(9));
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let status = status.expect("hoyito serve exits within its shutdown deadline after SIGTERM");
+    assert!(status.success(), "{status}");
+    drop(half);
+}

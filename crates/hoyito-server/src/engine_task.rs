@@ -1,0 +1,96 @@
+//! The engine's side of an engine game: a task that searches and plays
+//! while the engine is to move.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::ai;
+use crate::live::LiveGame;
+use crate::state::{commit_stored, AppState, Slot};
+use crate::ws::broadcast_move;
+
+/// The first wait before storing the engine's move again after a failure.
+const RETRY_FIRST: Duration = Duration::from_millis(100);
+/// The longest wait between two tries (the wait doubles from [`RETRY_FIRST`]).
+const RETRY_MAX: Duration = Duration::from_secs(2);
+
+/// Lets the engine play while it is to move in an engine game: searches on
+/// a blocking thread (bounded by the engine permits), then stores, applies
+/// and broadcasts its move, unless the game changed meanwhile. A move that
+/// fails to store is tried again (with a growing wait) until it is stored
+/// or an undo changes the game, so an engine game never stalls.
+pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
+    tokio::spawn(async move {
+        loop {
+            let (game, level, epoch, seq, stop) = {
+                let mut g = slot.game.lock().await;
+                if !g.engine_to_move() || g.thinking {
+                    return;
+                }
+                g.thinking = true;
+                g.stop = Arc::new(AtomicBool::new(false));
+                (
+                    g.current().clone(),
+                    g.meta.level,
+                    g.epoch,
+                    g.seq(),
+                    g.stop.clone(),
+                )
+            };
+            let Ok(permit) = state.engine_permits.clone().acquire_owned().await else {
+                slot.game.lock().await.thinking = false;
+                return;
+            };
+            let movetime = state.engine_movetime;
+            // Only level 10 plays perfectly.
+            let tablebases = state.tablebases.clone().filter(|_| level == 10);
+            let choice = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                ai::choose(&game, level, tablebases.as_deref(), movetime, &stop)
+            })
+            .await;
+            let mut g = slot.game.lock().await;
+            if g.epoch != epoch || g.seq() != seq {
+                g.thinking = false;
+                continue; // an undo came in: think again if the engine is still to move
+            }
+            let prepared = match choice {
+                Ok(Some((token, _))) => g.prepare(&token, LiveGame::TRACE_LIMIT).ok(),
+                _ => None,
+            };
+            let Some(prepared) = prepared else {
+                g.thinking = false;
+                return;
+            };
+            // The game stays the engine's, thinking, until its move is
+            // stored: a failed write is retried, never dropped.
+            let mut delay = RETRY_FIRST;
+            let event = loop {
+                match commit_stored(&state, &mut g, prepared.clone()).await {
+                    Ok(event) => break Some(event),
+                    Err(e) => {
+                        tracing::warn!(
+                            game = %g.meta.id,
+                            error = %e.message,
+                            retry_in_ms = delay.as_millis() as u64,
+                            "storing the engine's move failed"
+                        );
+                        drop(g);
+                        tokio::time::sleep(delay).await;
+                        delay = (delay * 2).min(RETRY_MAX);
+                        g = slot.game.lock().await;
+                        if g.epoch != epoch || g.seq() != seq {
+                            break None; // an undo came in meanwhile
+                        }
+                    }
+                }
+            };
+            g.thinking = false;
+            if let Some(event) = event {
+                let view = g.view();
+                broadcast_move(&slot, &event, &view);
+            }
+        }
+    });
+}

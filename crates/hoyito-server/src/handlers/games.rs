@@ -1,0 +1,241 @@
+//! Handlers that create, import, list, fetch and export games.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use hoyito_core::{ByPlayer, Record, Side};
+
+use crate::auth::{hash_secret, random_id, random_token, Seat};
+use crate::engine_task::kick_engine;
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
+use crate::live::{LiveGame, NEXT_ROUND};
+use crate::state::AppState;
+use crate::store::{Meta, Mode};
+use crate::view::GameView;
+use crate::wire::{CreateRequest, ImportRequest, ListQuery, ListResponse, SeatResponse};
+
+/// Most seeds per hole the server plays. With more, an endless sowing that
+/// the core's residue check cannot prove may take minutes to prove by its
+/// cycle (docs/API.md), and the server would stall; the library and the
+/// CLI take any count up to the 240-seed total.
+pub const MAX_SEEDS_PER_HOLE: u8 = 6;
+
+/// Refuses rules the server does not play (see [`MAX_SEEDS_PER_HOLE`]).
+fn check_served(rules: &hoyito_core::Rules, code: &'static str) -> Result<(), ApiError> {
+    if rules.seeds() > MAX_SEEDS_PER_HOLE {
+        return Err(ApiError::unprocessable(
+            code,
+            format!(
+                "{} seeds per hole: this server plays at most {MAX_SEEDS_PER_HOLE} \
+                 (with more, proving a sowing endless can take minutes)",
+                rules.seeds()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+pub(crate) async fn create(
+    State(st): State<Arc<AppState>>,
+    ApiJson(req): ApiJson<CreateRequest>,
+) -> Result<(StatusCode, Json<SeatResponse>), ApiError> {
+    let rules = hoyito_core::Rules::try_from(req.rules)
+        .map_err(|e| ApiError::unprocessable("invalid_rules", e.to_string()))?;
+    check_served(&rules, "invalid_rules")?;
+    if !(1..=10).contains(&req.level) {
+        return Err(ApiError::unprocessable("invalid_level", "level must be 1 to 10"));
+    }
+    let side = req.side.unwrap_or(Side::South);
+    let token = random_token();
+    let hashed = hash_secret(&token);
+    let id = random_id(10);
+    let (tokens, engine_side, invite, seat) = match req.mode {
+        Mode::Hotseat => (
+            ByPlayer::new(Some(hashed.clone()), Some(hashed)),
+            None,
+            None,
+            Seat::Both,
+        ),
+        Mode::Engine => {
+            let mut t = ByPlayer::new(None, None);
+            t[side] = Some(hashed);
+            (t, Some(side.other()), None, Seat::One(side))
+        }
+        Mode::Online => {
+            let mut t = ByPlayer::new(None, None);
+            t[side] = Some(hashed);
+            (t, None, Some(random_token()), Seat::One(side))
+        }
+    };
+    let meta = Meta {
+        id: id.clone(),
+        created_ms: crate::store::now(),
+        mode: req.mode,
+        rules,
+        is_match: req.is_match,
+        level: req.level,
+        engine_side,
+        start: None,
+        tokens,
+        invite: invite.as_deref().map(hash_secret),
+    };
+    let game = LiveGame::new(meta.clone(), 0)?;
+    let summary = game.summary();
+    st.db(move |s| s.insert_game(&meta, &summary)).await?;
+    let view = game.view();
+    let slot = st.insert(id.clone(), game);
+    kick_engine(st.clone(), slot);
+    Ok((
+        StatusCode::CREATED,
+        Json(SeatResponse {
+            invite: invite.map(|i| format!("/g/{id}?invite={i}")),
+            id,
+            token,
+            seat: seat.name(),
+            game: view,
+        }),
+    ))
+}
+
+pub(crate) async fn import(
+    State(st): State<Arc<AppState>>,
+    ApiJson(req): ApiJson<ImportRequest>,
+) -> Result<(StatusCode, Json<SeatResponse>), ApiError> {
+    if req.mode == Mode::Online {
+        return Err(ApiError::unprocessable(
+            "invalid_mode",
+            "an imported record is played on as hotseat or engine",
+        ));
+    }
+    if !(1..=10).contains(&req.level) {
+        return Err(ApiError::unprocessable("invalid_level", "level must be 1 to 10"));
+    }
+    // The rules first: replaying a record the server does not play could stall it.
+    let rules = Record::read_rules(&req.record)
+        .map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))?;
+    check_served(&rules, "invalid_record")?;
+    let record =
+        Record::read(&req.record).map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))?;
+    let mut steps = Vec::new();
+    let mut start = None;
+    match &record.body {
+        hoyito_core::Contest::Game(g) => {
+            if *g.start() != hoyito_core::Position::new(rules) {
+                start = Some(g.start().to_notation());
+            }
+            steps.extend(g.tokens());
+        }
+        hoyito_core::Contest::Match(m) => {
+            for (i, g) in m.rounds().iter().enumerate() {
+                if i > 0 {
+                    steps.push(NEXT_ROUND.to_string());
+                }
+                steps.extend(g.tokens());
+            }
+        }
+    }
+    let side = req.side.unwrap_or(Side::South);
+    let token = random_token();
+    let hashed = hash_secret(&token);
+    let id = random_id(10);
+    let (tokens, engine_side, seat) = match req.mode {
+        Mode::Engine => {
+            let mut t = ByPlayer::new(None, None);
+            t[side] = Some(hashed);
+            (t, Some(side.other()), Seat::One(side))
+        }
+        _ => (
+            ByPlayer::new(Some(hashed.clone()), Some(hashed)),
+            None,
+            Seat::Both,
+        ),
+    };
+    let meta = Meta {
+        id: id.clone(),
+        created_ms: crate::store::now(),
+        mode: req.mode,
+        rules,
+        is_match: record.match_().is_some(),
+        level: req.level,
+        engine_side,
+        start,
+        tokens,
+        invite: None,
+    };
+    let game = LiveGame::replay(meta.clone(), 0, &steps)?;
+    let summary = game.summary();
+    st.db(move |s| s.insert_game_with_steps(&meta, &steps, &summary))
+        .await?;
+    let view = game.view();
+    let slot = st.insert(id.clone(), game);
+    kick_engine(st.clone(), slot);
+    Ok((
+        StatusCode::CREATED,
+        Json(SeatResponse {
+            id,
+            token,
+            seat: seat.name(),
+            invite: None,
+            game: view,
+        }),
+    ))
+}
+
+pub(crate) async fn list(
+    State(st): State<Arc<AppState>>,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Result<Json<ListResponse>, ApiError> {
+    let limit = q.limit.unwrap_or(50).clamp(1, 500);
+    if let Some(s) = &q.status {
+        if !["waiting", "playing", "over"].contains(&s.as_str()) {
+            return Err(ApiError::bad_request("status must be waiting, playing or over"));
+        }
+    }
+    let games = st.db(move |s| s.list(limit, q.status.as_deref())).await?;
+    Ok(Json(ListResponse { games }))
+}
+
+pub(crate) async fn get_game(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Json<GameView>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let g = slot.game.lock().await;
+    Ok(Json(g.view()))
+}
+
+pub(crate) async fn record(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let slot = st.slot(&id).await?;
+    let g = slot.game.lock().await;
+    let mut rec = Record {
+        tags: Vec::new(),
+        body: g.play.clone(),
+    };
+    rec.tags.push(("Event".into(), "Hoyito web game".into()));
+    rec.tags.push(("Site".into(), format!("/g/{}", g.meta.id)));
+    rec.tags.push(("Mode".into(), g.meta.mode.name().into()));
+    if let Some(e) = g.meta.engine_side {
+        rec.tags.push((
+            if e == Side::South { "South" } else { "North" }.into(),
+            format!("hoyito engine level {}", g.meta.level),
+        ));
+    }
+    let text = rec.write();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"hoyito-{}.txt\"", g.meta.id),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}

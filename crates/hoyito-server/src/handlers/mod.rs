@@ -1,0 +1,4 @@
+//! The HTTP handlers, by concern.
+
+pub(crate) mod games;
+pub(crate) mod play;

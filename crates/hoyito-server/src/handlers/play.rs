@@ -1,0 +1,185 @@
+//! Handlers that change a game: moves, undo, the next round, joining, and hints.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::Json;
+use hoyito_core::Side;
+
+use crate::ai;
+use crate::auth::{hash_secret, random_token, seat, secret_matches};
+use crate::engine_task::kick_engine;
+use crate::error::{ApiError, ApiJson, ApiPath};
+use crate::live::{LiveGame, NEXT_ROUND};
+use crate::state::{commit_stored, AppState};
+use crate::store::Mode;
+use crate::view::GameView;
+use crate::wire::{HintResponse, JoinRequest, MoveRequest, MoveResponse, SeatResponse};
+use crate::ws::{broadcast_move, broadcast_state};
+
+pub(crate) async fn post_move(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<MoveRequest>,
+) -> Result<Json<MoveResponse>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    let seat = seat(&g, &headers)?;
+    if let Some(expect) = req.seq {
+        if expect != g.seq() {
+            return Err(ApiError::conflict(
+                "stale",
+                format!("the game has {} steps, not {expect}: reload it", g.seq()),
+            ));
+        }
+    }
+    g.check_turn(seat)?;
+    if g.thinking {
+        return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
+    }
+    let prepared = g.prepare(&req.token, LiveGame::TRACE_LIMIT)?;
+    let event = commit_stored(&st, &mut g, prepared).await?;
+    let view = g.view();
+    drop(g);
+    broadcast_move(&slot, &event, &view);
+    kick_engine(st.clone(), slot.clone());
+    Ok(Json(MoveResponse { event, game: view }))
+}
+
+pub(crate) async fn undo(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    seat(&g, &headers)?;
+    let keep = g.undo_target()?;
+    let kept = g.step_tokens(keep);
+    let rebuilt = LiveGame::replay(g.meta.clone(), g.epoch + 1, &kept)?;
+    let summary = rebuilt.summary();
+    let gid = g.meta.id.clone();
+    st.db(move |s| s.truncate(&gid, keep, &summary)).await?;
+    g.stop.store(true, Ordering::Relaxed);
+    let thinking = g.thinking;
+    *g = LiveGame { thinking, ..rebuilt };
+    let view = g.view();
+    drop(g);
+    broadcast_state(&slot, &view);
+    kick_engine(st.clone(), slot.clone());
+    Ok(Json(view))
+}
+
+pub(crate) async fn next_round(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    seat(&g, &headers)?;
+    g.check_next_round()?;
+    g.commit_next_round();
+    let (gid, seq, summary) = (g.meta.id.clone(), g.seq(), g.summary());
+    if let Err(e) = st.db(move |s| s.append(&gid, seq, NEXT_ROUND, &summary)).await {
+        g.rollback(seq - 1);
+        return Err(e);
+    }
+    let view = g.view();
+    drop(g);
+    broadcast_state(&slot, &view);
+    kick_engine(st.clone(), slot.clone());
+    Ok(Json(view))
+}
+
+pub(crate) async fn join(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(req): ApiJson<JoinRequest>,
+) -> Result<Json<SeatResponse>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    if g.meta.mode != Mode::Online {
+        return Err(ApiError::conflict(
+            "not_online",
+            "only online games can be joined",
+        ));
+    }
+    let Some(invite) = g.meta.invite.clone() else {
+        return Err(ApiError::conflict("seat_taken", "both seats are taken"));
+    };
+    if !secret_matches(&req.invite, &invite) {
+        return Err(ApiError::forbidden("this invite is not valid for this game"));
+    }
+    let side = if g.meta.tokens.south.is_none() {
+        Side::South
+    } else {
+        Side::North
+    };
+    let token = random_token();
+    let hashed = hash_secret(&token);
+    g.meta.tokens[side] = Some(hashed.clone());
+    g.meta.invite = None;
+    let summary = g.summary();
+    let (gid, tok) = (g.meta.id.clone(), hashed);
+    if let Err(e) = st.db(move |s| s.bind_seat(&gid, side, &tok, &summary)).await {
+        g.meta.tokens[side] = None;
+        g.meta.invite = Some(invite);
+        return Err(e);
+    }
+    let view = g.view();
+    drop(g);
+    broadcast_state(&slot, &view);
+    Ok(Json(SeatResponse {
+        id,
+        token,
+        seat: side.name(),
+        invite: None,
+        game: view,
+    }))
+}
+
+pub(crate) async fn hint(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Json<HintResponse>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let (game, level) = {
+        let g = slot.game.lock().await;
+        let seat = seat(&g, &headers)?;
+        if g.meta.mode == Mode::Online {
+            return Err(ApiError::conflict(
+                "hint_unavailable",
+                "hints are off in online games",
+            ));
+        }
+        g.check_turn(seat)?;
+        (g.current().clone(), g.meta.level.max(ai::HINT_LEVEL))
+    };
+    let permit = st
+        .engine_permits
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::internal("engine unavailable"))?;
+    let movetime = st.engine_movetime.min(std::time::Duration::from_millis(800));
+    let tablebases = st.tablebases.clone();
+    let res = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        ai::choose(
+            &game,
+            level,
+            tablebases.as_deref(),
+            movetime,
+            &AtomicBool::new(false),
+        )
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("engine task failed: {e}")))?;
+    let (token, score) = res.ok_or_else(|| ApiError::conflict("game_over", "the game is over"))?;
+    Ok(Json(HintResponse { token, score }))
+}

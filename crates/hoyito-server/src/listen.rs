@@ -1,0 +1,131 @@
+//! The connection loop: [`Limits`] on connections (a cap, header and body
+//! read timeouts, WebSocket size and idle limits) and graceful shutdown
+//! with a deadline.
+//!
+//! Connections are served with HTTP/1.1 (and WebSocket upgrades). A
+//! connection slot is taken before a connection is accepted, so at the cap
+//! new connections wait in the kernel's backlog instead of exhausting file
+//! descriptors; the header read timeout, which also bounds a keep-alive
+//! connection's idle time, frees slots held by silent clients.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::{watch, Semaphore};
+use tokio::task::JoinSet;
+
+/// Timeouts and caps of a server (documented in `docs/API.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Open HTTP connections at most (WebSockets count separately).
+    pub max_connections: usize,
+    /// Open WebSockets at most; beyond, an upgrade is answered 503.
+    pub max_websockets: usize,
+    /// Time to send a request's head, counted from the connection's start or
+    /// from the previous answer: also how long a keep-alive connection may idle.
+    pub header_read_timeout: Duration,
+    /// Time to send a JSON request body once its head arrived.
+    pub body_read_timeout: Duration,
+    /// The server pings each WebSocket this often.
+    pub ws_ping_interval: Duration,
+    /// A WebSocket from which nothing (not even a pong) arrives for this
+    /// long, or that does not take a message for this long, is closed.
+    pub ws_idle_timeout: Duration,
+    /// After a shutdown signal, connections still open after this long are
+    /// closed without waiting further.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 8192,
+            max_websockets: 8192,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(10),
+            ws_ping_interval: Duration::from_secs(30),
+            ws_idle_timeout: Duration::from_secs(75),
+            shutdown_grace: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Largest WebSocket message (and frame) read from a client: the protocol's
+/// only client message is `ping`.
+pub const WS_MAX_MESSAGE: usize = 1024;
+
+/// Serves `app` on `listener` within `limits` until `shutdown` completes;
+/// then stops accepting, asks every connection to close after its request in
+/// flight, and closes those still open after [`Limits::shutdown_grace`].
+///
+/// # Errors
+/// Never at present: accept errors (e.g. too many open files) are waited out.
+pub(crate) async fn serve_connections(
+    listener: TcpListener,
+    app: Router,
+    limits: &Limits,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let (close_tx, close_rx) = watch::channel(false);
+    let mut conns = JoinSet::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout);
+    tokio::pin!(shutdown);
+    loop {
+        while conns.try_join_next().is_some() {}
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+            () = &mut shutdown => break,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) if is_connection_error(&e) => continue,
+                Err(_) => {
+                    // Out of file descriptors or memory: wait for some to be freed.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        let conn = http
+            .serve_connection(TokioIo::new(stream), service)
+            .with_upgrades();
+        let mut close = close_rx.clone();
+        conns.spawn(async move {
+            let _slot = slot;
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => return,
+                _ = close.wait_for(|&c| c) => {}
+            }
+            conn.as_mut().graceful_shutdown();
+            let _ = conn.await;
+        });
+    }
+    let _ = close_tx.send(true);
+    drop(listener);
+    let drained = tokio::time::timeout(limits.shutdown_grace, async {
+        while conns.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        conns.shutdown().await;
+    }
+    Ok(())
+}
+
+fn is_connection_error(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    matches!(e.kind(), ConnectionRefused | ConnectionAborted | ConnectionReset)
+}

@@ -1,0 +1,236 @@
+//! [`AppState`]: the store, the games held in memory (loaded on first use,
+//! evicted when idle) and the engine's thread budget.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::{broadcast, watch, Semaphore};
+
+use crate::ai;
+use crate::engine_task::kick_engine;
+use crate::error::ApiError;
+use crate::listen::Limits;
+use crate::live::{LiveGame, Prepared};
+use crate::store::Store;
+use crate::view::MoveEvent;
+
+/// Messages buffered per game for slow WebSocket clients; a client that
+/// falls further behind gets a fresh state instead. The channel keeps its
+/// last messages (each a full game view) in memory, so this stays small.
+const CHANNEL_CAPACITY: usize = 16;
+
+/// A game in memory, with its live-update channel.
+pub struct Slot {
+    pub(crate) game: tokio::sync::Mutex<LiveGame>,
+    pub(crate) tx: broadcast::Sender<Arc<str>>,
+    pub(crate) last_used: AtomicI64,
+}
+
+/// A game nobody has touched or watched for this long is dropped from
+/// memory (it stays in the database and is reloaded on the next request).
+pub const IDLE_EVICT_MS: i64 = 10 * 60 * 1000;
+
+/// Shared server state: the store, the games in memory, and the engine's
+/// thread budget.
+pub struct AppState {
+    pub(crate) store: Arc<Store>,
+    pub(crate) games: Mutex<HashMap<String, Arc<Slot>>>,
+    pub(crate) engine_permits: Arc<Semaphore>,
+    pub(crate) shutdown: watch::Receiver<bool>,
+    pub(crate) engine_movetime: std::time::Duration,
+    /// Endgame tablebases for level-10 engine moves and hints, if any.
+    pub(crate) tablebases: Option<Arc<ai::Tablebases>>,
+    /// Timeouts and caps.
+    pub(crate) limits: Limits,
+    /// One permit per open WebSocket.
+    pub(crate) ws_slots: Arc<Semaphore>,
+}
+
+impl AppState {
+    /// Server state over `store`. Engine searches run at most
+    /// `engine_threads` at a time; WebSockets close when `shutdown` turns true.
+    pub fn new(store: Store, engine_threads: usize, shutdown: watch::Receiver<bool>) -> Arc<AppState> {
+        AppState::with_options(store, engine_threads, shutdown, None, Limits::default())
+    }
+
+    /// [`AppState::new`], with endgame tablebases for level-10 engine moves
+    /// and hints, and the server's limits (WebSockets follow them).
+    pub fn with_options(
+        store: Store,
+        engine_threads: usize,
+        shutdown: watch::Receiver<bool>,
+        tablebases: Option<ai::Tablebases>,
+        limits: Limits,
+    ) -> Arc<AppState> {
+        Arc::new(AppState {
+            store: Arc::new(store),
+            games: Mutex::new(HashMap::new()),
+            engine_permits: Arc::new(Semaphore::new(engine_threads.max(1))),
+            shutdown,
+            engine_movetime: ai::ENGINE_MOVETIME,
+            tablebases: tablebases.map(Arc::new),
+            ws_slots: Arc::new(Semaphore::new(limits.max_websockets.max(1))),
+            limits,
+        })
+    }
+
+    /// Runs a storage call on a blocking thread.
+    pub(crate) async fn db<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .map_err(|e| ApiError::internal(format!("storage task failed: {e}")))?
+            .map_err(ApiError::from)
+    }
+
+    pub(crate) fn cached(&self, id: &str) -> Option<Arc<Slot>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    pub(crate) fn insert(&self, id: String, game: LiveGame) -> Arc<Slot> {
+        let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(id)
+            .or_insert_with(|| {
+                Arc::new(Slot {
+                    game: tokio::sync::Mutex::new(game),
+                    tx: broadcast::channel(CHANNEL_CAPACITY).0,
+                    last_used: AtomicI64::new(crate::store::now()),
+                })
+            })
+            .clone()
+    }
+
+    /// The game with this id, loaded from the store (and replayed) on first use.
+    pub(crate) async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if let Some(s) = self.cached(id) {
+            s.last_used.store(crate::store::now(), Ordering::Relaxed);
+            return Ok(s);
+        }
+        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(ApiError::no_game(id));
+        }
+        let key = id.to_string();
+        let loaded = self.db(move |s| s.load(&key)).await?;
+        let Some((meta, undos, steps)) = loaded else {
+            return Err(ApiError::no_game(id));
+        };
+        let game = LiveGame::replay(meta, undos, &steps)
+            .map_err(|e| ApiError::internal(format!("game {id} does not replay: {}", e.message)))?;
+        let slot = self.insert(id.to_string(), game);
+        kick_engine(self.clone(), slot.clone());
+        Ok(slot)
+    }
+}
+
+impl AppState {
+    /// Drops from memory the games idle for `idle_ms` with no WebSocket
+    /// watcher and no engine search. Returns how many were dropped.
+    pub fn evict_idle(&self, idle_ms: i64) -> usize {
+        let now = crate::store::now();
+        let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let before = map.len();
+        map.retain(|_, slot| {
+            let idle = now - slot.last_used.load(Ordering::Relaxed) >= idle_ms;
+            let unwatched = slot.tx.receiver_count() == 0;
+            let quiet = slot.game.try_lock().is_ok_and(|g| !g.thinking);
+            !(idle && unwatched && quiet)
+        });
+        before - map.len()
+    }
+
+    /// Games held in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// Applies a prepared move in memory, then stores it; if storing fails the
+/// game is rolled back and the error returned. The caller holds the game's
+/// lock throughout, so nobody sees the move before it is stored.
+pub(crate) async fn commit_stored(
+    st: &AppState,
+    g: &mut LiveGame,
+    prepared: Prepared,
+) -> Result<MoveEvent, ApiError> {
+    let token = prepared.token.clone();
+    let event = g.commit(prepared);
+    let (gid, seq, summary) = (g.meta.id.clone(), g.seq(), g.summary());
+    match st.db(move |s| s.append(&gid, seq, &token, &summary)).await {
+        Ok(()) => Ok(event),
+        Err(e) => {
+            g.rollback(seq - 1);
+            Err(e)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{ApiJson, ApiPath};
+    use crate::handlers::games::{create, get_game};
+    use crate::handlers::play::post_move;
+    use crate::store::Mode;
+    use crate::wire::{CreateRequest, MoveRequest};
+    use axum::extract::State;
+    use axum::http::{header, HeaderMap};
+    use axum::Json;
+    use hoyito_core::RulesSpec;
+
+    #[tokio::test]
+    async fn idle_games_are_evicted_and_reloaded_from_the_store() {
+        let (_stop, rx) = watch::channel(false);
+        let st = AppState::new(Store::in_memory().unwrap(), 1, rx);
+        let req = CreateRequest {
+            mode: Mode::Hotseat,
+            rules: RulesSpec::default(),
+            is_match: false,
+            level: 3,
+            side: None,
+        };
+        let (_, Json(created)) = create(State(st.clone()), ApiJson(req)).await.unwrap();
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::AUTHORIZATION,
+            format!("Bearer {}", created.token).parse().unwrap(),
+        );
+        let mv = MoveRequest {
+            token: "3".into(),
+            seq: None,
+        };
+        let Json(played) = post_move(
+            State(st.clone()),
+            ApiPath(created.id.clone()),
+            headers,
+            ApiJson(mv),
+        )
+        .await
+        .unwrap();
+        assert_eq!(st.games_in_memory(), 1);
+        // Let the spawned engine checks (which lock the game briefly) run.
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        // Recently used games stay; idle ones go.
+        assert_eq!(st.evict_idle(IDLE_EVICT_MS), 0);
+        assert_eq!(st.evict_idle(0), 1);
+        assert_eq!(st.games_in_memory(), 0);
+        // The next request reloads the game exactly as it was.
+        let Json(view) = get_game(State(st.clone()), ApiPath(created.id.clone()))
+            .await
+            .unwrap();
+        assert_eq!(st.games_in_memory(), 1);
+        assert_eq!(view.seq, 1);
+        assert_eq!(view.state, played.game.state);
+        // A watched game is never evicted.
+        let slot = st.cached(&created.id).unwrap();
+        let _rx = slot.tx.subscribe();
+        assert_eq!(st.evict_idle(0), 0);
+    }
+}

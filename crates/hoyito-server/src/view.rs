@@ -1,0 +1,215 @@
+//! The views the API sends: a game as the browser draws it ([`GameView`])
+//! and a move as it was played ([`MoveEvent`]).
+
+use hoyito_core::{RulesSpec, Side, State};
+use serde::Serialize;
+
+use crate::live::LiveGame;
+use crate::store::Mode;
+use crate::trace::Trace;
+
+/// One stored step, with what the board looked like after it (for replay).
+#[derive(Debug, Clone, Serialize)]
+pub struct StepView {
+    /// Step number, from 1.
+    pub seq: u64,
+    /// Round the step belongs to (for `round` steps: the round it started).
+    pub round: u32,
+    /// `move` or `round` (start of the next round).
+    pub kind: &'static str,
+    /// The mover, for moves.
+    pub side: Option<Side>,
+    /// The move token, for moves.
+    pub token: Option<String>,
+    /// Board after the step.
+    pub board: Vec<u8>,
+    /// `[south, north]` captured in the round after the step.
+    pub captured: [u8; 2],
+    /// Player to move after the step (null once the round is over).
+    pub to_move: Option<Side>,
+}
+
+/// One round of a match (or the single game).
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundView {
+    /// Round number, from 1.
+    pub round: u32,
+    /// The board at the start of the round.
+    pub start_board: Vec<u8>,
+    /// Closed holes in this round.
+    pub closed: Vec<usize>,
+    /// Who started the round.
+    pub starter: Side,
+    /// `[south, north]` reserve carried into the round.
+    pub reserve: [u8; 2],
+    /// Moves played in the round.
+    pub moves: usize,
+    /// Whether the round is over.
+    pub over: bool,
+    /// `south`, `north`, `draw` once over.
+    pub winner: Option<&'static str>,
+    /// Why it ended.
+    pub reason: Option<&'static str>,
+    /// `[south, north]`: captured plus reserve.
+    pub score: [u32; 2],
+}
+
+/// Which seats are taken.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct SeatsView {
+    /// South's seat is bound to a token (or is the engine's).
+    pub south: bool,
+    /// North's seat is bound to a token (or is the engine's).
+    pub north: bool,
+}
+
+/// The match result.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchResultView {
+    /// `south`, `north`, or `draw`.
+    pub winner: &'static str,
+    /// Rounds played.
+    pub rounds: u32,
+}
+
+/// Everything the browser needs to draw a game.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameView {
+    /// The game id.
+    pub id: String,
+    /// `engine`, `hotseat` or `online`.
+    pub mode: Mode,
+    /// The rules.
+    pub rules: RulesSpec,
+    /// A match of rounds?
+    #[serde(rename = "match")]
+    pub is_match: bool,
+    /// Engine level.
+    pub level: u8,
+    /// The engine's side in an engine game.
+    pub engine_side: Option<Side>,
+    /// Taken seats.
+    pub seats: SeatsView,
+    /// `waiting`, `playing` or `over`.
+    pub status: &'static str,
+    /// Stored steps so far; the next move is step `seq + 1`.
+    pub seq: u64,
+    /// Undos so far; a client seeing a larger epoch must redraw from scratch.
+    pub epoch: u64,
+    /// Current round.
+    pub round: u32,
+    /// The current position as the JSON state of RULES.md §7.
+    pub state: State,
+    /// Legal move tokens for the player to move.
+    pub legal: Vec<String>,
+    /// Whether the mover chooses a direction (tokens carry `L`/`R`).
+    pub direction_choice: bool,
+    /// Whether the move to play is a two-hole opening (`a+b`).
+    pub opening_pair: bool,
+    /// The engine is thinking.
+    pub thinking: bool,
+    /// Every round so far.
+    pub rounds: Vec<RoundView>,
+    /// Every stored step.
+    pub history: Vec<StepView>,
+    /// The match result once the match is over.
+    pub match_result: Option<MatchResultView>,
+    /// The current round is over and the next can start.
+    pub can_next_round: bool,
+    /// Creation time (ms since the epoch).
+    pub created_ms: i64,
+}
+
+/// One move as it was played, with its sowing trace.
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveEvent {
+    /// Step number of the move.
+    pub seq: u64,
+    /// Undo epoch it was played in.
+    pub epoch: u64,
+    /// Round.
+    pub round: u32,
+    /// The mover.
+    pub side: Side,
+    /// The move's token.
+    pub token: String,
+    /// Board before the move.
+    pub board_before: Vec<u8>,
+    /// `[south, north]` captured before the move.
+    pub captured_before: [u8; 2],
+    /// The sowing events (cut past a limit).
+    pub trace: Trace,
+    /// Seeds captured by the move (last-four award included).
+    pub captured: u8,
+    /// The mover moves again.
+    pub extra_turn: bool,
+    /// The player who should have moved next had no legal move and passed.
+    pub passed: bool,
+}
+
+impl LiveGame {
+    /// The full view.
+    pub fn view(&self) -> GameView {
+        let pos = *self.position();
+        let rounds = self
+            .play
+            .rounds()
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let s = g.start();
+                let e = g.position();
+                let o = e.outcome();
+                let (c, r) = (e.captured(), e.reserve());
+                RoundView {
+                    round: i as u32 + 1,
+                    start_board: s.board().to_vec(),
+                    closed: s.closed_holes().collect(),
+                    starter: s.to_setup().to_move,
+                    reserve: [s.reserve().south, s.reserve().north],
+                    moves: g.moves().len(),
+                    over: o.is_some(),
+                    winner: o.map(|o| o.result().name()),
+                    reason: o.map(|o| o.reason.name()),
+                    score: [c.south as u32 + r.south as u32, c.north as u32 + r.north as u32],
+                }
+            })
+            .collect();
+        let summary = self.summary();
+        let legal = self.legal_tokens();
+        let engine = self.meta.engine_side;
+        GameView {
+            id: self.meta.id.clone(),
+            mode: self.meta.mode,
+            rules: self.meta.rules.spec(),
+            is_match: self.meta.is_match,
+            level: self.meta.level,
+            engine_side: engine,
+            seats: SeatsView {
+                south: self.meta.tokens.south.is_some() || engine == Some(Side::South),
+                north: self.meta.tokens.north.is_some() || engine == Some(Side::North),
+            },
+            status: summary.status,
+            seq: self.seq(),
+            epoch: self.epoch,
+            round: pos.round(),
+            state: State::from_position(&pos),
+            opening_pair: pos.opening_pending() && legal.iter().any(|t| t.contains('+')),
+            direction_choice: !pos.is_over() && pos.direction_is_choice(),
+            legal,
+            thinking: self.thinking,
+            rounds,
+            history: self.steps.clone(),
+            match_result: self
+                .play
+                .as_match()
+                .and_then(|m| m.outcome())
+                .map(|o| MatchResultView {
+                    winner: o.result().name(),
+                    rounds: o.rounds,
+                }),
+            can_next_round: self.can_next_round(),
+            created_ms: self.meta.created_ms,
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! The WebSocket of a game: its state on connect, then every change.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::Serialize;
+use tokio::sync::{broadcast, watch};
+
+use crate::error::{ApiError, ApiPath};
+use crate::listen::WS_MAX_MESSAGE;
+use crate::state::{AppState, Slot};
+use crate::view::{GameView, MoveEvent};
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum WsMessage<'a> {
+    State {
+        game: &'a GameView,
+    },
+    Move {
+        r#move: &'a MoveEvent,
+        game: &'a GameView,
+    },
+}
+
+pub(crate) fn broadcast_state(slot: &Slot, game: &GameView) {
+    let msg = serde_json::to_string(&WsMessage::State { game }).expect("serialise");
+    let _ = slot.tx.send(msg.into());
+}
+
+pub(crate) fn broadcast_move(slot: &Slot, ev: &MoveEvent, game: &GameView) {
+    let msg = serde_json::to_string(&WsMessage::Move { r#move: ev, game }).expect("serialise");
+    let _ = slot.tx.send(msg.into());
+}
+
+/// `GET /api/games/{id}/ws`: upgrades to the game's WebSocket. An unknown
+/// game is a 404 and a request that is not a WebSocket upgrade a 400 or 426,
+/// as JSON; beyond [`crate::Limits::max_websockets`] open sockets, a 503.
+pub(crate) async fn ws(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let slot = st.slot(&id).await?;
+    let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "not_websocket", e.body_text()))?;
+    let permit = st.ws_slots.clone().try_acquire_owned().map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too_many_websockets",
+            "the server holds as many WebSockets as it may: try again later",
+        )
+    })?;
+    let session = Session {
+        slot,
+        shutdown: st.shutdown.clone(),
+        ping_every: st.limits.ws_ping_interval,
+        idle_timeout: st.limits.ws_idle_timeout,
+    };
+    Ok(upgrade
+        .max_message_size(WS_MAX_MESSAGE)
+        .max_frame_size(WS_MAX_MESSAGE)
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(WS_WRITE_BUFFER)
+        .on_upgrade(move |socket| async move {
+            session.run(socket).await;
+            drop(permit);
+        }))
+}
+
+/// The read buffer of a WebSocket (tungstenite's default is 128 KiB): the
+/// client only ever sends `ping`.
+const WS_READ_BUFFER: usize = 4 * 1024;
+/// Bytes buffered before a write goes out (messages larger are written at once).
+const WS_WRITE_BUFFER: usize = 16 * 1024;
+
+/// One open WebSocket.
+struct Session {
+    slot: Arc<Slot>,
+    shutdown: watch::Receiver<bool>,
+    ping_every: Duration,
+    idle_timeout: Duration,
+}
+
+impl Session {
+    /// Sends the game's state, then every change, answers `ping` with
+    /// `pong`, pings the client, and closes on shutdown, on a client silent
+    /// for the idle timeout, or on a send that does not complete in it.
+    async fn run(mut self, mut socket: WebSocket) {
+        let mut rx = self.slot.tx.subscribe();
+        let snapshot =
+            |view: &GameView| serde_json::to_string(&WsMessage::State { game: view }).expect("serialise");
+        let first = snapshot(&self.slot.game.lock().await.view());
+        if !self.send(&mut socket, Message::Text(first.into())).await {
+            return;
+        }
+        let mut last_heard = Instant::now();
+        let mut ping = tokio::time::interval_at(Instant::now() + self.ping_every, self.ping_every);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                msg = rx.recv() => {
+                    let text: String = match msg {
+                        Ok(m) => m.to_string(),
+                        Err(broadcast::error::RecvError::Lagged(_)) => {
+                            snapshot(&self.slot.game.lock().await.view())
+                        }
+                        Err(broadcast::error::RecvError::Closed) => break,
+                    };
+                    if !self.send(&mut socket, Message::Text(text.into())).await {
+                        break;
+                    }
+                }
+                incoming = socket.recv() => {
+                    last_heard = Instant::now();
+                    match incoming {
+                        // Errors include a message or frame over the size limit.
+                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                        Some(Ok(Message::Text(t))) if t.as_str() == "ping" => {
+                            if !self.send(&mut socket, Message::Text("pong".into())).await {
+                                break;
+                            }
+                        }
+                        Some(Ok(_)) => {}
+                    }
+                }
+                _ = ping.tick() => {
+                    if last_heard.elapsed() >= self.idle_timeout
+                        || !self.send(&mut socket, Message::Ping(Default::default())).await
+                    {
+                        break;
+                    }
+                }
+                _ = self.shutdown.changed() => {
+                    let _ = self.send(&mut socket, Message::Close(None)).await;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Sends a message; false if the socket failed or the send did not
+    /// complete within the idle timeout (a client that does not read).
+    async fn send(&self, socket: &mut WebSocket, msg: Message) -> bool {
+        matches!(
+            tokio::time::timeout(self.idle_timeout, socket.send(msg)).await,
+            Ok(Ok(()))
+        )
+    }
+}

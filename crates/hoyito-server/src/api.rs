@@ -63,6 +63,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/moves", post(play::post_move))
         .route("/games/{id}/undo", post(play::undo))
         .route("/games/{id}/next-round", post(play::next_round))
+        .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/join", post(play::join))
         .route("/games/{id}/hint", post(play::hint))
         .route("/games/{id}/record", get(games::record))

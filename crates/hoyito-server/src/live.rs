@@ -20,6 +20,28 @@ use crate::view::{MoveEvent, StepView};
 /// The step token that starts the next round of a match.
 pub const NEXT_ROUND: &str = "next";
 
+/// The prefix of the step token of a resignation: `resign:south` is South
+/// resigning. A resignation ends the game, or the whole match, at once.
+pub const RESIGN_PREFIX: &str = "resign:";
+
+/// The step token of `side`'s resignation.
+pub fn resign_token(side: Side) -> String {
+    format!("{RESIGN_PREFIX}{}", side.name())
+}
+
+/// The side a resignation token names, if `token` is one.
+fn resigning_side(token: &str) -> Option<Result<Side, ApiError>> {
+    let name = token.strip_prefix(RESIGN_PREFIX)?;
+    Some(match name {
+        "south" => Ok(Side::South),
+        "north" => Ok(Side::North),
+        _ => Err(ApiError::unprocessable(
+            "bad_step",
+            format!("{name:?} is no side: expected resign:south or resign:north"),
+        )),
+    })
+}
+
 /// A move checked on a copy, ready to store and commit.
 #[derive(Debug, Clone)]
 pub struct Prepared {
@@ -45,6 +67,8 @@ pub struct LiveGame {
     pub thinking: bool,
     /// Stops the current engine search.
     pub stop: Arc<AtomicBool>,
+    /// The side that resigned, which ended the game (or the match).
+    pub resigned: Option<Side>,
 }
 
 pub(crate) fn caps(p: &Position) -> [u8; 2] {
@@ -75,6 +99,7 @@ impl LiveGame {
             epoch,
             thinking: false,
             stop: Arc::new(AtomicBool::new(false)),
+            resigned: None,
         })
     }
 
@@ -87,6 +112,8 @@ impl LiveGame {
         for (i, s) in steps.iter().enumerate() {
             let r = if s == NEXT_ROUND {
                 g.check_next_round().map(|()| g.commit_next_round())
+            } else if let Some(side) = resigning_side(s) {
+                side.and_then(|side| g.check_resign().map(|()| g.commit_resign(side)))
             } else {
                 g.prepare(s, 0).map(|p| {
                     g.commit(p);
@@ -117,14 +144,25 @@ impl LiveGame {
         self.steps.len() as u64
     }
 
-    /// Whether the game (or the whole match) is over.
+    /// Whether the game (or the whole match) is over: played to its end,
+    /// or resigned.
     pub fn finished(&self) -> bool {
-        self.play.is_over()
+        self.resigned.is_some() || self.play.is_over()
+    }
+
+    /// The winner's name (`south`, `north`, `draw`) once the game (or the
+    /// whole match) is over; a resignation makes the other side the winner.
+    pub fn result(&self) -> Option<&'static str> {
+        match self.resigned {
+            Some(side) => Some(side.other().name()),
+            None => self.play.result().map(GameResult::name),
+        }
     }
 
     /// Whether the engine is to move.
     pub fn engine_to_move(&self) -> bool {
         self.meta.mode == Mode::Engine
+            && self.resigned.is_none()
             && !self.position().is_over()
             && self.meta.engine_side == Some(self.position().to_move())
     }
@@ -134,6 +172,7 @@ impl LiveGame {
     /// # Errors
     /// 409 `game_over` or `not_your_turn`.
     pub fn check_turn(&self, seat: Seat) -> Result<(), ApiError> {
+        self.check_not_resigned()?;
         let pos = self.position();
         if pos.is_over() {
             return Err(if self.can_next_round() {
@@ -158,6 +197,7 @@ impl LiveGame {
     /// 409 if the game is over; 422 `bad_move` if the token is unreadable,
     /// `illegal_move` if the move is illegal.
     pub fn prepare(&self, token: &str, trace_limit: usize) -> Result<Prepared, ApiError> {
+        self.check_not_resigned()?;
         let pos = *self.position();
         if pos.is_over() {
             return Err(ApiError::conflict("game_over", "the game is over"));
@@ -211,7 +251,57 @@ impl LiveGame {
 
     /// Whether the current round of a match is over and the next can start.
     pub fn can_next_round(&self) -> bool {
-        self.play.can_start_next_round()
+        self.resigned.is_none() && self.play.can_start_next_round()
+    }
+
+    /// 409 `game_over` once a player resigned.
+    fn check_not_resigned(&self) -> Result<(), ApiError> {
+        match self.resigned {
+            Some(side) => Err(ApiError::conflict(
+                "game_over",
+                format!("the game is over: {side} resigned"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The side that resigns for `seat`: its own side, or in hot-seat
+    /// (where one token holds both) the side to move.
+    pub fn resigner(&self, seat: Seat) -> Side {
+        match seat {
+            Seat::One(side) => side,
+            Seat::Both => self.position().to_move(),
+        }
+    }
+
+    /// Checks that a player may resign: the game (or the match) goes on.
+    ///
+    /// # Errors
+    /// 409 `game_over` if it is over (played to its end or resigned).
+    pub fn check_resign(&self) -> Result<(), ApiError> {
+        self.check_not_resigned()?;
+        if self.play.is_over() {
+            let what = if self.play.is_match() { "match" } else { "game" };
+            return Err(ApiError::conflict("game_over", format!("the {what} is over")));
+        }
+        Ok(())
+    }
+
+    /// Ends the game (or the match) with `side`'s resignation (after
+    /// [`LiveGame::check_resign`] and storing the step).
+    pub fn commit_resign(&mut self, side: Side) {
+        let pos = *self.position();
+        self.resigned = Some(side);
+        self.steps.push(StepView {
+            seq: self.seq() + 1,
+            round: pos.round(),
+            kind: "resign",
+            side: Some(side),
+            token: Some(resign_token(side)),
+            board: pos.board().to_vec(),
+            captured: caps(&pos),
+            to_move: None,
+        });
     }
 
     /// Checks that the next round can start.
@@ -263,6 +353,7 @@ impl LiveGame {
             Mode::Engine => self.meta.engine_side.map(Side::other),
         };
         let nothing = || ApiError::conflict("nothing_to_undo", "no move of yours to take back in this round");
+        self.check_not_resigned()?;
         if self.play.is_match() && self.play.is_over() {
             return Err(ApiError::conflict("game_over", "the match is over"));
         }
@@ -306,7 +397,7 @@ impl LiveGame {
     pub fn summary(&self) -> Summary {
         let pos = self.position();
         let (c, r) = (pos.captured(), pos.reserve());
-        let result = self.play.result().map(GameResult::name);
+        let result = self.result();
         let status = if result.is_some() {
             "over"
         } else if self.meta.mode == Mode::Online
@@ -343,6 +434,7 @@ impl LiveGame {
         let g = LiveGame::replay(self.meta.clone(), self.epoch, &tokens).expect("stored steps replay");
         self.play = g.play;
         self.steps = g.steps;
+        self.resigned = g.resigned;
     }
 
     /// A trace limit for live moves.

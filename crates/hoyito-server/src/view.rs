@@ -15,11 +15,11 @@ pub struct StepView {
     pub seq: u64,
     /// Round the step belongs to (for `round` steps: the round it started).
     pub round: u32,
-    /// `move` or `round` (start of the next round).
+    /// `move`, `round` (start of the next round) or `resign`.
     pub kind: &'static str,
-    /// The mover, for moves.
+    /// The mover, for moves; the side that resigned, for a resignation.
     pub side: Option<Side>,
-    /// The move token, for moves.
+    /// The step's token: the move's, or `resign:<side>`.
     pub token: Option<String>,
     /// Board after the step.
     pub board: Vec<u8>,
@@ -92,6 +92,11 @@ pub struct GameView {
     pub seats: SeatsView,
     /// `waiting`, `playing` or `over`.
     pub status: &'static str,
+    /// How the game (or the match) ended, once `status` is `over`:
+    /// `resign` if a player resigned, `play` if it was played to its end.
+    pub end: Option<&'static str>,
+    /// The side that resigned, if one did.
+    pub resigned: Option<Side>,
     /// Stored steps so far; the next move is step `seq + 1`.
     pub seq: u64,
     /// Undos so far; a client seeing a larger epoch must redraw from scratch.
@@ -176,7 +181,11 @@ impl LiveGame {
             })
             .collect();
         let summary = self.summary();
-        let legal = self.legal_tokens();
+        let legal = if self.resigned.is_some() {
+            Vec::new()
+        } else {
+            self.legal_tokens()
+        };
         let engine = self.meta.engine_side;
         GameView {
             id: self.meta.id.clone(),
@@ -190,24 +199,32 @@ impl LiveGame {
                 north: self.meta.tokens.north.is_some() || engine == Some(Side::North),
             },
             status: summary.status,
+            end: match (self.resigned, self.finished()) {
+                (Some(_), _) => Some("resign"),
+                (None, true) => Some("play"),
+                (None, false) => None,
+            },
+            resigned: self.resigned,
             seq: self.seq(),
             epoch: self.epoch,
             round: pos.round(),
             state: State::from_position(&pos),
             opening_pair: pos.opening_pending() && legal.iter().any(|t| t.contains('+')),
-            direction_choice: !pos.is_over() && pos.direction_is_choice(),
+            direction_choice: !self.finished() && !pos.is_over() && pos.direction_is_choice(),
             legal,
             thinking: self.thinking,
             rounds,
             history: self.steps.clone(),
-            match_result: self
-                .play
-                .as_match()
-                .and_then(|m| m.outcome())
-                .map(|o| MatchResultView {
+            match_result: match (self.play.as_match(), self.resigned) {
+                (Some(_), Some(side)) => Some(MatchResultView {
+                    winner: side.other().name(),
+                    rounds: self.play.rounds().len() as u32,
+                }),
+                (m, _) => m.and_then(|m| m.outcome()).map(|o| MatchResultView {
                     winner: o.result().name(),
                     rounds: o.rounds,
                 }),
+            },
             can_next_round: self.can_next_round(),
             created_ms: self.meta.created_ms,
         }

@@ -226,6 +226,10 @@ pub(crate) async fn record(
             format!("hoyito engine level {}", g.meta.level),
         ));
     }
+    if let Some(side) = g.resigned {
+        // The moves end before the game did: say why.
+        rec.tags.push(("Termination".into(), format!("{side} resigned")));
+    }
     let text = rec.write();
     Ok((
         [

@@ -1,4 +1,5 @@
-//! Handlers that change a game: moves, undo, the next round, joining, and hints.
+//! Handlers that change a game: moves, undo, the next round, resigning,
+//! joining, and hints.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use crate::ai;
 use crate::auth::{hash_secret, random_token, seat, secret_matches};
 use crate::engine_task::kick_engine;
 use crate::error::{ApiError, ApiJson, ApiPath};
-use crate::live::{LiveGame, NEXT_ROUND};
+use crate::live::{resign_token, LiveGame, NEXT_ROUND};
 use crate::state::{commit_stored, AppState};
 use crate::store::Mode;
 use crate::view::GameView;
@@ -92,6 +93,34 @@ pub(crate) async fn next_round(
     drop(g);
     broadcast_state(&slot, &view);
     kick_engine(st.clone(), slot.clone());
+    Ok(Json(view))
+}
+
+/// `POST /api/games/{id}/resign`: the seat's player (in hot-seat the
+/// player to move) resigns, which ends the game, or the whole match, at once
+/// with the other side as the winner. Stored as a `resign:<side>` step.
+pub(crate) async fn resign(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    let seat = seat(&g, &headers)?;
+    g.check_resign()?;
+    let side = g.resigner(seat);
+    g.commit_resign(side);
+    let (gid, seq, summary) = (g.meta.id.clone(), g.seq(), g.summary());
+    let token = resign_token(side);
+    if let Err(e) = st.db(move |s| s.append(&gid, seq, &token, &summary)).await {
+        g.rollback(seq - 1);
+        return Err(e);
+    }
+    // An engine search under way is of no use any more.
+    g.stop.store(true, Ordering::Relaxed);
+    let view = g.view();
+    drop(g);
+    broadcast_state(&slot, &view);
     Ok(Json(view))
 }
 

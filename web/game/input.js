@@ -1,5 +1,5 @@
 // What the player does on the game page: clicks on holes and buttons, keys,
-// and the requests they send (move, undo, hint, next round).
+// and the requests they send (move, undo, hint, resign, next round).
 
 import { t } from '../i18n.js';
 import { api } from '../api.js';
@@ -7,7 +7,7 @@ import { toastError } from '../ui.js';
 import { skip } from './animation.js';
 import { note } from './render.js';
 import {
-  holesPerRow, rowStart, holds, canMove, legalHoles, parseToken,
+  holesPerRow, rowStart, holds, canMove, legalHoles, parseToken, isOver,
 } from './state.js';
 
 function illegal(G, i, key = 'game.illegal') {
@@ -40,7 +40,7 @@ export function onHole(G, i) {
   if (!v) return;
   if (S.frame !== null) { S.frame = null; G.render(); return; }
   if (S.animating) { skip(S); return; }
-  if (!canMove(S)) { illegal(G, i, v.state.over || !S.seat || holds(S, v.state.to_move) ? 'game.illegal' : 'game.not_your_turn'); return; }
+  if (!canMove(S)) { illegal(G, i, isOver(v) || !S.seat || holds(S, v.state.to_move) ? 'game.illegal' : 'game.not_your_turn'); return; }
   if (!legalHoles(S).has(i)) { illegal(G, i); return; }
   const k = i - rowStart(S, v.state.to_move) + 1;
   const suffix = v.direction_choice ? S.dir : '';
@@ -78,6 +78,21 @@ async function hint(G) {
   } catch (err) { toastError(err); }
 }
 
+/** Resigns the game (or the whole match), once the player confirmed it. */
+async function resign(G) {
+  const { S } = G;
+  if (!window.confirm(t('game.resign_confirm'))) return;
+  try {
+    const g = await api('POST', `/api/games/${S.id}/resign`, undefined, S.token);
+    S.frame = null;
+    S.first = null;
+    G.accept(g, null);
+  } catch (err) {
+    toastError(err);
+    if (err.status === 409) G.resync();
+  }
+}
+
 /** Starts the next round of a match. */
 export async function nextRound(G) {
   const { S } = G;
@@ -103,6 +118,7 @@ export function bindInput(G) {
   const { S, $ } = G;
   $('undo').addEventListener('click', () => undo(G));
   $('hint').addEventListener('click', () => hint(G));
+  $('resign').addEventListener('click', () => resign(G));
   $('skip').addEventListener('click', () => skip(S));
   $('speed').addEventListener('change', (e) => { S.speed = e.target.value; localStorage.setItem('hoyito.speed', S.speed); });
   $('first').addEventListener('click', () => { S.frame = 0; G.render(); });
@@ -131,7 +147,7 @@ export function bindInput(G) {
       const k = digits[e.key];
       if (k > holesPerRow(S)) return;
       e.preventDefault();
-      const side = v.state.over ? 'south' : v.state.to_move;
+      const side = isOver(v) ? 'south' : v.state.to_move;
       onHole(G, rowStart(S, side) + k - 1);
     } else if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) {
       // Across the legal holes in the viewer's order: left to right, or

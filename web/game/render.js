@@ -6,7 +6,7 @@ import { Board } from '../board.js';
 import { seats } from '../api.js';
 import { esc, sideName, toast, dismissToast } from '../ui.js';
 import {
-  holesPerRow, rowStart, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey,
+  holesPerRow, rowStart, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey, isOver,
   isYou, moveMarks, stepOutcome, parseToken,
 } from './state.js';
 
@@ -70,7 +70,7 @@ export function renderAll(G) {
     if (S.first !== null) S.board.mark(rowStart(S, v.state.to_move) + S.first - 1, 'selected', true);
     S.board.clearMarks('hinted');
     if (S.hint !== null) S.board.mark(S.hint, 'hinted', true);
-    drawPlayers(G, v.state.captured, v.state.over ? null : v.state.to_move);
+    drawPlayers(G, v.state.captured, isOver(v) ? null : v.state.to_move);
     $('viewing').hidden = true;
   }
   drawStatus(G, frames);
@@ -85,7 +85,7 @@ export function renderAll(G) {
 export function drawTitle(G) {
   const { S } = G;
   const v = S.view;
-  const yours = !v.state.over && !S.sowing && isYou(S, v.state.to_move);
+  const yours = !isOver(v) && !S.sowing && isYou(S, v.state.to_move);
   document.title = yours ? `${t('title.your_move')} — Hoyito` : `Hoyito — ${S.id}`;
 }
 
@@ -116,6 +116,7 @@ export function drawStatus(G, frames = buildFrames(G.S.view)) {
     if (toMove) s += ` · ${t('game.turn', { name: playerName(S, toMove) })}`;
   } else {
     if (S.sowing) s = say(S, 'game.sowing', S.sowing);
+    else if (v.resigned) s = `${t('game.over')} · ${say(S, 'game.resigned', v.resigned)}`;
     else if (v.state.over) s = t('game.over');
     else if (engineToMove(v)) s = t('game.thinking');
     else s = turn(v.state.to_move);
@@ -131,7 +132,10 @@ export function drawControls(G) {
   const v = S.view;
   const mine = S.seat !== null;
   $('undo').hidden = !(mine && v.mode !== 'online');
-  $('undo').disabled = v.seq === 0 || !!v.match_result;
+  $('undo').disabled = v.seq === 0 || !!v.match_result || !!v.resigned;
+  // Resigning ends the game, or the whole match: only a player, only while it goes on.
+  $('resign').hidden = !(mine && v.status !== 'over');
+  $('resign').disabled = S.sending;
   $('hint').hidden = !(mine && v.mode !== 'online');
   $('hint').disabled = !canMove(S);
   const dir = $('dir');
@@ -149,6 +153,7 @@ function drawMoves(G, frames) {
     let label;
     if (!s) label = t('game.start_pos');
     else if (s.kind === 'round') label = `— ${t('game.round', { round: s.round })} —`;
+    else if (s.kind === 'resign') label = `— ${esc(say(S, 'game.resigned', s.side))} —`;
     else label = moveLabel(G.S, frames, k);
     return `<li${k === current ? ' class="current" aria-current="step"' : ''}><button type="button" data-frame="${k}">${k ? `${k}. ` : ''}${label}</button></li>`;
   }).join('');
@@ -182,7 +187,8 @@ function drawSummary(G) {
   const v = S.view;
   const box = $('summary');
   // A replayed step is not over: the result shows with the live position.
-  if ((!v.state.over && !v.match_result) || S.frame !== null) { box.innerHTML = ''; return; }
+  if ((!isOver(v) && !v.match_result) || S.frame !== null) { box.innerHTML = ''; return; }
+  const resigned = v.resigned ? `<p class="resigned">${esc(say(S, 'game.resigned', v.resigned))}</p>` : '';
   const winner = (w) => (w === 'draw' ? t('game.draw') : say(S, 'game.wins', w));
   let html = '';
   if (v.match) {
@@ -193,8 +199,12 @@ function drawSummary(G) {
       : t('game.round_over', { round: v.round })}</h2>
       <table class="rounds"><caption>${t('game.rounds')}</caption><thead><tr><th>#</th><th>${sideName('south')}</th><th>${sideName('north')}</th><th></th></tr></thead><tbody>
       ${v.rounds.map((r) => `<tr><td>${r.round}</td><td>${r.score[0]}</td><td>${r.score[1]}</td><td>${r.over ? esc(winner(r.winner)) : '…'}</td></tr>`).join('')}
-      </tbody></table>`;
+      </tbody></table>${resigned}`;
     if (v.can_next_round && S.seat) html += `<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>`;
+  } else if (v.resigned) {
+    const st = v.state;
+    html += `<h2>${t('game.over')}: ${esc(winner(v.resigned === 'south' ? 'north' : 'south'))}</h2>${resigned}
+      <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}</p>`;
   } else {
     const st = v.state;
     html += `<h2>${t('game.over')}: ${esc(winner(st.winner))}</h2>

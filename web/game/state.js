@@ -81,8 +81,11 @@ export const rowStart = (S, side) => (side === 'south' ? 0 : holesPerRow(S));
 /** Whether this browser plays `side`. */
 export const holds = (S, side) => S.seat === 'both' || S.seat === side;
 
+/** Whether the game (or the match) in `v` has ended: played out, or resigned. */
+export const isOver = (v) => v.state.over || !!v.resigned;
+
 /** Whether the computer is to move in `v` (it is thinking, or about to). */
-export const engineToMove = (v) => v.mode === 'engine' && !v.state.over && v.state.to_move === v.engine_side;
+export const engineToMove = (v) => v.mode === 'engine' && !isOver(v) && v.state.to_move === v.engine_side;
 
 /**
  * Whether `v` says the computer is thinking while it is not its turn: an
@@ -94,7 +97,7 @@ export const staleThinking = (v) => v.thinking && !engineToMove(v);
 /** Whether this browser may move now. */
 export function canMove(S) {
   const v = S.view;
-  return !!v && !v.state.over && holds(S, v.state.to_move) && !S.animating && S.frame === null && !v.thinking && !S.sending;
+  return !!v && !isOver(v) && holds(S, v.state.to_move) && !S.animating && S.frame === null && !v.thinking && !S.sending;
 }
 
 /** Legal holes (board indices) for the next click. */

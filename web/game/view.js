@@ -27,6 +27,7 @@ function layout(id, speed) {
         </div>
         <button type="button" id="undo">${t('game.undo')}</button>
         <button type="button" id="hint">${t('game.hint')}</button>
+        <button type="button" id="resign" hidden>${t('game.resign')}</button>
         <label class="speed">${t('game.speed')}
           <select id="speed">${Object.keys(SPEEDS).map((k) => `<option value="${k}"${k === speed ? ' selected' : ''}>${t(`speed.${k}`)}</option>`).join('')}</select></label>
         <button type="button" id="skip">${t('game.skip')}</button>

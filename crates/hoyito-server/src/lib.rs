@@ -118,11 +118,17 @@ pub async fn serve_on(
 /// and logs to standard error ([`log::init`]).
 ///
 /// # Errors
-/// If the database cannot be opened or the address cannot be bound.
+/// If the database cannot be opened (or another server holds it) or the
+/// address cannot be bound.
 pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
     log::init();
-    let store =
-        Store::open(&config.db).with_context(|| format!("opening database {}", config.db.display()))?;
+    let store = Store::open(&config.db).map_err(|e| match e {
+        // The lock errors name the database already.
+        store::OpenError::Sqlite(_) => {
+            anyhow::Error::new(e).context(format!("opening database {}", config.db.display()))
+        }
+        _ => e.into(),
+    })?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

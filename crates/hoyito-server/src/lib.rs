@@ -109,7 +109,11 @@ pub async fn serve_on(
         let _ = stop_tx.send(true);
     })
     .await;
+    // Wait for the sweeper to go: it holds the state, and with it the store
+    // and its database lock, which a server started next in this process
+    // needs.
     sweeper.abort();
+    let _ = sweeper.await;
     result
 }
 

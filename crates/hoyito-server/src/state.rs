@@ -35,7 +35,7 @@ pub const IDLE_EVICT_MS: i64 = 10 * 60 * 1000;
 
 /// The highest engine level that searches to a small depth and so stops in
 /// a fraction of the move time; engine moves up to it use their own permits
-/// ([`AppState::quick_permits`]) and never wait behind deeper searches.
+/// and never wait behind deeper searches.
 pub const QUICK_LEVEL_MAX: u8 = 5;
 
 /// Engine jobs (searches running or waiting) allowed per engine thread

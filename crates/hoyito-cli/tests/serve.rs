@@ -81,3 +81,33 @@ fn sigterm_stops_the_server_despite_a_half_sent_request() {
     assert!(status.success(), "{status}");
     drop(half);
 }
+
+#[test]
+fn a_second_server_on_the_same_database_refuses_to_start() {
+    let dir = std::env::temp_dir().join(format!("hoyito-serve-lock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut first, _addr) = serve(&dir);
+    let db = dir.join("games.db");
+    let second = Command::new(BIN)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output();
+    let _ = first.kill();
+    let _ = first.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    let second = second.expect("run the second hoyito serve");
+    assert_eq!(second.status.code(), Some(2), "{second:?}");
+    assert!(second.stdout.is_empty(), "{second:?}");
+    let stderr = String::from_utf8(second.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "hoyito: database {} is in use by another hoyito serve",
+            db.display()
+        )),
+        "{stderr}"
+    );
+}

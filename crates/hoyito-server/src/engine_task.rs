@@ -16,7 +16,9 @@ const RETRY_FIRST: Duration = Duration::from_millis(100);
 const RETRY_MAX: Duration = Duration::from_secs(2);
 
 /// Lets the engine play while it is to move in an engine game: searches on
-/// a blocking thread (bounded by the engine permits), then stores, applies
+/// a blocking thread (bounded by the engine permits: levels up to
+/// [`crate::state::QUICK_LEVEL_MAX`] have their own, so they never wait
+/// behind deep searches), then stores, applies
 /// and broadcasts its move, unless the game changed meanwhile. A move that
 /// fails to store is tried again (with a growing wait) until it is stored
 /// or an undo changes the game, so an engine game never stalls.
@@ -38,7 +40,10 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
                     g.stop.clone(),
                 )
             };
-            let Ok(permit) = state.engine_permits.clone().acquire_owned().await else {
+            // Deep searches are counted in the engine queue; quick ones
+            // have their own permits and are not.
+            let ticket = (level > crate::state::QUICK_LEVEL_MAX).then(|| state.engine_job());
+            let Ok(permit) = state.permits_for_level(level).clone().acquire_owned().await else {
                 slot.game.lock().await.thinking = false;
                 return;
             };
@@ -46,7 +51,7 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
             // Only level 10 plays perfectly.
             let tablebases = state.tablebases.clone().filter(|_| level == 10);
             let choice = tokio::task::spawn_blocking(move || {
-                let _permit = permit;
+                let (_permit, _ticket) = (permit, ticket);
                 ai::choose(&game, level, tablebases.as_deref(), movetime, &stop)
             })
             .await;

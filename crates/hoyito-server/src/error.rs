@@ -18,6 +18,9 @@ pub struct ApiError {
     pub code: &'static str,
     /// What went wrong, in English.
     pub message: String,
+    /// Seconds after which the client may try again, sent as `Retry-After`
+    /// (429 and 503 answers).
+    pub retry_after: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -34,7 +37,22 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
         }
+    }
+    /// This error, telling the client to try again after `seconds`.
+    #[must_use]
+    pub fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.retry_after = Some(seconds);
+        self
+    }
+    /// 429: this client already has such a request in flight.
+    pub fn too_many(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, code, message)
+    }
+    /// 503: the server is too busy for this request now.
+    pub fn unavailable(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
     }
     /// 404: no game has this id.
     pub fn no_game(id: &str) -> ApiError {
@@ -87,7 +105,13 @@ impl IntoResponse for ApiError {
             code: self.code,
             status: self.status.as_u16(),
         };
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 

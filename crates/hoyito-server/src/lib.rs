@@ -109,7 +109,11 @@ pub async fn serve_on(
         let _ = stop_tx.send(true);
     })
     .await;
+    // Wait for the sweeper to go: it holds the state, and with it the store
+    // and its database lock, which a server started next in this process
+    // needs.
     sweeper.abort();
+    let _ = sweeper.await;
     result
 }
 
@@ -118,11 +122,17 @@ pub async fn serve_on(
 /// and logs to standard error ([`log::init`]).
 ///
 /// # Errors
-/// If the database cannot be opened or the address cannot be bound.
+/// If the database cannot be opened (or another server holds it) or the
+/// address cannot be bound.
 pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
     log::init();
-    let store =
-        Store::open(&config.db).with_context(|| format!("opening database {}", config.db.display()))?;
+    let store = Store::open(&config.db).map_err(|e| match e {
+        // The lock errors name the database already.
+        store::OpenError::Sqlite(_) => {
+            anyhow::Error::new(e).context(format!("opening database {}", config.db.display()))
+        }
+        _ => e.into(),
+    })?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -2,7 +2,7 @@
 //! evicted when idle) and the engine's thread budget.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::{broadcast, watch, Semaphore};
@@ -25,18 +25,37 @@ pub struct Slot {
     pub(crate) game: tokio::sync::Mutex<LiveGame>,
     pub(crate) tx: broadcast::Sender<Arc<str>>,
     pub(crate) last_used: AtomicI64,
+    /// A hint is being searched for this game (one at a time per game).
+    pub(crate) hinting: AtomicBool,
 }
 
 /// A game nobody has touched or watched for this long is dropped from
 /// memory (it stays in the database and is reloaded on the next request).
 pub const IDLE_EVICT_MS: i64 = 10 * 60 * 1000;
 
+/// The highest engine level that searches to a small depth and so stops in
+/// a fraction of the move time; engine moves up to it use their own permits
+/// and never wait behind deeper searches.
+pub const QUICK_LEVEL_MAX: u8 = 5;
+
+/// Engine jobs (searches running or waiting) allowed per engine thread
+/// before hints are refused with 503 `engine_busy`.
+pub const QUEUE_PER_THREAD: usize = 16;
+
 /// Shared server state: the store, the games in memory, and the engine's
 /// thread budget.
 pub struct AppState {
     pub(crate) store: Arc<Store>,
     pub(crate) games: Mutex<HashMap<String, Arc<Slot>>>,
+    /// Permits for hints and engine moves above [`QUICK_LEVEL_MAX`].
     pub(crate) engine_permits: Arc<Semaphore>,
+    /// Permits for engine moves up to [`QUICK_LEVEL_MAX`] (as many as
+    /// [`AppState::engine_permits`]).
+    pub(crate) quick_permits: Arc<Semaphore>,
+    /// Engine jobs on [`AppState::engine_permits`] running or waiting.
+    pub(crate) engine_jobs: Arc<AtomicUsize>,
+    /// Beyond this many [`AppState::engine_jobs`], hints are refused.
+    pub(crate) engine_jobs_max: usize,
     pub(crate) shutdown: watch::Receiver<bool>,
     pub(crate) engine_movetime: std::time::Duration,
     /// Endgame tablebases for level-10 engine moves and hints, if any.
@@ -67,6 +86,9 @@ impl AppState {
             store: Arc::new(store),
             games: Mutex::new(HashMap::new()),
             engine_permits: Arc::new(Semaphore::new(engine_threads.max(1))),
+            quick_permits: Arc::new(Semaphore::new(engine_threads.max(1))),
+            engine_jobs: Arc::new(AtomicUsize::new(0)),
+            engine_jobs_max: engine_threads.max(1) * QUEUE_PER_THREAD,
             shutdown,
             engine_movetime: ai::ENGINE_MOVETIME,
             tablebases: tablebases.map(Arc::new),
@@ -103,6 +125,7 @@ impl AppState {
                     game: tokio::sync::Mutex::new(game),
                     tx: broadcast::channel(CHANNEL_CAPACITY).0,
                     last_used: AtomicI64::new(crate::store::now()),
+                    hinting: AtomicBool::new(false),
                 })
             })
             .clone()
@@ -130,7 +153,48 @@ impl AppState {
     }
 }
 
+/// One engine job counted in [`AppState::engine_jobs`] until dropped.
+pub(crate) struct JobTicket(Arc<AtomicUsize>);
+
+impl Drop for JobTicket {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 impl AppState {
+    /// Counts one more engine job on the long-search permits.
+    pub(crate) fn engine_job(&self) -> JobTicket {
+        self.engine_jobs.fetch_add(1, Ordering::AcqRel);
+        JobTicket(self.engine_jobs.clone())
+    }
+
+    /// Counts one more engine job if fewer than the bound are queued;
+    /// otherwise 503 `engine_busy`.
+    pub(crate) fn try_engine_job(&self) -> Result<JobTicket, ApiError> {
+        let ticket = self.engine_job();
+        if self.engine_jobs.load(Ordering::Acquire) > self.engine_jobs_max {
+            return Err(ApiError::unavailable(
+                "engine_busy",
+                format!(
+                    "the engine has {} searches queued; try again shortly",
+                    self.engine_jobs_max
+                ),
+            )
+            .retry_after(2));
+        }
+        Ok(ticket)
+    }
+
+    /// The permits an engine move at `level` waits for.
+    pub(crate) fn permits_for_level(&self, level: u8) -> &Arc<Semaphore> {
+        if level <= QUICK_LEVEL_MAX {
+            &self.quick_permits
+        } else {
+            &self.engine_permits
+        }
+    }
+
     /// Drops from memory the games idle for `idle_ms` with no WebSocket
     /// watcher and no engine search. Returns how many were dropped.
     pub fn evict_idle(&self, idle_ms: i64) -> usize {
@@ -177,13 +241,16 @@ mod tests {
     use super::*;
     use crate::error::{ApiJson, ApiPath};
     use crate::handlers::games::{create, get_game};
-    use crate::handlers::play::post_move;
+    use crate::handlers::play::{hint, post_move};
     use crate::store::Mode;
     use crate::wire::{CreateRequest, MoveRequest};
     use axum::extract::State;
+    use axum::http::StatusCode;
     use axum::http::{header, HeaderMap};
     use axum::Json;
     use hoyito_core::RulesSpec;
+    use hoyito_core::Side;
+    use std::time::Duration;
 
     #[tokio::test]
     async fn idle_games_are_evicted_and_reloaded_from_the_store() {
@@ -232,5 +299,90 @@ mod tests {
         let slot = st.cached(&created.id).unwrap();
         let _rx = slot.tx.subscribe();
         assert_eq!(st.evict_idle(0), 0);
+    }
+
+    /// Creates a game; returns its id and the headers carrying its token.
+    async fn new_game(st: &Arc<AppState>, mode: Mode, level: u8, side: Option<Side>) -> (String, HeaderMap) {
+        let req = CreateRequest {
+            mode,
+            rules: RulesSpec::default(),
+            is_match: false,
+            level,
+            side,
+        };
+        let (_, Json(created)) = create(State(st.clone()), ApiJson(req)).await.unwrap();
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::AUTHORIZATION,
+            format!("Bearer {}", created.token).parse().unwrap(),
+        );
+        (created.id, headers)
+    }
+
+    #[tokio::test]
+    async fn a_low_level_engine_move_does_not_wait_behind_deep_searches() {
+        let (_stop, rx) = watch::channel(false);
+        let st = AppState::new(Store::in_memory().unwrap(), 1, rx);
+        // Every permit for deep searches is taken (as by level-10 games).
+        let _busy = st.engine_permits.clone().acquire_many_owned(1).await.unwrap();
+        // A level-1 engine game where the engine (south) moves first.
+        let (id, _) = new_game(&st, Mode::Engine, 1, Some(Side::North)).await;
+        let replied = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                let Json(view) = get_game(State(st.clone()), ApiPath(id.clone())).await.unwrap();
+                if view.seq >= 1 {
+                    return view.seq;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await;
+        assert_eq!(replied, Ok(1), "the level-1 engine never replied");
+    }
+
+    #[tokio::test]
+    async fn one_hint_per_game_at_a_time_and_a_bounded_engine_queue() {
+        let (_stop, rx) = watch::channel(false);
+        let st = AppState::new(Store::in_memory().unwrap(), 1, rx);
+        let busy = st.engine_permits.clone().acquire_many_owned(1).await.unwrap();
+        let (id, headers) = new_game(&st, Mode::Hotseat, 3, None).await;
+        // The first hint waits for the engine...
+        let first = tokio::spawn(hint(State(st.clone()), ApiPath(id.clone()), headers.clone()));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        // ...and a second one for the same game is refused at once.
+        let second = tokio::time::timeout(
+            Duration::from_secs(2),
+            hint(State(st.clone()), ApiPath(id.clone()), headers.clone()),
+        )
+        .await
+        .expect("the second hint must not wait");
+        let err = second.unwrap_err();
+        assert_eq!(
+            (err.status, err.code, err.retry_after),
+            (StatusCode::TOO_MANY_REQUESTS, "hint_in_progress", Some(1))
+        );
+        // Hints of other games queue up to the bound, then get 503.
+        let mut waiting = vec![first];
+        for _ in 1..st.engine_jobs_max {
+            let (other, h) = new_game(&st, Mode::Hotseat, 3, None).await;
+            waiting.push(tokio::spawn(hint(State(st.clone()), ApiPath(other), h)));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let (other, h) = new_game(&st, Mode::Hotseat, 3, None).await;
+        let err = hint(State(st.clone()), ApiPath(other), h).await.unwrap_err();
+        assert_eq!(
+            (err.status, err.code, err.retry_after),
+            (StatusCode::SERVICE_UNAVAILABLE, "engine_busy", Some(2))
+        );
+        // Once the engine is free, the queued hints are answered.
+        for task in waiting.iter_mut().skip(1) {
+            task.abort();
+        }
+        drop(busy);
+        let Json(answer) = waiting.remove(0).await.unwrap().unwrap();
+        assert!(!answer.token.is_empty());
+        // And the game takes hints again.
+        let again = hint(State(st.clone()), ApiPath(id), headers).await;
+        assert!(again.is_ok(), "{again:?}");
     }
 }

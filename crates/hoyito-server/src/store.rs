@@ -9,8 +9,11 @@
 //! move survives the server process being killed; a power failure may lose
 //! the last moves committed before it.
 
-use std::path::Path;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+use fs4::fs_std::FileExt;
 
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -119,11 +122,72 @@ pub struct ListedGame {
 /// A storage failure.
 pub type StoreResult<T> = Result<T, rusqlite::Error>;
 
+/// Why [`Store::open`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// Another store (another `hoyito serve`) holds the database's lock file.
+    #[error("database {} is in use by another hoyito serve (its lock file {} is held)", .db.display(), .lock.display())]
+    InUse {
+        /// The database file.
+        db: PathBuf,
+        /// The lock file next to it.
+        lock: PathBuf,
+    },
+    /// The lock file could not be created or locked.
+    #[error("cannot lock database {}: {source} (lock file {})", .db.display(), .lock.display())]
+    Lock {
+        /// The database file.
+        db: PathBuf,
+        /// The lock file next to it.
+        lock: PathBuf,
+        /// The failure.
+        source: std::io::Error,
+    },
+    /// SQLite failed to open the database or set up its schema.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+}
+
 /// The SQLite database of games and moves. Cheap calls; use from blocking
 /// threads (`spawn_blocking`), not from async code directly.
+///
+/// A store opened from a file holds an exclusive lock on `<file>.lock` for
+/// its whole life, so two servers never share one database.
 #[derive(Debug)]
 pub struct Store {
     conn: Mutex<Connection>,
+    /// The locked `<db>.lock` file (`None` in memory); the lock goes with it.
+    _lock: Option<File>,
+}
+
+/// The lock file of the database at `db`: `<db>.lock`.
+pub fn lock_path(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Takes the exclusive lock of the database at `db`, without waiting.
+fn lock_db(db: &Path) -> Result<File, OpenError> {
+    let lock = lock_path(db);
+    let failed = |source| OpenError::Lock {
+        db: db.to_path_buf(),
+        lock: lock.clone(),
+        source,
+    };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(failed)?;
+    if !file.try_lock_exclusive().map_err(failed)? {
+        return Err(OpenError::InUse {
+            db: db.to_path_buf(),
+            lock,
+        });
+    }
+    Ok(file)
 }
 
 fn now_ms() -> i64 {
@@ -134,12 +198,18 @@ fn now_ms() -> i64 {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path`.
+    /// Opens (creating if needed) the database at `path`, and locks it
+    /// (through `<path>.lock`) until the store is dropped.
     ///
     /// # Errors
-    /// If the file cannot be opened or the schema cannot be created.
-    pub fn open(path: &Path) -> StoreResult<Store> {
-        Store::setup(Connection::open(path)?)
+    /// [`OpenError::InUse`] if another store holds the database; otherwise if
+    /// the lock file or the database cannot be opened or the schema cannot
+    /// be created.
+    pub fn open(path: &Path) -> Result<Store, OpenError> {
+        let lock = lock_db(path)?;
+        let mut store = Store::setup(Connection::open(path)?)?;
+        store._lock = Some(lock);
+        Ok(store)
     }
 
     /// A private in-memory database (for tests and the load test).
@@ -158,6 +228,7 @@ impl Store {
         migrate(&mut conn)?;
         Ok(Store {
             conn: Mutex::new(conn),
+            _lock: None,
         })
     }
 
@@ -498,4 +569,31 @@ fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> Stor
 /// The current time in milliseconds since the Unix epoch.
 pub fn now() -> i64 {
     now_ms()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_is_opened_by_one_store_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("games.db");
+        let first = Store::open(&db).unwrap();
+        let err = Store::open(&db).unwrap_err();
+        assert!(matches!(err, OpenError::InUse { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!(
+                "database {} is in use by another hoyito serve",
+                db.display()
+            )),
+            "{text}"
+        );
+        drop(first);
+        let again = Store::open(&db).unwrap();
+        // Another database beside it is not affected.
+        let _other = Store::open(&dir.path().join("other.db")).unwrap();
+        drop(again);
+    }
 }

@@ -14,7 +14,7 @@ use crate::auth::{hash_secret, random_token, seat, secret_matches};
 use crate::engine_task::kick_engine;
 use crate::error::{ApiError, ApiJson, ApiPath};
 use crate::live::{resign_token, LiveGame, NEXT_ROUND};
-use crate::state::{commit_stored, AppState};
+use crate::state::{commit_stored, AppState, Slot};
 use crate::store::Mode;
 use crate::view::GameView;
 use crate::wire::{HintResponse, JoinRequest, MoveRequest, MoveResponse, SeatResponse};
@@ -171,6 +171,15 @@ pub(crate) async fn join(
     }))
 }
 
+/// Clears a game's hint flag when dropped.
+struct HintFlag(Arc<Slot>);
+
+impl Drop for HintFlag {
+    fn drop(&mut self) {
+        self.0.hinting.store(false, Ordering::Release);
+    }
+}
+
 pub(crate) async fn hint(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
@@ -189,6 +198,21 @@ pub(crate) async fn hint(
         g.check_turn(seat)?;
         (g.current().clone(), g.meta.level.max(ai::HINT_LEVEL))
     };
+    // One hint per game at a time; the flag is cleared when this request
+    // ends, even if the client goes away.
+    if slot
+        .hinting
+        .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+        .is_err()
+    {
+        return Err(ApiError::too_many(
+            "hint_in_progress",
+            "a hint for this game is being searched; wait for it",
+        )
+        .retry_after(1));
+    }
+    let _hinting = HintFlag(slot.clone());
+    let ticket = st.try_engine_job()?;
     let permit = st
         .engine_permits
         .clone()
@@ -198,7 +222,7 @@ pub(crate) async fn hint(
     let movetime = st.engine_movetime.min(std::time::Duration::from_millis(800));
     let tablebases = st.tablebases.clone();
     let res = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let (_permit, _ticket) = (permit, ticket);
         ai::choose(
             &game,
             level,

@@ -3,11 +3,12 @@
 # (Debian's chromium, the npm packages of the browser tests), then runs the
 # format check, clippy with warnings as errors, the API docs with warnings as
 # errors, every Rust test and doctest,
-# and the end-to-end browser tests against the release binary.
+# and the end-to-end browser tests against an optimised build of the binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s ==\n' "$*"; }
+started=$SECONDS
+step() { printf '\n== %s == (%ds)\n' "$*" $((SECONDS - started)); }
 
 step "system packages (chromium for the browser tests)"
 if [ ! -x /usr/bin/chromium ]; then
@@ -34,8 +35,10 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 step "cargo test (all crates, doctests included)"
 cargo test --workspace --locked
 
-step "release build"
-cargo build --release --locked -p hoyito-cli
+step "optimised build for the browser tests (profile e2e: release without LTO)"
+cargo build --profile e2e --locked -p hoyito-cli
 
 step "end-to-end browser tests"
-HOYITO_BIN="$PWD/target/release/hoyito" bash web/tests/run.sh
+HOYITO_BIN="$PWD/target/e2e/hoyito" bash web/tests/run.sh
+
+step "done"

@@ -226,14 +226,19 @@ pub(crate) async fn commit_stored(
 ) -> Result<MoveEvent, ApiError> {
     let token = prepared.token.clone();
     let event = g.commit(prepared);
+    store_last_step(st, g, token).await?;
+    Ok(event)
+}
+
+/// Stores the step just committed to the room (`token`, the step's stored
+/// form); if the write fails the room is rolled back to before it.
+pub(crate) async fn store_last_step(st: &AppState, g: &mut LiveGame, token: String) -> Result<(), ApiError> {
     let (gid, seq, summary) = (g.meta.id.clone(), g.seq(), g.summary());
-    match st.db(move |s| s.append(&gid, seq, &token, &summary)).await {
-        Ok(()) => Ok(event),
-        Err(e) => {
-            g.rollback(seq - 1);
-            Err(e)
-        }
+    if let Err(e) = st.db(move |s| s.append(&gid, seq, &token, &summary)).await {
+        g.rollback(seq - 1);
+        return Err(e);
     }
+    Ok(())
 }
 
 #[cfg(test)]

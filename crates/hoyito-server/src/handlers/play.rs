@@ -14,7 +14,7 @@ use crate::auth::{hash_secret, random_token, seat, secret_matches};
 use crate::engine_task::kick_engine;
 use crate::error::{ApiError, ApiJson, ApiPath};
 use crate::live::{resign_token, LiveGame, NEXT_ROUND};
-use crate::state::{commit_stored, AppState, Slot};
+use crate::state::{commit_stored, store_last_step, AppState, Slot};
 use crate::store::Mode;
 use crate::view::GameView;
 use crate::wire::{HintResponse, JoinRequest, MoveRequest, MoveResponse, SeatResponse};
@@ -84,11 +84,7 @@ pub(crate) async fn next_round(
     seat(&g, &headers)?;
     g.check_next_round()?;
     g.commit_next_round();
-    let (gid, seq, summary) = (g.meta.id.clone(), g.seq(), g.summary());
-    if let Err(e) = st.db(move |s| s.append(&gid, seq, NEXT_ROUND, &summary)).await {
-        g.rollback(seq - 1);
-        return Err(e);
-    }
+    store_last_step(&st, &mut g, NEXT_ROUND.to_string()).await?;
     let view = g.view();
     drop(g);
     broadcast_state(&slot, &view);
@@ -110,12 +106,7 @@ pub(crate) async fn resign(
     g.check_resign()?;
     let side = g.resigner(seat);
     g.commit_resign(side);
-    let (gid, seq, summary) = (g.meta.id.clone(), g.seq(), g.summary());
-    let token = resign_token(side);
-    if let Err(e) = st.db(move |s| s.append(&gid, seq, &token, &summary)).await {
-        g.rollback(seq - 1);
-        return Err(e);
-    }
+    store_last_step(&st, &mut g, resign_token(side)).await?;
     // An engine search under way is of no use any more.
     g.stop.store(true, Ordering::Relaxed);
     let view = g.view();

@@ -2,54 +2,14 @@
 //! loopback: it ends a game or a whole match, only a seated player may do
 //! it, only while the game goes on, and it survives a restart.
 
-use hoyito_server::{spawn_local, LocalServer, Store};
+use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-struct Api {
-    base: String,
-    http: reqwest::Client,
-    server: Option<LocalServer>,
-}
+mod common;
+use common::Api;
 
 impl Api {
-    async fn start(store: Store) -> Api {
-        let (addr, server) = spawn_local(store).await.expect("bind");
-        Api {
-            base: format!("http://{addr}"),
-            http: reqwest::Client::builder()
-                .pool_max_idle_per_host(0)
-                .build()
-                .expect("an HTTP client"),
-            server: Some(server),
-        }
-    }
-
-    async fn stop(mut self) {
-        if let Some(s) = self.server.take() {
-            s.stop().await;
-        }
-    }
-
-    async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
-        let mut req = self.http.post(format!("{}{path}", self.base)).json(&body);
-        if let Some(t) = token {
-            req = req.bearer_auth(t);
-        }
-        let res = req.send().await.expect("request");
-        let status = res.status();
-        (status, res.json().await.expect("a JSON body"))
-    }
-
-    async fn create(&self, body: Value) -> (String, String) {
-        let (status, v) = self.post("/api/games", None, body).await;
-        assert_eq!(status, StatusCode::CREATED, "{v}");
-        (
-            v["id"].as_str().unwrap().to_string(),
-            v["token"].as_str().unwrap().to_string(),
-        )
-    }
-
     async fn play_first(&self, id: &str, token: &str) -> (StatusCode, Value) {
         let g = self.game(id).await;
         let mv = g["legal"][0].as_str().expect("a legal move").to_string();
@@ -64,17 +24,6 @@ impl Api {
     async fn resign(&self, id: &str, token: Option<&str>) -> (StatusCode, Value) {
         self.post(&format!("/api/games/{id}/resign"), token, json!({}))
             .await
-    }
-
-    async fn game(&self, id: &str) -> Value {
-        let res = self
-            .http
-            .get(format!("{}/api/games/{id}", self.base))
-            .send()
-            .await
-            .expect("request");
-        assert_eq!(res.status(), StatusCode::OK);
-        res.json().await.expect("a JSON body")
     }
 
     async fn listed(&self, id: &str) -> Value {
@@ -98,7 +47,7 @@ impl Api {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resigning_ends_a_hotseat_game_with_the_player_to_move_losing() {
     let api = Api::start(Store::in_memory().unwrap()).await;
-    let (id, token) = api
+    let (id, token, _) = api
         .create(json!({ "mode": "hotseat", "rules": { "variant": "I" } }))
         .await;
     let (status, v) = api.play_first(&id, &token).await;
@@ -146,7 +95,7 @@ async fn resigning_ends_a_hotseat_game_with_the_player_to_move_losing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resigning_ends_a_whole_match_against_the_engine() {
     let api = Api::start(Store::in_memory().unwrap()).await;
-    let (id, token) = api
+    let (id, token, _) = api
         .create(json!({ "mode": "engine", "match": true, "level": 1, "side": "south", "rules": { "variant": "I" } }))
         .await;
     let (status, g) = api.resign(&id, Some(&token)).await;
@@ -172,7 +121,7 @@ async fn resigning_ends_a_whole_match_against_the_engine() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_cannot_resign_and_changes_nothing() {
     let api = Api::start(Store::in_memory().unwrap()).await;
-    let (id, token) = api
+    let (id, token, _) = api
         .create(json!({ "mode": "online", "side": "south", "rules": { "variant": "I" } }))
         .await;
     let before = api.game(&id).await;
@@ -197,7 +146,7 @@ async fn a_spectator_cannot_resign_and_changes_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resigning_a_game_played_to_its_end_is_a_conflict() {
     let api = Api::start(Store::in_memory().unwrap()).await;
-    let (id, token) = api
+    let (id, token, _) = api
         .create(json!({ "mode": "hotseat", "rules": { "variant": "I", "holes": 4 } }))
         .await;
     for _ in 0..500 {
@@ -222,7 +171,7 @@ async fn a_resignation_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.db");
     let api = Api::start(Store::open(&db).unwrap()).await;
-    let (id, token) = api
+    let (id, token, _) = api
         .create(json!({ "mode": "hotseat", "match": true, "rules": { "variant": "I" } }))
         .await;
     for _ in 0..2 {

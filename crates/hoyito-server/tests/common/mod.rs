@@ -1,0 +1,125 @@
+//! A client of a real server on loopback (127.0.0.1, a free port), shared
+//! by the API test files.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use hoyito_server::{spawn_local, LocalServer, Store};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+pub struct Api {
+    pub base: String,
+    pub http: reqwest::Client,
+    pub server: Option<LocalServer>,
+}
+
+impl Api {
+    pub async fn start(store: Store) -> Api {
+        let (addr, server) = spawn_local(store).await.expect("bind");
+        Api {
+            base: format!("http://{addr}"),
+            // A fresh connection per request: the server closes a connection
+            // after refusing an oversized body unread, and a pooled client
+            // could send the next request on it (IncompleteMessage).
+            http: reqwest::Client::builder()
+                .pool_max_idle_per_host(0)
+                .build()
+                .expect("an HTTP client"),
+            server: Some(server),
+        }
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(s) = self.server.take() {
+            s.stop().await;
+        }
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        let mut req = self.http.post(format!("{}{path}", self.base)).json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status();
+        (status, res.json().await.expect("a JSON body"))
+    }
+
+    pub async fn post_raw(&self, path: &str, token: Option<&str>, body: Vec<u8>) -> (StatusCode, Value) {
+        let mut req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .body(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status();
+        (status, res.json().await.expect("a JSON body"))
+    }
+
+    pub async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let res = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("request");
+        let status = res.status();
+        (status, res.json().await.expect("a JSON body"))
+    }
+
+    pub async fn create(&self, body: Value) -> (String, String, Value) {
+        let (status, v) = self.post("/api/games", None, body).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        (
+            v["id"].as_str().unwrap().to_string(),
+            v["token"].as_str().unwrap().to_string(),
+            v,
+        )
+    }
+
+    pub async fn play(&self, id: &str, token: &str, mv: &str) -> (StatusCode, Value) {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            Some(token),
+            json!({ "move": mv }),
+        )
+        .await
+    }
+
+    pub async fn game(&self, id: &str) -> Value {
+        let (status, v) = self.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        v
+    }
+
+    /// Waits until the game satisfies `f` (engine moves are asynchronous).
+    pub async fn wait_for(&self, id: &str, f: impl Fn(&Value) -> bool) -> Value {
+        for _ in 0..200 {
+            let g = self.game(id).await;
+            if f(&g) {
+                return g;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!(
+            "game {id} never reached the expected state: {}",
+            self.game(id).await
+        );
+    }
+}
+
+pub fn first_legal(game: &Value) -> String {
+    game["legal"][0].as_str().expect("a legal move").to_string()
+}
+
+pub fn error_code(v: &Value) -> &str {
+    assert!(
+        v["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "an error message: {v}"
+    );
+    v["code"].as_str().unwrap()
+}

@@ -1,0 +1,716 @@
+//! `hoyito.Game` and `hoyito.Match`: thin classes over `hoyito_core::Game`
+//! and `hoyito_core::Match`.
+
+use hoyito_core::{Game, Match, PlayError, Position, Record, TokenError};
+use numpy::PyArray1;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use crate::errors::{illegal, notation_err};
+use crate::{actions, convert, engine, rules};
+
+/// The error of a token that cannot be played in `pos`.
+fn token_error(py: Python<'_>, pos: &Position, token: &str, e: TokenError) -> PyErr {
+    let reason = match &e {
+        TokenError::Illegal {
+            error: PlayError::GameOver,
+            ..
+        } => format!("{} cannot be played: the game is over", token.trim()),
+        _ => e.to_string(),
+    };
+    illegal(py, token, &reason, &pos.legal_tokens())
+}
+
+/// Plays an action in `game`; the seeds captured.
+fn play_action(py: Python<'_>, game: &mut Game, action: i64) -> PyResult<u8> {
+    let pos = *game.position();
+    let Some(m) = actions::decode(&pos, action) else {
+        return Err(illegal(
+            py,
+            &action.to_string(),
+            &format!(
+                "action {action} is outside the action space 0..{}",
+                actions::count(pos.rules())
+            ),
+            &pos.legal_tokens(),
+        ));
+    };
+    game.play(m).map(|p| p.captured).map_err(|e| {
+        let token = pos.move_token(m).to_string();
+        let reason = if e == PlayError::GameOver {
+            format!("action {action} ({token}) cannot be played: the game is over")
+        } else {
+            format!("action {action} ({token}) is illegal: {e}")
+        };
+        illegal(py, &action.to_string(), &reason, &pos.legal_tokens())
+    })
+}
+
+/// The game's record text.
+fn record_text(game: &Game) -> String {
+    Record::from_game(game.clone()).write()
+}
+
+fn winner_name(pos: &Position) -> Option<&'static str> {
+    pos.outcome().map(|o| o.result().name())
+}
+
+fn legal_list<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyList>> {
+    if pos.is_over() {
+        return Ok(PyList::empty(py));
+    }
+    let legal = pos.legal_moves();
+    let mut items = Vec::with_capacity(legal.len());
+    for &m in &legal {
+        items.push(PyString::new(py, &pos.move_token(m).to_string()));
+    }
+    PyList::new(py, items)
+}
+
+/// A single game of Hoyito: its rules, the moves played and the current
+/// position, with the repetition rule (RULES.md §4) applied after each move.
+///
+/// Game(variant="I", holes=6, seeds=4, skip_origin=False, direction="fixed",
+///      two_hole_opening=False, repetition="even", capture_side="any")
+///
+/// Options use the spellings of RULES.md: variant "I", "II" or "III";
+/// direction "fixed", "per_player" or "per_move"; repetition "even" or
+/// "own_row"; capture_side "any" or "opponent". A bad value raises
+/// `hoyito.RulesError` (a `ValueError`) naming the option and the allowed
+/// values.
+///
+/// Moves are tokens as in RULES.md §1: "3", "3R", "2+5". `play` checks them
+/// with the rules; an illegal one raises `hoyito.IllegalMove` (a
+/// `ValueError`) with the reason and the legal moves, and leaves the game
+/// unchanged. Games can be copied and pickled.
+#[pyclass(name = "Game", module = "hoyito._hoyito")]
+#[derive(Clone)]
+pub struct PyGame {
+    pub(crate) game: Game,
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (variant="I", holes=6, seeds=4, skip_origin=false, direction="fixed",
+        two_hole_opening=false, repetition="even", capture_side="any"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        variant: &str,
+        holes: i64,
+        seeds: i64,
+        skip_origin: bool,
+        direction: &str,
+        two_hole_opening: bool,
+        repetition: &str,
+        capture_side: &str,
+    ) -> PyResult<Self> {
+        let r = rules::from_args(
+            variant,
+            holes,
+            seeds,
+            skip_origin,
+            direction,
+            two_hole_opening,
+            repetition,
+            capture_side,
+        )?;
+        Ok(PyGame { game: Game::new(r) })
+    }
+
+    /// Game.from_notation(text, **rules) -> Game
+    ///
+    /// A game starting from a position in the one-line notation of
+    /// docs/NOTATION.md (e.g. "0,2,1,1/3,0,1,0 s 10-14"), under the given
+    /// rules options (the board must have 2 x holes entries). Raises
+    /// `NotationError` for text that cannot be read.
+    #[staticmethod]
+    #[pyo3(signature = (text, **rules))]
+    fn from_notation(text: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+        let r = rules::from_kwargs(rules)?;
+        let pos = Position::from_notation(r, text).map_err(notation_err)?;
+        Ok(PyGame {
+            game: Game::from_position(pos),
+        })
+    }
+
+    /// Game.from_record(text) -> Game
+    ///
+    /// A game read from a game record (the format of `record()`; its tags
+    /// give the rules) with every move replayed. Raises `NotationError`
+    /// for a record that cannot be read or holds a match.
+    #[staticmethod]
+    fn from_record(text: &str) -> PyResult<PyGame> {
+        let record = Record::read(text).map_err(notation_err)?;
+        match record.game() {
+            Some(g) => Ok(PyGame { game: g.clone() }),
+            None => Err(notation_err("the record holds a match: use Match.from_record")),
+        }
+    }
+
+    /// The rules options as a dict (RULES.md spellings).
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        rules::to_dict(py, self.game.rules())
+    }
+
+    /// The variant: "I", "II" or "III".
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.game.rules().variant().name()
+    }
+
+    /// Holes per row.
+    #[getter]
+    fn holes(&self) -> usize {
+        self.game.rules().holes()
+    }
+
+    /// Seeds in each hole, in hole-index order (closed holes hold 0).
+    #[getter]
+    fn board(&self) -> Vec<u8> {
+        self.game.position().board().to_vec()
+    }
+
+    /// Seeds captured so far: (south, north).
+    #[getter]
+    fn captured(&self) -> (u8, u8) {
+        let c = self.game.position().captured();
+        (c.south, c.north)
+    }
+
+    /// The size of the integer action space (see `legal_actions`).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        actions::count(self.game.rules())
+    }
+
+    /// The length of `observation()`: 4 * holes + 3.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        actions::obs_len(self.game.rules())
+    }
+
+    /// legal_moves() -> list[str]
+    ///
+    /// The tokens of the legal moves of the side to move (empty once the
+    /// game is over).
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        legal_list(py, self.game.position())
+    }
+
+    /// play(token) -> int
+    ///
+    /// Plays a move token ("3", "3R", "2+5") and returns the seeds it
+    /// captured (the last-four award included). Passes are automatic.
+    /// Raises `IllegalMove` (a `ValueError`) with the reason and the legal
+    /// moves if the token cannot be read or the move is not legal; the game
+    /// is then unchanged.
+    fn play(&mut self, py: Python<'_>, token: &str) -> PyResult<u8> {
+        match self.game.play_token(token) {
+            Ok(p) => Ok(p.captured),
+            Err(e) => Err(token_error(py, self.game.position(), token, e)),
+        }
+    }
+
+    /// legal_actions() -> list[int]
+    ///
+    /// The legal moves as integer actions (see `docs/PYTHON.md`).
+    fn legal_actions(&self) -> Vec<usize> {
+        let pos = self.game.position();
+        if pos.is_over() {
+            return Vec::new();
+        }
+        pos.legal_moves()
+            .iter()
+            .map(|&m| actions::encode(pos, m))
+            .collect()
+    }
+
+    /// action_mask() -> numpy.ndarray
+    ///
+    /// An int8 array of `num_actions` entries, 1 for each legal action.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut mask = vec![0i8; actions::count(self.game.rules())];
+        actions::write_mask(self.game.position(), &mut mask);
+        PyArray1::from_vec(py, mask)
+    }
+
+    /// observation() -> numpy.ndarray
+    ///
+    /// A float32 array of `4 * holes + 3` numbers: the board, the closed
+    /// holes (0/1), South's and North's captured seeds, the side to move
+    /// (0 South, 1 North; 0 once the game is over).
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let mut obs = vec![0f32; actions::obs_len(self.game.rules())];
+        actions::write_obs(self.game.position(), &mut obs);
+        PyArray1::from_vec(py, obs)
+    }
+
+    /// play_action(action) -> int
+    ///
+    /// Plays an integer action (see `legal_actions`) and returns the seeds
+    /// captured. Raises `IllegalMove` for an action that is not legal.
+    fn play_action(&mut self, py: Python<'_>, action: i64) -> PyResult<u8> {
+        play_action(py, &mut self.game, action)
+    }
+
+    /// action_to_move(action) -> str
+    ///
+    /// The move token an action stands for in the current position.
+    /// Raises `IllegalMove` for an action that is not legal here.
+    fn action_to_move(&self, py: Python<'_>, action: i64) -> PyResult<String> {
+        let pos = self.game.position();
+        match actions::decode(pos, action).filter(|&m| !pos.is_over() && pos.is_legal(m)) {
+            Some(m) => Ok(pos.move_token(m).to_string()),
+            None => Err(illegal(
+                py,
+                &action.to_string(),
+                &format!("action {action} is not legal here"),
+                &pos.legal_tokens(),
+            )),
+        }
+    }
+
+    /// move_to_action(token) -> int
+    ///
+    /// The integer action of a legal move token. Raises `IllegalMove` for a
+    /// token that is not legal here.
+    fn move_to_action(&self, py: Python<'_>, token: &str) -> PyResult<usize> {
+        let pos = self.game.position();
+        let m = pos
+            .parse_move(token)
+            .map_err(|e| illegal(py, token, &e.to_string(), &pos.legal_tokens()))?;
+        if pos.is_over() || !pos.is_legal(m) {
+            return Err(illegal(
+                py,
+                token,
+                &format!("{} is not legal here", token.trim()),
+                &pos.legal_tokens(),
+            ));
+        }
+        Ok(actions::encode(pos, m))
+    }
+
+    /// state() -> dict
+    ///
+    /// The machine-readable state of RULES.md §7: variant, holes_per_row,
+    /// board, closed, captured, to_move, over, winner, plus end_reason,
+    /// reserve, round and notation.
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        convert::state_dict(py, self.game.position())
+    }
+
+    /// is_over() -> bool
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// winner() -> str | None
+    ///
+    /// "south", "north" or "draw" once the game is over, else None.
+    fn winner(&self) -> Option<&'static str> {
+        winner_name(self.game.position())
+    }
+
+    /// to_move() -> str | None
+    ///
+    /// "south" or "north": who moves next (after automatic passes); None
+    /// once the game is over.
+    fn to_move(&self) -> Option<&'static str> {
+        let pos = self.game.position();
+        (!pos.is_over()).then(|| pos.to_move().name())
+    }
+
+    /// notation() -> str
+    ///
+    /// The current position in the one-line notation (docs/NOTATION.md).
+    fn notation(&self) -> String {
+        self.game.position().to_notation()
+    }
+
+    /// moves() -> list[str]
+    ///
+    /// The tokens of the moves played so far.
+    fn moves(&self) -> Vec<String> {
+        self.game.tokens()
+    }
+
+    /// undo() -> str | None
+    ///
+    /// Takes back the last move and returns its token (None if no move was
+    /// played).
+    fn undo(&mut self) -> Option<String> {
+        let positions = self.game.positions();
+        let before = positions.get(positions.len().checked_sub(2)?)?;
+        let m = self.game.undo()?;
+        Some(before.move_token(m).to_string())
+    }
+
+    /// record() -> str
+    ///
+    /// The game record (the project's PGN-like format), readable by
+    /// `Game.from_record` and `hoyito replay --record`.
+    fn record(&self) -> String {
+        record_text(&self.game)
+    }
+
+    /// copy() -> Game
+    ///
+    /// An independent copy.
+    fn copy(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let ctor = py.get_type::<PyGame>().getattr("from_record")?;
+        (ctor, (record_text(&self.game),)).into_pyobject(py)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyGame>() {
+            Ok(o) => {
+                let o = o.borrow();
+                o.game.rules() == self.game.rules()
+                    && o.game.start() == self.game.start()
+                    && o.game.moves() == self.game.moves()
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<hoyito.Game {} after {} moves: {}>",
+            self.game.rules(),
+            self.game.moves().len(),
+            self.game.position().to_notation()
+        )
+    }
+
+    fn __str__(&self) -> String {
+        self.game.position().to_notation()
+    }
+
+    /// analyze(level=None, time=None, depth=None, engine="alphabeta",
+    ///         hash_mb=16, seed=None, tablebase=None) -> dict
+    ///
+    /// The engine's analysis of the current position: every legal move
+    /// searched to the same limits. Returns a dict with "best" (token),
+    /// "score" (expected final margin in seeds for the side to move),
+    /// "pv" (principal variation, tokens), "moves" (a list of
+    /// {"move", "score", "pv"}, best first), "time_ms". Limits: `time` in
+    /// seconds or `depth` in plies (default: the level's depth, or 8).
+    /// `level` 1..10 weakens the engine as in the web app; `tablebase` a
+    /// `hoyito.Tablebase` for exact endgames. The GIL is released while it
+    /// searches.
+    #[pyo3(signature = (level=None, time=None, depth=None, engine="alphabeta", hash_mb=16, seed=None, tablebase=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn analyze<'py>(
+        &self,
+        py: Python<'py>,
+        level: Option<i64>,
+        time: Option<f64>,
+        depth: Option<i64>,
+        engine: &str,
+        hash_mb: i64,
+        seed: Option<u64>,
+        tablebase: Option<PyRef<'_, engine::PyTablebase>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let settings = engine::Settings::new(level, engine, hash_mb, seed, tablebase.as_deref())?;
+        let mut e = settings.build(py, self.game.rules())?;
+        engine::analyze(py, &mut e, settings.level, &self.game, time, depth)
+    }
+
+    /// best_move(level=None, time=None, depth=None, engine="alphabeta",
+    ///           hash_mb=16, seed=None, tablebase=None) -> str | None
+    ///
+    /// The move the engine plays here (at `level` 1..10, the level's own
+    /// choice, noise included), or None once the game is over. Limits as
+    /// in `analyze`. The GIL is released while it searches.
+    #[pyo3(signature = (level=None, time=None, depth=None, engine="alphabeta", hash_mb=16, seed=None, tablebase=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn best_move(
+        &self,
+        py: Python<'_>,
+        level: Option<i64>,
+        time: Option<f64>,
+        depth: Option<i64>,
+        engine: &str,
+        hash_mb: i64,
+        seed: Option<u64>,
+        tablebase: Option<PyRef<'_, engine::PyTablebase>>,
+    ) -> PyResult<Option<String>> {
+        let settings = engine::Settings::new(level, engine, hash_mb, seed, tablebase.as_deref())?;
+        let mut e = settings.build(py, self.game.rules())?;
+        let res = engine::search(py, &mut e, settings.level, &self.game, time, depth)?;
+        Ok(res.best.map(|m| self.game.position().move_token(m).to_string()))
+    }
+}
+
+/// A match: games chained into rounds with refills, closed holes and
+/// reserves (RULES.md §5).
+///
+/// Match(variant="I", holes=6, seeds=4, skip_origin=False, direction="fixed",
+///       two_hole_opening=False, repetition="even", capture_side="any")
+///
+/// Moves are played in the current round with `play`; when a round is over
+/// and the match goes on, `start_next_round()` starts the next one (the
+/// winner refills and starts). `is_over()` and `winner()` are about the
+/// whole match; `is_round_over()` about the current round.
+#[pyclass(name = "Match", module = "hoyito._hoyito")]
+#[derive(Clone)]
+pub struct PyMatch {
+    pub(crate) m: Match,
+}
+
+#[pymethods]
+impl PyMatch {
+    #[new]
+    #[pyo3(signature = (variant="I", holes=6, seeds=4, skip_origin=false, direction="fixed",
+        two_hole_opening=false, repetition="even", capture_side="any"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        variant: &str,
+        holes: i64,
+        seeds: i64,
+        skip_origin: bool,
+        direction: &str,
+        two_hole_opening: bool,
+        repetition: &str,
+        capture_side: &str,
+    ) -> PyResult<Self> {
+        let r = rules::from_args(
+            variant,
+            holes,
+            seeds,
+            skip_origin,
+            direction,
+            two_hole_opening,
+            repetition,
+            capture_side,
+        )?;
+        Ok(PyMatch { m: Match::new(r) })
+    }
+
+    /// Match.from_record(text) -> Match
+    ///
+    /// A match read from a match record (the format of `record()`).
+    #[staticmethod]
+    fn from_record(text: &str) -> PyResult<PyMatch> {
+        let record = Record::read(text).map_err(notation_err)?;
+        match record.match_() {
+            Some(m) => Ok(PyMatch { m: m.clone() }),
+            None => Err(notation_err(
+                "the record holds a single game: use Game.from_record",
+            )),
+        }
+    }
+
+    /// The rules options as a dict.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        rules::to_dict(py, self.m.rules())
+    }
+
+    /// The current round number, from 1.
+    #[getter]
+    fn round(&self) -> u32 {
+        self.m.round()
+    }
+
+    /// The indices of the holes closed in the current round.
+    #[getter]
+    fn closed(&self) -> Vec<usize> {
+        self.m.current().position().closed_holes().collect()
+    }
+
+    /// Seeds in reserve from earlier rounds: (south, north).
+    #[getter]
+    fn reserve(&self) -> (u8, u8) {
+        let r = self.m.current().position().reserve();
+        (r.south, r.north)
+    }
+
+    /// legal_moves() -> list[str]
+    ///
+    /// The legal move tokens in the current round (empty when it is over).
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        legal_list(py, self.m.current().position())
+    }
+
+    /// play(token) -> int
+    ///
+    /// Plays a move in the current round and returns the seeds captured.
+    /// Raises `IllegalMove` (nothing changes) for an illegal move, or when
+    /// the round is over (call `start_next_round()`).
+    fn play(&mut self, py: Python<'_>, token: &str) -> PyResult<u8> {
+        let pos = *self.m.current().position();
+        if pos.is_over() {
+            let reason = if self.m.can_start_next_round() {
+                format!(
+                    "{} cannot be played: round {} is over; call start_next_round()",
+                    token.trim(),
+                    self.m.round()
+                )
+            } else {
+                format!("{} cannot be played: the match is over", token.trim())
+            };
+            return Err(illegal(py, token, &reason, &[]));
+        }
+        let m = pos
+            .parse_move(token)
+            .map_err(|e| token_error(py, &pos, token, e.into()))?;
+        self.m.play(m).map(|p| p.captured).map_err(|error| {
+            token_error(
+                py,
+                &pos,
+                token,
+                TokenError::Illegal {
+                    token: token.trim().to_string(),
+                    error,
+                },
+            )
+        })
+    }
+
+    /// is_round_over() -> bool
+    fn is_round_over(&self) -> bool {
+        self.m.current().is_over()
+    }
+
+    /// can_start_next_round() -> bool
+    ///
+    /// Whether the current round is over and the match goes on.
+    fn can_start_next_round(&self) -> bool {
+        self.m.can_start_next_round()
+    }
+
+    /// start_next_round() -> bool
+    ///
+    /// Starts the next round (refills, closed holes, reserves, who starts:
+    /// RULES.md §5). Returns False, changing nothing, if the current round
+    /// is not over or the match is over.
+    fn start_next_round(&mut self) -> bool {
+        self.m.start_next_round()
+    }
+
+    /// is_over() -> bool
+    ///
+    /// Whether the match is decided (a player ended a round with fewer
+    /// seeds than a hole's refill).
+    fn is_over(&self) -> bool {
+        self.m.outcome().is_some()
+    }
+
+    /// winner() -> str | None
+    ///
+    /// The match winner ("south", "north" or "draw") once the match is
+    /// over, else None.
+    fn winner(&self) -> Option<&'static str> {
+        self.m.outcome().map(|o| o.result().name())
+    }
+
+    /// round_winner() -> str | None
+    ///
+    /// The current round's result once it is over, else None.
+    fn round_winner(&self) -> Option<&'static str> {
+        winner_name(self.m.current().position())
+    }
+
+    /// to_move() -> str | None
+    fn to_move(&self) -> Option<&'static str> {
+        let pos = self.m.current().position();
+        (!pos.is_over()).then(|| pos.to_move().name())
+    }
+
+    /// state() -> dict
+    ///
+    /// The RULES.md §7 state of the current round's position (with closed,
+    /// reserve and round).
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        convert::state_dict(py, self.m.current().position())
+    }
+
+    /// notation() -> str
+    fn notation(&self) -> String {
+        self.m.current().position().to_notation()
+    }
+
+    /// game() -> Game
+    ///
+    /// A copy of the current round as a `Game` (to analyse it).
+    fn game(&self) -> PyGame {
+        PyGame {
+            game: self.m.current().clone(),
+        }
+    }
+
+    /// rounds() -> list[Game]
+    ///
+    /// Copies of every round so far, the current one last.
+    fn rounds(&self) -> Vec<PyGame> {
+        self.m
+            .rounds()
+            .iter()
+            .map(|g| PyGame { game: g.clone() })
+            .collect()
+    }
+
+    /// record() -> str
+    ///
+    /// The match record, readable by `Match.from_record`.
+    fn record(&self) -> String {
+        Record::from_match(self.m.clone()).write()
+    }
+
+    /// copy() -> Match
+    fn copy(&self) -> PyMatch {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyMatch {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyMatch {
+        self.clone()
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let ctor = py.get_type::<PyMatch>().getattr("from_record")?;
+        (ctor, (Record::from_match(self.m.clone()).write(),)).into_pyobject(py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<hoyito.Match {} round {}: {}>",
+            self.m.rules(),
+            self.m.round(),
+            self.m.current().position().to_notation()
+        )
+    }
+}
+
+/// The current game of a `Game` or `Match` argument.
+pub(crate) fn game_of(obj: &Bound<'_, PyAny>) -> PyResult<Game> {
+    if let Ok(g) = obj.cast::<PyGame>() {
+        return Ok(g.borrow().game.clone());
+    }
+    if let Ok(m) = obj.cast::<PyMatch>() {
+        return Ok(m.borrow().m.current().clone());
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected a hoyito.Game or hoyito.Match, not {}",
+        obj.get_type().name()?
+    )))
+}

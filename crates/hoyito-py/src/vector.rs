@@ -1,0 +1,380 @@
+//! Throughput from Python: random playouts in a Rust loop, and a batch of
+//! games stepped together for vectorised reinforcement learning.
+
+use std::time::Instant;
+
+use hoyito_core::{playout, Game, Position, RepetitionTracker, Rules, Side};
+use numpy::ndarray::{Array1, Array2};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
+
+use crate::errors::{illegal, HoyitoError};
+use crate::{actions, rules};
+
+/// Most games `random_playouts` plays in one call.
+const MAX_PLAYOUTS: i64 = 1 << 40;
+/// Most games in one `VectorGame`.
+const MAX_ENVS: i64 = 1 << 20;
+
+/// random_playouts(n, seed=1, **rules) -> dict
+///
+/// Plays `n` uniformly random games from the start under the full rules,
+/// in Rust with the GIL released, and returns summary statistics: "games",
+/// "plies", "south_wins", "north_wins", "draws", "mean_plies", "seconds",
+/// "games_per_s", "plies_per_s". With the same seed it plays the same games
+/// as `hoyito bench --games n --seed SEED`.
+#[pyfunction]
+#[pyo3(signature = (n, seed=1, **rules))]
+pub(crate) fn random_playouts<'py>(
+    py: Python<'py>,
+    n: i64,
+    seed: u64,
+    rules: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = rules::from_kwargs(rules)?;
+    if !(0..=MAX_PLAYOUTS).contains(&n) {
+        return Err(HoyitoError::new_err(format!(
+            "n {n} is not allowed: expected 0 to {MAX_PLAYOUTS} games"
+        )));
+    }
+    let (games, plies, south, north, secs) = py.detach(move || {
+        let start = Position::new(r);
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut below = |k: usize| playout::uniform_below(k, || rng.next_u32());
+        let mut tracker = RepetitionTracker::new();
+        let (mut plies, mut south, mut north) = (0u64, 0u64, 0u64);
+        let began = Instant::now();
+        for _ in 0..n {
+            let (end, p) = playout::random_game(start, &mut below, &mut tracker);
+            plies += p;
+            match end.outcome().and_then(|o| o.winner) {
+                Some(Side::South) => south += 1,
+                Some(Side::North) => north += 1,
+                None => {}
+            }
+        }
+        (n as u64, plies, south, north, began.elapsed().as_secs_f64())
+    });
+    let d = PyDict::new(py);
+    d.set_item("games", games)?;
+    d.set_item("plies", plies)?;
+    d.set_item("south_wins", south)?;
+    d.set_item("north_wins", north)?;
+    d.set_item("draws", games - south - north)?;
+    d.set_item(
+        "mean_plies",
+        if games > 0 {
+            plies as f64 / games as f64
+        } else {
+            0.0
+        },
+    )?;
+    d.set_item("seconds", secs)?;
+    let rate = |x: u64| if secs > 0.0 { x as f64 / secs } else { 0.0 };
+    d.set_item("games_per_s", rate(games))?;
+    d.set_item("plies_per_s", rate(plies))?;
+    Ok(d)
+}
+
+/// Observations and masks as numpy arrays.
+type ObsMask<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<i8>>);
+
+/// How `VectorGame` rewards a step.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reward {
+    /// Seeds the mover gained.
+    Seeds,
+    /// +1 / -1 / 0 for the mover when the game ends, else 0.
+    WinLoss,
+}
+
+/// `n` independent games stepped together, for vectorised reinforcement
+/// learning, with numpy observations and action masks (the layouts of
+/// `Game.observation()` and `Game.action_mask()`).
+///
+/// VectorGame(n, reward="seeds", **rules)
+///
+/// `step(actions)` plays one integer action in every game (for whoever is
+/// to move there) with the GIL released and returns `(obs, reward, done,
+/// mask)`: float32 observations (n, 4*holes+3), float32 rewards (n,) for
+/// the player who moved — seeds gained (captures, last-four award, the
+/// share at a repetition end) or, with reward="win_loss", +1/-1/0 when the
+/// game ends — bool `done` (n,), and int8 masks (n, num_actions) of the
+/// legal actions of the next mover. A game that ends is restarted at once:
+/// its row of `obs` and `mask` is the new game's start, and `results()`
+/// tells how it ended. An illegal action raises `IllegalMove` naming the
+/// game, and no game moves.
+#[pyclass(name = "VectorGame", module = "hoyito._hoyito")]
+pub struct PyVectorGame {
+    rules: Rules,
+    reward: Reward,
+    games: Vec<Game>,
+    /// Legal actions of each game, `num_actions` per game.
+    masks: Vec<i8>,
+    /// How each game's last finished game ended: 1 South, -1 North, 0 draw
+    /// (also 0 before any game ended).
+    results: Vec<i8>,
+    /// Games finished since creation.
+    finished: u64,
+}
+
+impl PyVectorGame {
+    fn obs_and_masks(&self) -> (Vec<f32>, Vec<i8>) {
+        let ol = actions::obs_len(&self.rules);
+        let mut obs = vec![0f32; self.games.len() * ol];
+        for (g, o) in self.games.iter().zip(obs.chunks_mut(ol)) {
+            actions::write_obs(g.position(), o);
+        }
+        (obs, self.masks.clone())
+    }
+
+    fn arrays<'py>(&self, py: Python<'py>, obs: Vec<f32>, masks: Vec<i8>) -> PyResult<ObsMask<'py>> {
+        let n = self.games.len();
+        let shape_err = |e: numpy::ndarray::ShapeError| HoyitoError::new_err(e.to_string());
+        let o = Array2::from_shape_vec((n, actions::obs_len(&self.rules)), obs).map_err(shape_err)?;
+        let m = Array2::from_shape_vec((n, actions::count(&self.rules)), masks).map_err(shape_err)?;
+        Ok((
+            PyArray2::from_owned_array(py, o),
+            PyArray2::from_owned_array(py, m),
+        ))
+    }
+
+    fn restart_all(&mut self) {
+        let na = actions::count(&self.rules);
+        for (g, m) in self.games.iter_mut().zip(self.masks.chunks_mut(na)) {
+            *g = Game::new(self.rules);
+            actions::write_mask(g.position(), m);
+        }
+        self.results.fill(0);
+    }
+}
+
+/// The actions argument as a vector of i64.
+fn read_actions(actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    if let Ok(a) = actions.extract::<PyReadonlyArray1<'_, i64>>() {
+        return Ok(a.as_array().to_vec());
+    }
+    actions.extract::<Vec<i64>>().map_err(|_| {
+        PyTypeError::new_err("actions must be a sequence or 1-d array of integers, one per game")
+    })
+}
+
+#[pymethods]
+impl PyVectorGame {
+    #[new]
+    #[pyo3(signature = (n, reward="seeds", **rules))]
+    fn new(n: i64, reward: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<PyVectorGame> {
+        let r = rules::from_kwargs(rules)?;
+        if !(1..=MAX_ENVS).contains(&n) {
+            return Err(HoyitoError::new_err(format!(
+                "n {n} is not allowed: expected 1 to {MAX_ENVS} games"
+            )));
+        }
+        let reward = match reward {
+            "seeds" => Reward::Seeds,
+            "win_loss" => Reward::WinLoss,
+            other => {
+                return Err(HoyitoError::new_err(format!(
+                    "unknown reward {other:?}: expected \"seeds\" or \"win_loss\""
+                )))
+            }
+        };
+        let n = n as usize;
+        let mut v = PyVectorGame {
+            rules: r,
+            reward,
+            games: vec![Game::new(r); n],
+            masks: vec![0; n * actions::count(&r)],
+            results: vec![0; n],
+            finished: 0,
+        };
+        v.restart_all();
+        Ok(v)
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Size of the action space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        actions::count(&self.rules)
+    }
+
+    /// Length of an observation.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        actions::obs_len(&self.rules)
+    }
+
+    /// Games finished since creation (or the last `reset`).
+    #[getter]
+    fn games_finished(&self) -> u64 {
+        self.finished
+    }
+
+    /// The rules options as a dict.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        rules::to_dict(py, &self.rules)
+    }
+
+    /// reset() -> (obs, mask)
+    ///
+    /// Restarts every game.
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<ObsMask<'py>> {
+        self.restart_all();
+        self.finished = 0;
+        let (o, m) = self.obs_and_masks();
+        self.arrays(py, o, m)
+    }
+
+    /// observations() -> numpy.ndarray
+    ///
+    /// The current observations, float32 (n, 4*holes+3).
+    fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let (o, m) = self.obs_and_masks();
+        Ok(self.arrays(py, o, m)?.0)
+    }
+
+    /// action_masks() -> numpy.ndarray
+    ///
+    /// The legal actions of every game, int8 (n, num_actions).
+    fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        let m = Array2::from_shape_vec(
+            (self.games.len(), actions::count(&self.rules)),
+            self.masks.clone(),
+        )
+        .map_err(|e| HoyitoError::new_err(e.to_string()))?;
+        Ok(PyArray2::from_owned_array(py, m))
+    }
+
+    /// results() -> numpy.ndarray
+    ///
+    /// int8 (n,): how the last finished game of each slot ended, 1 South
+    /// won, -1 North won, 0 a draw (0 too if none has finished).
+    fn results<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        PyArray1::from_owned_array(py, Array1::from_vec(self.results.clone()))
+    }
+
+    /// game(i) -> Game
+    ///
+    /// A copy of game `i` (to inspect or analyse it).
+    fn game(&self, i: i64) -> PyResult<crate::game::PyGame> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.games.get(i))
+            .map(|g| crate::game::PyGame { game: g.clone() })
+            .ok_or_else(|| {
+                HoyitoError::new_err(format!(
+                    "game {i} does not exist: expected 0 to {}",
+                    self.games.len() - 1
+                ))
+            })
+    }
+
+    /// step(actions) -> (obs, reward, done, mask)
+    ///
+    /// Plays one action in every game; see the class documentation.
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray1<f32>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray2<i8>>,
+    )> {
+        let acts = read_actions(actions)?;
+        let n = self.games.len();
+        if acts.len() != n {
+            return Err(HoyitoError::new_err(format!(
+                "expected {n} actions, one per game, got {}",
+                acts.len()
+            )));
+        }
+        let na = actions::count(&self.rules);
+        // Every action is checked before any game moves.
+        for (i, &a) in acts.iter().enumerate() {
+            let ok = usize::try_from(a).is_ok_and(|a| a < na && self.masks[i * na + a] == 1);
+            if !ok {
+                let pos = self.games[i].position();
+                return Err(illegal(
+                    py,
+                    &a.to_string(),
+                    &format!("game {i}: action {a} is not legal (action space 0..{na})"),
+                    &pos.legal_tokens(),
+                ));
+            }
+        }
+        let ol = actions::obs_len(&self.rules);
+        let rules = self.rules;
+        let reward_kind = self.reward;
+        let games = &mut self.games;
+        let masks = &mut self.masks;
+        let results = &mut self.results;
+        let (obs, rewards, dones, finished) = py.detach(move || {
+            let mut obs = vec![0f32; n * ol];
+            let mut rewards = vec![0f32; n];
+            let mut dones = vec![false; n];
+            let mut finished = 0u64;
+            for i in 0..n {
+                let g = &mut games[i];
+                let before = *g.position();
+                let mover = before.to_move();
+                // Legal by the mask, which came from this position's legal moves.
+                let played = actions::decode(&before, acts[i]).map(|m| g.play(m));
+                debug_assert!(matches!(played, Some(Ok(_))));
+                let after = *g.position();
+                if after.is_over() {
+                    let winner = after.outcome().and_then(|o| o.winner);
+                    results[i] = match winner {
+                        Some(Side::South) => 1,
+                        Some(Side::North) => -1,
+                        None => 0,
+                    };
+                    rewards[i] = match reward_kind {
+                        Reward::Seeds => {
+                            f32::from(after.captured()[mover]) - f32::from(before.captured()[mover])
+                        }
+                        Reward::WinLoss => match winner {
+                            Some(w) if w == mover => 1.0,
+                            Some(_) => -1.0,
+                            None => 0.0,
+                        },
+                    };
+                    dones[i] = true;
+                    finished += 1;
+                    *g = Game::new(rules);
+                } else if reward_kind == Reward::Seeds {
+                    rewards[i] = f32::from(after.captured()[mover]) - f32::from(before.captured()[mover]);
+                }
+                let pos = g.position();
+                actions::write_mask(pos, &mut masks[i * na..(i + 1) * na]);
+                actions::write_obs(pos, &mut obs[i * ol..(i + 1) * ol]);
+            }
+            (obs, rewards, dones, finished)
+        });
+        self.finished += finished;
+        let (o, m) = self.arrays(py, obs, self.masks.clone())?;
+        Ok((
+            o,
+            PyArray1::from_vec(py, rewards),
+            PyArray1::from_vec(py, dones),
+            m,
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<hoyito.VectorGame {} games of {}>", self.games.len(), self.rules)
+    }
+}

@@ -3,7 +3,8 @@
 # (Debian's chromium, the npm packages of the browser tests), then runs the
 # format check, clippy with warnings as errors, the API docs with warnings as
 # errors, every Rust test and doctest,
-# and the end-to-end browser tests against an optimised build of the binary.
+# the end-to-end browser tests against an optimised build of the binary,
+# and the Python package's tests (scripts/test-python.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,5 +41,8 @@ cargo build --profile e2e --locked -p hoyito-cli
 
 step "end-to-end browser tests"
 HOYITO_BIN="$PWD/target/e2e/hoyito" bash web/tests/run.sh
+
+step "Python package (crates/hoyito-py): build, install, pytest"
+HOYITO_BIN="$PWD/target/e2e/hoyito" bash scripts/test-python.sh
 
 step "done"

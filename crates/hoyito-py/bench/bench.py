@@ -1,0 +1,138 @@
+"""Speed of the Python package, with the figures docs/PERFORMANCE.md quotes.
+
+    python crates/hoyito-py/bench/bench.py                # everything, about a minute
+    python crates/hoyito-py/bench/bench.py --hoyito target/release/hoyito
+
+1. A Python loop of ``legal_moves()`` + ``play()`` over random games of
+   Hoyito II on 2x6 (one thread): plies per second.
+2. ``random_playouts`` against ``hoyito bench`` on the same games (same
+   seed, same number): the ratio of their plies per second. The command
+   runs ``cargo run --release -p hoyito-cli -- bench ...`` unless
+   ``--hoyito`` names a built binary.
+3. ``VectorGame.step``: environment steps per second (one step = one move
+   in one game), with a random legal action per game chosen by numpy.
+
+Each figure is the best of ``--repeat`` runs (the machine may be shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import hoyito
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def python_loop(seconds: float, variant: str, holes: int, seed: int) -> tuple[int, float]:
+    """Random games by legal_moves() + play() for about `seconds`."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    Game = hoyito.Game
+    plies = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        g = Game(variant, holes)
+        legal = g.legal_moves
+        play = g.play
+        while True:
+            moves = legal()
+            if not moves:
+                break
+            play(choice(moves))
+            plies += 1
+    return plies, time.perf_counter() - began
+
+
+def hoyito_bench(cmd: list[str], variant: str, games: int, seed: int) -> dict:
+    out = subprocess.run(
+        [*cmd, "bench", "--variant", variant, "--games", str(games), "--seed", str(seed), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return json.loads(out.splitlines()[0])
+
+
+def vector_steps(n: int, steps: int, variant: str, seed: int) -> tuple[int, float, float]:
+    """(env steps, seconds in step(), seconds in all) over `steps` batched steps."""
+    v = hoyito.VectorGame(n, variant=variant)
+    _, mask = v.reset()
+    rng = np.random.default_rng(seed)
+    in_step = 0.0
+    began = time.perf_counter()
+    for _ in range(steps):
+        # A random legal action per game: the largest of random keys on legal actions.
+        actions = (mask * rng.random(mask.shape, dtype=np.float32)).argmax(axis=1)
+        t = time.perf_counter()
+        _, _, _, mask = v.step(actions)
+        in_step += time.perf_counter() - t
+    return n * steps, in_step, time.perf_counter() - began
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--variant", default="II")
+    p.add_argument("--seconds", type=float, default=5.0, help="duration of each Python-loop run")
+    p.add_argument("--games", type=int, default=200_000, help="games of random_playouts and hoyito bench")
+    p.add_argument("--envs", type=int, default=4096, help="games in the VectorGame")
+    p.add_argument("--steps", type=int, default=300, help="batched steps per VectorGame run")
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hoyito", help="the hoyito binary (default: cargo run --release -p hoyito-cli --)")
+    p.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    args = p.parse_args(argv)
+    cmd = [args.hoyito] if args.hoyito else ["cargo", "run", "--release", "--quiet", "-p", "hoyito-cli", "--"]
+
+    print(f"hoyito {hoyito.__version__}, Python {platform.python_version()}, {platform.machine()}, "
+          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
+    results: dict[str, float] = {}
+
+    best = 0.0
+    for _ in range(args.repeat):
+        plies, secs = python_loop(args.seconds, args.variant, 6, args.seed)
+        best = max(best, plies / secs)
+    results["python_loop_plies_per_s"] = round(best)
+    print(f"1. Python loop legal_moves()+play(), Hoyito {args.variant} 2x6: {best:,.0f} plies/s (target >= 200,000)")
+
+    best_rust = best_py = 0.0
+    for _ in range(args.repeat):
+        b = hoyito_bench(cmd, args.variant, args.games, args.seed)
+        r = hoyito.random_playouts(args.games, variant=args.variant, seed=args.seed)
+        if (r["plies"], r["south_wins"], r["north_wins"]) != (b["plies"], b["south_wins"], b["north_wins"]):
+            print("random_playouts and hoyito bench played different games", file=sys.stderr)
+            return 1
+        best_rust = max(best_rust, b["plies_per_s"])
+        best_py = max(best_py, r["plies_per_s"])
+    ratio = best_py / best_rust
+    results.update(hoyito_bench_plies_per_s=round(best_rust), random_playouts_plies_per_s=round(best_py),
+                   random_playouts_ratio=round(ratio, 3))
+    print(f"2. random_playouts({args.games}): {best_py:,.0f} plies/s; hoyito bench: {best_rust:,.0f} plies/s; "
+          f"ratio {ratio:.2f} (target >= 0.5)")
+
+    best_all = best_step = 0.0
+    for _ in range(args.repeat):
+        n, in_step, total = vector_steps(args.envs, args.steps, args.variant, args.seed)
+        best_step = max(best_step, n / in_step)
+        best_all = max(best_all, n / total)
+    results.update(vector_env_steps_per_s=round(best_step), vector_env_steps_per_s_with_policy=round(best_all))
+    print(f"3. VectorGame({args.envs}).step: {best_step:,.0f} env steps/s "
+          f"({best_all:,.0f} with the numpy random policy) (target >= 1,000,000)")
+    if args.json:
+        print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

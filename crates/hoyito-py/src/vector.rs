@@ -17,6 +17,8 @@ use crate::{actions, rules};
 
 /// Most games `random_playouts` plays in one call.
 const MAX_PLAYOUTS: i64 = 1 << 40;
+/// Games played between two checks for signals (Ctrl-C).
+const PLAYOUT_CHUNK: i64 = 4096;
 /// Most games in one `VectorGame`.
 const MAX_ENVS: i64 = 1 << 20;
 
@@ -41,24 +43,31 @@ pub(crate) fn random_playouts<'py>(
             "n {n} is not allowed: expected 0 to {MAX_PLAYOUTS} games"
         )));
     }
-    let (games, plies, south, north, secs) = py.detach(move || {
-        let start = Position::new(r);
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut below = |k: usize| playout::uniform_below(k, || rng.next_u32());
-        let mut tracker = RepetitionTracker::new();
-        let (mut plies, mut south, mut north) = (0u64, 0u64, 0u64);
-        let began = Instant::now();
-        for _ in 0..n {
-            let (end, p) = playout::random_game(start, &mut below, &mut tracker);
-            plies += p;
-            match end.outcome().and_then(|o| o.winner) {
-                Some(Side::South) => south += 1,
-                Some(Side::North) => north += 1,
-                None => {}
+    let start = Position::new(r);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut tracker = RepetitionTracker::new();
+    let (mut plies, mut south, mut north) = (0u64, 0u64, 0u64);
+    let began = Instant::now();
+    let mut done = 0i64;
+    // In chunks, so that Ctrl-C (a pending signal) can stop a long run.
+    while done < n {
+        let chunk = (n - done).min(PLAYOUT_CHUNK);
+        py.detach(|| {
+            let mut below = |k: usize| playout::uniform_below(k, || rng.next_u32());
+            for _ in 0..chunk {
+                let (end, p) = playout::random_game(start, &mut below, &mut tracker);
+                plies += p;
+                match end.outcome().and_then(|o| o.winner) {
+                    Some(Side::South) => south += 1,
+                    Some(Side::North) => north += 1,
+                    None => {}
+                }
             }
-        }
-        (n as u64, plies, south, north, began.elapsed().as_secs_f64())
-    });
+        });
+        done += chunk;
+        py.check_signals()?;
+    }
+    let (games, secs) = (n as u64, began.elapsed().as_secs_f64());
     let d = PyDict::new(py);
     d.set_item("games", games)?;
     d.set_item("plies", plies)?;

@@ -170,7 +170,12 @@ impl PyGame {
     /// Seeds in each hole, in hole-index order (closed holes hold 0).
     #[getter]
     fn board(&self) -> Vec<u32> {
-        self.game.position().board().iter().map(|&s| u32::from(s)).collect()
+        self.game
+            .position()
+            .board()
+            .iter()
+            .map(|&s| u32::from(s))
+            .collect()
     }
 
     /// Seeds captured so far: (south, north).

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
+use rayon::prelude::*;
 
 use crate::errors::{illegal, HoyitoError};
 use crate::{actions, rules};
@@ -87,6 +88,74 @@ pub(crate) fn random_playouts<'py>(
     d.set_item("games_per_s", rate(games))?;
     d.set_item("plies_per_s", rate(plies))?;
     Ok(d)
+}
+
+/// Games per task when a batch is stepped on several threads.
+const STEP_CHUNK: usize = 512;
+
+/// The slices of one chunk of games: games, actions, masks, observations,
+/// rewards, dones, results.
+type Chunk<'a> = (
+    &'a mut [Game],
+    &'a [i64],
+    &'a mut [i8],
+    &'a mut [f32],
+    &'a mut [f32],
+    &'a mut [bool],
+    &'a mut [i8],
+);
+
+/// Steps a chunk of games with actions already checked against the masks;
+/// returns the number of games that ended (and were restarted).
+#[allow(clippy::too_many_arguments)]
+fn step_chunk(
+    rules: Rules,
+    reward_kind: Reward,
+    games: &mut [Game],
+    acts: &[i64],
+    masks: &mut [i8],
+    obs: &mut [f32],
+    rewards: &mut [f32],
+    dones: &mut [bool],
+    results: &mut [i8],
+) -> u64 {
+    let na = actions::count(&rules);
+    let ol = actions::obs_len(&rules);
+    let mut finished = 0;
+    for (i, g) in games.iter_mut().enumerate() {
+        let before = *g.position();
+        let mover = before.to_move();
+        // Legal by the mask, which came from this position's legal moves.
+        let played = actions::decode(&before, acts[i]).map(|m| g.play(m));
+        debug_assert!(matches!(played, Some(Ok(_))));
+        let after = *g.position();
+        let gain = f32::from(after.captured()[mover]) - f32::from(before.captured()[mover]);
+        if after.is_over() {
+            let winner = after.outcome().and_then(|o| o.winner);
+            results[i] = match winner {
+                Some(Side::South) => 1,
+                Some(Side::North) => -1,
+                None => 0,
+            };
+            rewards[i] = match reward_kind {
+                Reward::Seeds => gain,
+                Reward::WinLoss => match winner {
+                    Some(w) if w == mover => 1.0,
+                    Some(_) => -1.0,
+                    None => 0.0,
+                },
+            };
+            dones[i] = true;
+            finished += 1;
+            *g = Game::new(rules);
+        } else if reward_kind == Reward::Seeds {
+            rewards[i] = gain;
+        }
+        let pos = g.position();
+        actions::write_mask(pos, &mut masks[i * na..(i + 1) * na]);
+        actions::write_obs(pos, &mut obs[i * ol..(i + 1) * ol]);
+    }
+    finished
 }
 
 /// Observations and masks as numpy arrays.
@@ -335,42 +404,26 @@ impl PyVectorGame {
             let mut obs = vec![0f32; n * ol];
             let mut rewards = vec![0f32; n];
             let mut dones = vec![false; n];
-            let mut finished = 0u64;
-            for i in 0..n {
-                let g = &mut games[i];
-                let before = *g.position();
-                let mover = before.to_move();
-                // Legal by the mask, which came from this position's legal moves.
-                let played = actions::decode(&before, acts[i]).map(|m| g.play(m));
-                debug_assert!(matches!(played, Some(Ok(_))));
-                let after = *g.position();
-                if after.is_over() {
-                    let winner = after.outcome().and_then(|o| o.winner);
-                    results[i] = match winner {
-                        Some(Side::South) => 1,
-                        Some(Side::North) => -1,
-                        None => 0,
-                    };
-                    rewards[i] = match reward_kind {
-                        Reward::Seeds => {
-                            f32::from(after.captured()[mover]) - f32::from(before.captured()[mover])
-                        }
-                        Reward::WinLoss => match winner {
-                            Some(w) if w == mover => 1.0,
-                            Some(_) => -1.0,
-                            None => 0.0,
-                        },
-                    };
-                    dones[i] = true;
-                    finished += 1;
-                    *g = Game::new(rules);
-                } else if reward_kind == Reward::Seeds {
-                    rewards[i] = f32::from(after.captured()[mover]) - f32::from(before.captured()[mover]);
-                }
-                let pos = g.position();
-                actions::write_mask(pos, &mut masks[i * na..(i + 1) * na]);
-                actions::write_obs(pos, &mut obs[i * ol..(i + 1) * ol]);
-            }
+            let step =
+                |(g, a, m, o, r, d, res): Chunk<'_>| step_chunk(rules, reward_kind, g, a, m, o, r, d, res);
+            // Large batches are split over the cores (rayon's pool, sized by
+            // RAYON_NUM_THREADS); small ones stay on this thread.
+            let finished: u64 = if n >= 2 * STEP_CHUNK {
+                (
+                    games.par_chunks_mut(STEP_CHUNK),
+                    acts.par_chunks(STEP_CHUNK),
+                    masks.par_chunks_mut(STEP_CHUNK * na),
+                    obs.par_chunks_mut(STEP_CHUNK * ol),
+                    rewards.par_chunks_mut(STEP_CHUNK),
+                    dones.par_chunks_mut(STEP_CHUNK),
+                    results.par_chunks_mut(STEP_CHUNK),
+                )
+                    .into_par_iter()
+                    .map(step)
+                    .sum()
+            } else {
+                step((games, &acts, masks, &mut obs, &mut rewards, &mut dones, results))
+            };
             (obs, rewards, dones, finished)
         });
         self.finished += finished;

@@ -200,7 +200,10 @@ impl Engine {
         let proved = self.prove_moves(&pos, limits, started);
         let rest = match limits.movetime {
             Some(t) if proved.is_some() => Limits {
-                movetime: Some(t.saturating_sub(started.elapsed()).max(std::time::Duration::from_millis(1))),
+                movetime: Some(
+                    t.saturating_sub(started.elapsed())
+                        .max(std::time::Duration::from_millis(1)),
+                ),
                 ..limits
             },
             _ => limits,
@@ -402,7 +405,11 @@ mod tests {
                 break;
             }
             let legal = game.position().legal_tokens();
-            let tok = if legal.iter().any(|l| l == t) { t.to_string() } else { legal[0].clone() };
+            let tok = if legal.iter().any(|l| l == t) {
+                t.to_string()
+            } else {
+                legal[0].clone()
+            };
             game.play_token(&tok).unwrap();
         }
         let mut engine = Engine::new(crate::EngineKind::AlphaBeta);
@@ -410,7 +417,13 @@ mod tests {
             depth: Some(4),
             ..Limits::default()
         };
-        let review = GameReview::of_game(&mut engine, &game, limits, &AtomicBool::new(false), &mut |_, _| {});
+        let review = GameReview::of_game(
+            &mut engine,
+            &game,
+            limits,
+            &AtomicBool::new(false),
+            &mut |_, _| {},
+        );
         assert_eq!(review.reviews.len(), game.moves().len() + 1);
         for (pos, r) in review.positions.iter().zip(&review.reviews) {
             assert_eq!(r.to_move, pos.to_move());

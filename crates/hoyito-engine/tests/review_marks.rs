@@ -152,7 +152,9 @@ fn marks_agree_with_the_tablebase_on_2x4_games() {
         assert!(agree * 10 >= searched * 9, "{variant}: {agree} of {searched}");
         assert!(with_tables >= 20, "{variant}: {with_tables} moves");
         // Random games have good moves and bad ones.
-        assert!(marks[Mark::Best.index()] > 0 && marks[Mark::Blunder.index()] + marks[Mark::Mistake.index()] > 0, "{variant}: {marks:?}");
+        assert!(
+            marks[Mark::Best.index()] > 0 && marks[Mark::Blunder.index()] + marks[Mark::Mistake.index()] > 0,
+            "{variant}: {marks:?}"
+        );
     }
 }
-

@@ -438,6 +438,34 @@ impl Store {
         Ok(())
     }
 
+    /// Stores the analysis of game `id` at undo count `epoch` and `seq`
+    /// steps (`data`: its JSON), replacing an older one of the same game.
+    ///
+    /// # Errors
+    /// If SQLite fails (e.g. no such game).
+    pub fn save_analysis(&self, id: &str, epoch: u64, seq: u64, data: &str) -> StoreResult<()> {
+        self.conn().execute(
+            "INSERT OR REPLACE INTO analyses (game_id, epoch, seq, created_ms, data)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, epoch, seq, now_ms(), data],
+        )?;
+        Ok(())
+    }
+
+    /// The stored analysis of game `id`: its epoch, steps and JSON.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn load_analysis(&self, id: &str) -> StoreResult<Option<(u64, u64, String)>> {
+        self.conn()
+            .query_row(
+                "SELECT epoch, seq, data FROM analyses WHERE game_id = ?1",
+                params![id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+    }
+
     /// Number of stored games.
     ///
     /// # Errors
@@ -451,8 +479,9 @@ impl Store {
 /// The schema version this code writes, kept in `PRAGMA user_version`.
 /// 1: the `games` and `moves` tables (databases older than the version
 /// number read as 0 and have them); 2: seat tokens and invite secrets
-/// stored as SHA-256 hashes, and the `health` table.
-pub const SCHEMA_VERSION: i64 = 2;
+/// stored as SHA-256 hashes, and the `health` table; 3: the `analyses`
+/// table (one post-game analysis per game).
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 fn migrate(conn: &mut Connection) -> StoreResult<()> {
@@ -523,6 +552,17 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
                 params![id, hash(south), hash(north), hash(invite)],
             )?;
         }
+    }
+    if version < 3 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS analyses (
+                game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+                epoch INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                created_ms INTEGER NOT NULL,
+                data TEXT NOT NULL
+            );",
+        )?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hoyito_core::{Game, Move, Side};
+use hoyito_core::{Game, Move, Position, Side};
 use hoyito_engine::review::{self, Mark, PositionReview, SideStats};
 use hoyito_engine::{Engine, EngineKind, Limits};
 use serde::{Deserialize, Serialize};
@@ -102,6 +102,23 @@ pub struct PlayedMove {
     pub comment: String,
 }
 
+/// One move of the best line, with the position after it (for showing
+/// the line on the board).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineStep {
+    /// The mover.
+    pub side: Side,
+    /// The move's token.
+    pub token: String,
+    /// The board after it.
+    pub board: Vec<u8>,
+    /// `[south, north]` captured after it.
+    pub captured: [u8; 2],
+}
+
+/// Longest best line sent with a ply.
+pub const MAX_LINE: usize = 16;
+
 /// The analysis of one ply: the position after step `ply` of the game (0:
 /// the start).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,6 +135,9 @@ pub struct PlyAnalysis {
     pub best: Option<String>,
     /// Its principal variation, starting with it.
     pub pv: Vec<String>,
+    /// The first [`MAX_LINE`] moves of the principal variation with the
+    /// position after each.
+    pub line: Vec<LineStep>,
     /// Every legal move with its score, best first.
     pub moves: Vec<MoveScore>,
     /// The move that led here, if step `ply` was a move.
@@ -301,6 +321,7 @@ fn ply_analysis(
         exact,
         best: best.map(|b| pos.move_token(b.mv).to_string()),
         pv: best.map(|b| pos.line_tokens(&b.pv)).unwrap_or_default(),
+        line: best.map(|b| line(pos, &b.pv)).unwrap_or_default(),
         moves: r
             .moves
             .iter()
@@ -312,6 +333,29 @@ fn ply_analysis(
             .collect(),
         played,
     }
+}
+
+/// The first [`MAX_LINE`] moves of `pv` from `pos`, with the position after each.
+fn line(pos: &Position, pv: &[Move]) -> Vec<LineStep> {
+    let mut p = *pos;
+    let mut out = Vec::new();
+    for &m in pv.iter().take(MAX_LINE) {
+        if p.is_over() {
+            break;
+        }
+        let side = p.to_move();
+        let token = p.move_token(m).to_string();
+        if p.play(m).is_err() {
+            break;
+        }
+        out.push(LineStep {
+            side,
+            token,
+            board: p.board().to_vec(),
+            captured: crate::live::caps(&p),
+        });
+    }
+    out
 }
 
 /// Each side's totals over the plies.
@@ -472,6 +516,13 @@ pub(crate) async fn start(
     let slot = st.slot(id).await?;
     let (epoch, seq, frames) = {
         let g = slot.game.lock().await;
+        // The engine's view of a game between two people is for after it.
+        if g.meta.mode == crate::store::Mode::Online && !g.finished() {
+            return Err(ApiError::conflict(
+                "game_in_progress",
+                "an online game is analysed once it is over",
+            ));
+        }
         (g.epoch, g.seq(), frames(&g))
     };
     if frames.len() > MAX_POSITIONS {

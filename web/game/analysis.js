@@ -182,7 +182,7 @@ function summaryTable(view) {
     const s = view.summary[side];
     return `<tr><th scope="row">${esc(sideName(side))}</th><td>${s.average_loss.toFixed(2)}</td>${MARKS.map((m) => `<td>${s.counts[m] ?? 0}</td>`).join('')}</tr>`;
   };
-  return `<div class="an-summary"><table><caption>${t('an.summary')}</caption>
+  return `<div class="an-summary" tabindex="0" role="region" aria-label="${esc(t('an.summary'))}"><table><caption>${t('an.summary')}</caption>
     <thead><tr><th scope="col">${t('an.side')}</th><th scope="col">${t('an.avg_loss')}</th>${head}</tr></thead>
     <tbody>${row('south')}${row('north')}</tbody></table></div>`;
 }

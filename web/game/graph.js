@@ -40,7 +40,7 @@ export function drawGraph(box, plies, total, current, onPick) {
   const old = box.querySelector('svg.eval-graph');
   const hadFocus = old && document.activeElement === old;
   const svg = el('svg', {
-    viewBox: `0 0 ${W} ${H}`, class: 'eval-graph', role: 'slider', tabindex: '0',
+    id: 'an-graph-svg', viewBox: `0 0 ${W} ${H}`, class: 'eval-graph', role: 'slider', tabindex: '0',
     'aria-label': t('an.graph'), 'aria-valuemin': '0', 'aria-valuemax': String(Math.max(0, total - 1)),
     'aria-valuenow': String(current), 'aria-orientation': 'horizontal', preserveAspectRatio: 'none',
   });

@@ -132,6 +132,17 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
   assert.equal(await page.locator('#an-start').count(), 0);
   assert.equal(await page.locator('svg.eval-graph .pt').count(), total);
 
+  // In Spanish and dark colours too: translated, and no serious violation.
+  {
+    const dark = await open(`/g/${id}`, { locale: 'es-ES', colorScheme: 'dark' });
+    await dark.page.waitForSelector('.an-summary table', { timeout: 3000 });
+    await dark.page.locator('svg.eval-graph').click({ position: { x: box.width / 2, y: box.height / 2 } });
+    assert.match(await dark.page.textContent('#an-title'), /Análisis/);
+    const inDark = await seriousViolations(dark.page);
+    assert.deepEqual(inDark, [], inDark.join('; '));
+    await dark.context.close();
+  }
+
   // Play from a position, hot-seat: a new game with the steps up to it.
   await page.locator('svg.eval-graph').click({ position: { x: pad + (target * (box.width - 2 * pad)) / (total - 1), y: box.height / 2 } });
   assert.equal(await currentFrame(page), target);

@@ -191,6 +191,7 @@ function summaryTable(view) {
 function drawMarks(G, view) {
   const list = G.$('moves');
   if (!list) return;
+  list.classList.toggle('analysed', !!view);
   for (const b of list.querySelectorAll('button[data-frame]')) {
     b.querySelector('.an-mark')?.remove();
     const p = view && view.plies[Number(b.dataset.frame)];

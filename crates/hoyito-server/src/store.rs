@@ -636,4 +636,23 @@ mod tests {
         let _other = Store::open(&dir.path().join("other.db")).unwrap();
         drop(again);
     }
+
+    /// A version-2 database gets the `analyses` table, whose rows follow
+    /// their game.
+    #[test]
+    fn version_2_databases_get_the_analyses_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("games.db");
+        drop(Store::open(&db).unwrap());
+        {
+            let conn = Connection::open(&db).unwrap();
+            conn.execute_batch("DROP TABLE analyses; PRAGMA user_version = 2;").unwrap();
+        }
+        let store = Store::open(&db).unwrap();
+        let version: i64 = store.conn().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        // No game, no analysis (the foreign key holds).
+        assert!(store.save_analysis("nogame", 0, 1, "{}").is_err());
+        assert_eq!(store.load_analysis("nogame").unwrap(), None);
+    }
 }

@@ -37,10 +37,13 @@ pub const STARTS_PER_IP: usize = 30;
 /// The window of [`STARTS_PER_IP`].
 pub const STARTS_WINDOW: Duration = Duration::from_secs(3600);
 /// Analyses running or waiting on the whole server before new ones get 503.
-pub const MAX_RUNNING: usize = 32;
+pub const MAX_RUNNING: usize = 8;
 /// How long a finished analysis stays in memory (for requests that raced
 /// with its end), after which it is read from the database.
 const KEEP_FINISHED: Duration = Duration::from_secs(120);
+/// Transposition table of each analysis's engine, in MiB (kept from one
+/// position to the next of a game).
+const HASH_MB: usize = 8;
 /// Most positions one analysis reviews (a longer game is refused).
 pub const MAX_POSITIONS: usize = 2000;
 
@@ -407,6 +410,11 @@ impl Analyses {
         }
     }
 
+    /// Drops a failed analysis: the next request starts it again.
+    fn forget(&self, id: &str) {
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+    }
+
     fn job(&self, id: &str) -> Option<Arc<Job>> {
         let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
         jobs.retain(|_, j| {
@@ -597,7 +605,9 @@ async fn run(st: Arc<AppState>, id: String, job: Arc<Job>, frames: Vec<Frame>, g
         (Duration::from_millis(v.movetime_ms), *frames[0].game.rules())
     };
     let tablebases = st.tablebases.clone();
-    let mut engine = Some(Box::new(Engine::new(EngineKind::AlphaBeta)));
+    let mut engine = Engine::new(EngineKind::AlphaBeta);
+    engine.set_hash_mb(HASH_MB);
+    let mut engine = Some(Box::new(engine));
     let stop = Arc::new(AtomicBool::new(false));
     let mut reviews: Vec<PositionReview> = Vec::with_capacity(frames.len());
     let mut first = true;
@@ -606,6 +616,7 @@ async fn run(st: Arc<AppState>, id: String, job: Arc<Job>, frames: Vec<Frame>, g
             return; // not stored: the next request starts again
         }
         let Ok(permit) = st.analyses.workers.clone().acquire_owned().await else {
+            st.analyses.forget(&id);
             return;
         };
         let game = frame.game.clone();
@@ -628,6 +639,7 @@ async fn run(st: Arc<AppState>, id: String, job: Arc<Job>, frames: Vec<Frame>, g
         first = false;
         let Ok((eng, r)) = done else {
             tracing::error!(game = %id, "an analysis task failed");
+            st.analyses.forget(&id);
             return;
         };
         engine = Some(eng);

@@ -646,10 +646,14 @@ mod tests {
         drop(Store::open(&db).unwrap());
         {
             let conn = Connection::open(&db).unwrap();
-            conn.execute_batch("DROP TABLE analyses; PRAGMA user_version = 2;").unwrap();
+            conn.execute_batch("DROP TABLE analyses; PRAGMA user_version = 2;")
+                .unwrap();
         }
         let store = Store::open(&db).unwrap();
-        let version: i64 = store.conn().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        let version: i64 = store
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(version, SCHEMA_VERSION);
         // No game, no analysis (the foreign key holds).
         assert!(store.save_analysis("nogame", 0, 1, "{}").is_err());

@@ -77,8 +77,13 @@ async fn unknown_games_and_bad_budgets_are_refused_and_nothing_is_stored() {
     assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "bad_request"));
     // An online game is analysed once it is over.
     let (online, _, _) = api.create(json!({ "mode": "online" })).await;
-    let (status, v) = api.post(&format!("/api/games/{online}/analysis"), None, json!({})).await;
-    assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "game_in_progress"));
+    let (status, v) = api
+        .post(&format!("/api/games/{online}/analysis"), None, json!({}))
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::CONFLICT, "game_in_progress")
+    );
     // Nothing was started or stored.
     let (status, v) = api.get(&path).await;
     assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "no_analysis"));

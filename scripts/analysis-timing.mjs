@@ -20,7 +20,7 @@ const perVariant = Number(process.argv[3] || 3);
 const dir = mkdtempSync(join(tmpdir(), 'hoyito-analysis-timing-'));
 
 function serve() {
-  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'games.db')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'games.db')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, HOYITO_LOG: 'warn' } });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.on('exit', (c) => reject(new Error(`hoyito serve exited with ${c}`)));
@@ -46,7 +46,7 @@ try {
   for (const variant of ['I', 'II', 'III']) {
     const records = join(dir, `records-${variant}`);
     execFileSync(bin, ['selfplay', '--variant', variant, '--holes', '6', '--a', 'level:6', '--b', 'level:5',
-      '--games', String(perVariant), '--movetime-ms', '200', '--seed', '26', '--records', records, '--threads', '1']);
+      '--games', String(perVariant), '--movetime-ms', '200', '--seed', '26', '--records', records, '--threads', '1'], { stdio: 'ignore' });
     for (const file of readdirSync(records).sort()) {
       const record = readFileSync(join(records, file), 'utf8');
       const game = await call(`${server.url}/api/games/import`, 'POST', { record, mode: 'hotseat', level: 3 });

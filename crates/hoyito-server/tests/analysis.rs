@@ -249,3 +249,82 @@ async fn an_address_has_one_analysis_running_at_a_time() {
     wait_done(&api, &b).await;
     api.stop().await;
 }
+
+/// A match: round starts and a resignation are plies without a played
+/// move; the record's comments follow the moves of each round.
+#[tokio::test]
+async fn a_resigned_match_is_analysed_round_by_round() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, token, created) = api
+        .create(json!({ "mode": "hotseat", "match": true, "rules": { "variant": "I", "holes": 4 } }))
+        .await;
+    let mut g = created["game"].clone();
+    // Round 1 to its end, then a move of round 2, then a resignation.
+    for k in 0..500 {
+        if g["can_next_round"] == true {
+            break;
+        }
+        let legal = g["legal"].as_array().unwrap();
+        let mv = legal[k % legal.len()].as_str().unwrap().to_string();
+        let (status, v) = api.play(&id, &token, &mv).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        g = v["game"].clone();
+    }
+    assert_eq!(g["can_next_round"], true, "round 1 ended: {g}");
+    let (status, v) = api
+        .post(&format!("/api/games/{id}/next-round"), Some(&token), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, v) = api.play(&id, &token, &first_legal(&v)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, _) = api
+        .post(&format!("/api/games/{id}/resign"), Some(&token), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let game = api.game(&id).await;
+    let history = game["history"].as_array().unwrap();
+    let path = format!("/api/games/{id}/analysis");
+    let (status, v) = api.post(&path, None, json!({ "movetime_ms": 20 })).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+    let done = wait_done(&api, &id).await;
+    let plies = done["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), history.len() + 1);
+    for (step, ply) in history.iter().zip(&plies[1..]) {
+        assert_eq!(ply["played"].is_null(), step["kind"] != "move", "{step} {ply}");
+        if step["kind"] == "move" {
+            assert_eq!(ply["played"]["token"], step["token"]);
+            assert_eq!(ply["played"]["side"], step["side"]);
+        }
+    }
+    // The round's start is a fresh position: the end of round 1 is over, the
+    // start of round 2 is not.
+    let round = history.iter().position(|s| s["kind"] == "round").unwrap() + 1;
+    assert!(plies[round - 1]["to_move"].is_null());
+    assert!(!plies[round]["to_move"].is_null());
+    // The record: the first round's and the second round's moves are commented.
+    let text = api
+        .http
+        .get(format!("{}/api/games/{id}/record", api.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let round2 = text
+        .split("[Round \"2\"]")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    let last_move = &plies[history.len() - 1]["played"];
+    let line = format!(
+        "1. {} {{{}}}",
+        last_move["token"].as_str().unwrap(),
+        last_move["comment"].as_str().unwrap()
+    );
+    assert!(round2.contains(&line), "{line} in {round2}");
+    assert!(
+        text.split("[Round \"2\"]").next().unwrap().contains("\n1. "),
+        "{text}"
+    );
+    api.stop().await;
+}

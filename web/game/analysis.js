@@ -101,7 +101,9 @@ export function drawAnalysis(G) {
   const focusedId = box.contains(document.activeElement) ? document.activeElement.id : null;
   const ok = fresh(A, v);
   const view = ok ? A.view : null;
-  const offer = !view && v.seq > 0 && (isOver(v) || S.frame !== null);
+  // Offered on the result, and in the replay of any game but an online one
+  // still being played (the server analyses those once they are over).
+  const offer = !view && v.seq > 0 && (isOver(v) || (S.frame !== null && v.mode !== 'online'));
   const frames = buildFrames(v);
   const k = Math.min(shownFrame(S), frames.length - 1);
   const ply = view ? view.plies[k] : null;

@@ -185,3 +185,26 @@ test('play from a position against the computer takes the side to move', async (
   assert.equal(made.history[0].token, g.history[0].token);
   await context.close();
 });
+
+test('a game in progress offers its analysis in the replay only, and an online one not at all', async () => {
+  const created = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II', holes: 4 } });
+  let g = created.game;
+  for (let k = 0; k < 3; k++) g = (await api('POST', `/api/games/${created.id}/moves`, { move: g.legal[0], seq: g.seq }, created.token)).game;
+  const { context, page } = await open(`/g/${created.id}`, { storage: { [`hoyito.seat.${created.id}`]: JSON.stringify({ token: created.token, seat: 'both' }) } });
+  await page.waitForSelector('.hole.legal');
+  assert.equal(await page.locator('#an-start').count(), 0, 'not while playing the live position');
+  await page.click('#prev');
+  await page.waitForSelector('#an-start');
+  await page.click('#live');
+  assert.equal(await page.locator('#an-start').count(), 0);
+  await context.close();
+
+  const online = await api('POST', '/api/games', { mode: 'online', rules: { variant: 'II', holes: 4 } });
+  await api('POST', `/api/games/${online.id}/moves`, { move: online.game.legal[0] }, online.token);
+  const watcher = await open(`/g/${online.id}`);
+  await watcher.page.waitForSelector('#moves li');
+  await watcher.page.click('#prev');
+  await watcher.page.waitForSelector('#viewing:not([hidden])');
+  assert.equal(await watcher.page.locator('#an-start').count(), 0);
+  await watcher.context.close();
+});

@@ -65,8 +65,8 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
 
   // The result offers the analysis; it runs with a progress bar.
   await page.click('#an-start');
-  await page.waitForSelector('#an-progress');
-  assert.match(await page.textContent('.an-progress label'), /Analysing… \d+ of \d+ positions/);
+  await page.waitForFunction(() => document.querySelector('progress#an-progress')
+    && /^Analysing… \d+ of \d+ positions$/.test(document.querySelector('.an-progress label').textContent.trim()));
   await page.waitForSelector('.an-summary table', { timeout: 120000 });
   assert.equal(await page.locator('#an-progress').count(), 0, 'no progress bar once done');
 

@@ -105,7 +105,12 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
         api.post(&path, None, body.clone())
     );
     assert_eq!(first.0, StatusCode::ACCEPTED, "{}", first.1);
-    assert_eq!(second.0, StatusCode::ACCEPTED, "{}", second.1);
+    // Joined while it runs (202), or, on a very slow machine, found done (200).
+    assert!(
+        [StatusCode::ACCEPTED, StatusCode::OK].contains(&second.0),
+        "{}",
+        second.1
+    );
     assert_eq!(
         first.1["id"], second.1["id"],
         "the second request joined the first"

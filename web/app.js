@@ -12,6 +12,8 @@
 //     game/animation.js sowing animation and the queue of moves to show
 //     game/socket.js    the live WebSocket, reconnecting
 //     game/input.js     clicks, keys and the requests they make
+//     game/analysis.js  post-game analysis: progress, marks, best move, line, play from here
+//     game/graph.js     the evaluation graph (SVG)
 
 import { startRouter } from './router.js';
 

@@ -4,7 +4,7 @@
 import { t } from '../i18n.js';
 import { say, capturedHoles } from './state.js';
 import {
-  ensureBoard, renderAll, drawControls, drawStatus, note, dropStaleNote,
+  ensureBoard, drawControls, drawStatus, note, dropStaleNote,
 } from './render.js';
 
 /** Pauses (ms) per seed sown, per lap, per capture; `instant` does not animate. */
@@ -115,7 +115,7 @@ export async function pump(G) {
     }
     S.view = item.game;
     S.first = null;
-    renderAll(G);
+    G.render();
     if (item.ev) announce(G, item.ev);
   }
   S.skip = false;

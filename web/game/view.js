@@ -9,6 +9,7 @@ import { renderAll } from './render.js';
 import { SPEEDS, pump } from './animation.js';
 import { onHole, nextRound, bindInput } from './input.js';
 import { openSocket } from './socket.js';
+import { initAnalysis, drawAnalysis } from './analysis.js';
 
 function layout(id, speed) {
   return `
@@ -19,6 +20,7 @@ function layout(id, speed) {
       <div class="player lower" id="p-bottom"></div>
       <p id="status" class="status" aria-live="polite"></p>
       <p id="hud" class="hud" aria-live="off"></p>
+      <div id="analysis"></div>
       <div id="invite"></div>
       <div class="controls">
         <div id="dir" class="dir" role="group" aria-label="${esc(t('game.direction'))}" hidden>
@@ -66,7 +68,7 @@ export function gamePage(app, id) {
   const G = {
     S,
     $: (sel) => document.getElementById(sel),
-    render: () => renderAll(G),
+    render: () => { renderAll(G); drawAnalysis(G); },
     accept(game, ev) {
       if (accept(S, game, ev)) pump(G);
       // The server does not announce the end of a search an undo stopped:
@@ -92,6 +94,7 @@ export function gamePage(app, id) {
     nextRound: () => nextRound(G),
   };
   const unbindInput = bindInput(G);
+  const stopAnalysis = initAnalysis(G);
   // A turned phone or a resized window may stand the board upright or lay it across.
   const onResize = () => { if (S.view && !S.animating) G.render(); };
   window.addEventListener('resize', onResize);
@@ -134,6 +137,7 @@ export function gamePage(app, id) {
     S.skip = true;
     if (S.wake) S.wake();
     unbindInput();
+    stopAnalysis();
     window.removeEventListener('resize', onResize);
     document.getElementById('announce').textContent = '';
   };

@@ -216,3 +216,55 @@ fn selfplay_from_a_position() {
         assert!(err.contains("--position"), "{err}");
     }
 }
+
+/// `--annotate` writes the record back with a score and a mark after every
+/// move and each side's totals; the annotated record reads back to the same
+/// moves. A double capture missed is marked against the best move.
+#[test]
+fn analyze_annotate_marks_every_move() {
+    let dir = std::env::temp_dir().join(format!("hoyito-annotate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.hoy");
+    // South misses the double capture (1 or 3) of the start position.
+    let record = "[Variant \"III\"]\n[Holes \"4\"]\n[Position \"1,3,1,3/0,0,0,4 s 0-0\"]\n\n2 4\n";
+    std::fs::write(&path, record).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, out, err) = hoyito(&["analyze", "--record", p, "--annotate", "--depth", "6"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let first = lines
+        .iter()
+        .find(|l| l.starts_with("1. 2 {"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        first.contains("blunder") && (first.contains("best 1 ") || first.contains("best 3 ")),
+        "{first}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("2. 4 {")), "{out}");
+    assert!(out.contains("[SouthReview \"average loss "), "{out}");
+    assert!(
+        out.contains("[Annotator \"hoyito analyze, depth 6 per position\"]"),
+        "{out}"
+    );
+    // It reads back as the same game.
+    let back = dir.join("back.hoy");
+    std::fs::write(&back, &out).unwrap();
+    let (code, again, err) = hoyito(&[
+        "analyze",
+        "--record",
+        back.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json(&again)["position"],
+        json(&hoyito(&["analyze", "--record", p, "--depth", "2", "--json"]).1)["position"]
+    );
+    // --annotate needs a record.
+    let (code, _, err) = hoyito(&["analyze", "--annotate"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("required arguments"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

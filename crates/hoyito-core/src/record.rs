@@ -130,6 +130,28 @@ impl Record {
 
     /// Writes the record as text.
     pub fn write(&self) -> String {
+        self.write_annotated(&[])
+    }
+
+    /// Writes the record as text with a comment after moves:
+    /// `comments[r][i]` follows move `i` (from 0) of round `r` (0 for a
+    /// single game). Annotated moves are written one per line with their
+    /// ply number (`12. 3 {comment}`); the reader ignores both, so the
+    /// record reads back to the same game. Braces inside a comment become
+    /// parentheses.
+    ///
+    /// ```
+    /// use hoyito_core::{Game, Record, Rules, Variant};
+    /// let mut game = Game::new(Rules::standard(Variant::II));
+    /// game.play_token("3")?;
+    /// game.play_token("4")?;
+    /// let rec = Record::from_game(game.clone());
+    /// let text = rec.write_annotated(&[vec![Some("best {really}".into()), None]]);
+    /// assert!(text.ends_with("\n1. 3 {best (really)}\n2. 4\n"));
+    /// assert_eq!(Record::read(&text)?.game().unwrap().moves(), game.moves());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_annotated(&self, comments: &[Vec<Option<String>>]) -> String {
         let rules = *self.rules();
         let mut out = String::new();
         let mut tag = |k: &str, v: &str| {
@@ -162,7 +184,7 @@ impl Record {
                 tag("Result", &res);
                 tag("Score", &score);
                 out.push('\n');
-                write_moves(&mut out, g);
+                write_moves(&mut out, g, comments.first());
             }
             Contest::Match(m) => {
                 tag("Match", "yes");
@@ -176,7 +198,7 @@ impl Record {
                     out.push_str(&format!("\n[Round \"{}\"]\n", i + 1));
                     let (res, score) = result_of(g.position());
                     out.push_str(&format!("{{round result {res} {score}}}\n"));
-                    write_moves(&mut out, g);
+                    write_moves(&mut out, g, comments.get(i));
                 }
             }
         }
@@ -334,7 +356,18 @@ impl Record {
     }
 }
 
-fn write_moves(out: &mut String, g: &Game) {
+fn write_moves(out: &mut String, g: &Game, comments: Option<&Vec<Option<String>>>) {
+    if let Some(comments) = comments.filter(|c| c.iter().any(Option::is_some)) {
+        for (i, t) in g.tokens().iter().enumerate() {
+            out.push_str(&format!("{}. {t}", i + 1));
+            if let Some(Some(c)) = comments.get(i) {
+                let c = c.replace('{', "(").replace('}', ")").replace(['\n', '\r'], " ");
+                out.push_str(&format!(" {{{c}}}"));
+            }
+            out.push('\n');
+        }
+        return;
+    }
     for (i, t) in g.tokens().iter().enumerate() {
         if i > 0 {
             out.push(if i % 16 == 0 { '\n' } else { ' ' });
@@ -501,6 +534,33 @@ mod tests {
     use super::*;
     use crate::position::GameResult;
     use crate::rules::Variant;
+
+    /// Comments go after their moves, in their round; the record reads
+    /// back to the same match, and one without comments is unchanged.
+    #[test]
+    fn annotated_matches_read_back() {
+        let mut m = Contest::new_match(Rules::new(Variant::II, 4).unwrap());
+        for t in ["1", "2", "3"] {
+            let tok = if m.current().position().legal_tokens().iter().any(|l| l == t) {
+                t.to_string()
+            } else {
+                m.current().position().legal_tokens()[0].clone()
+            };
+            m.play_token(&tok).unwrap();
+        }
+        let rec = Record {
+            tags: vec![],
+            body: m,
+        };
+        assert_eq!(rec.write_annotated(&[]), rec.write());
+        assert_eq!(rec.write_annotated(&[vec![None, None]]), rec.write());
+        let text = rec.write_annotated(&[vec![None, Some("=+2 best\n}".into())]]);
+        assert!(text.contains("\n2. "), "{text}");
+        assert!(text.contains(" {=+2 best )}\n"), "{text}");
+        let back = Record::read(&text).unwrap();
+        assert_eq!(back.games()[0].moves(), rec.games()[0].moves());
+        assert_eq!(back.write(), rec.write());
+    }
 
     #[test]
     fn read_rules_reads_the_tags_and_no_move() {

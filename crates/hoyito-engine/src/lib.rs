@@ -56,6 +56,7 @@ mod tablebase;
 mod tt;
 mod zobrist;
 
+pub mod review;
 pub mod stats;
 pub mod ugi;
 

@@ -11,7 +11,7 @@ use axum::{Extension, Json, Router};
 
 use crate::error::{ApiError, BodyTimeout};
 pub use crate::handlers::games::MAX_SEEDS_PER_HOLE;
-use crate::handlers::{games, play};
+use crate::handlers::{analysis, games, play};
 pub use crate::state::{AppState, Slot, IDLE_EVICT_MS};
 pub use crate::wire::*;
 
@@ -68,6 +68,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/hint", post(play::hint))
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/ws", get(crate::ws::ws))
+        .route("/games/{id}/analysis", get(analysis::get).post(analysis::start))
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY));

@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod ai;
+pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod auth;

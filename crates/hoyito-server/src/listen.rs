@@ -18,6 +18,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
+use tower::ServiceExt;
 
 /// Timeouts and caps of a server (documented in `docs/API.md`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,7 +87,7 @@ pub(crate) async fn serve_connections(
         };
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok((stream, peer)) => (stream, peer),
                 Err(e) if is_connection_error(&e) => continue,
                 Err(_) => {
                     // Out of file descriptors or memory: wait for some to be freed.
@@ -96,8 +97,15 @@ pub(crate) async fn serve_connections(
             },
             () = &mut shutdown => break,
         };
+        let (stream, peer) = stream;
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(app.clone());
+        // Handlers may read the client's address (`ConnectInfo`).
+        let service = TowerToHyperService::new(app.clone().map_request(
+            move |mut req: axum::http::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+                req
+            },
+        ));
         let conn = http
             .serve_connection(TokioIo::new(stream), service)
             .with_upgrades();

@@ -64,6 +64,8 @@ pub struct AppState {
     pub(crate) limits: Limits,
     /// One permit per open WebSocket.
     pub(crate) ws_slots: Arc<Semaphore>,
+    /// Post-game analyses (`crate::analysis`).
+    pub(crate) analyses: crate::analysis::Analyses,
 }
 
 impl AppState {
@@ -93,6 +95,7 @@ impl AppState {
             engine_movetime: ai::ENGINE_MOVETIME,
             tablebases: tablebases.map(Arc::new),
             ws_slots: Arc::new(Semaphore::new(limits.max_websockets.max(1))),
+            analyses: crate::analysis::Analyses::new(crate::analysis::analysis_workers(engine_threads)),
             limits,
         })
     }

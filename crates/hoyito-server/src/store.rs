@@ -438,6 +438,34 @@ impl Store {
         Ok(())
     }
 
+    /// Stores the analysis of game `id` at undo count `epoch` and `seq`
+    /// steps (`data`: its JSON), replacing an older one of the same game.
+    ///
+    /// # Errors
+    /// If SQLite fails (e.g. no such game).
+    pub fn save_analysis(&self, id: &str, epoch: u64, seq: u64, data: &str) -> StoreResult<()> {
+        self.conn().execute(
+            "INSERT OR REPLACE INTO analyses (game_id, epoch, seq, created_ms, data)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, epoch, seq, now_ms(), data],
+        )?;
+        Ok(())
+    }
+
+    /// The stored analysis of game `id`: its epoch, steps and JSON.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn load_analysis(&self, id: &str) -> StoreResult<Option<(u64, u64, String)>> {
+        self.conn()
+            .query_row(
+                "SELECT epoch, seq, data FROM analyses WHERE game_id = ?1",
+                params![id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+    }
+
     /// Number of stored games.
     ///
     /// # Errors
@@ -451,8 +479,9 @@ impl Store {
 /// The schema version this code writes, kept in `PRAGMA user_version`.
 /// 1: the `games` and `moves` tables (databases older than the version
 /// number read as 0 and have them); 2: seat tokens and invite secrets
-/// stored as SHA-256 hashes, and the `health` table.
-pub const SCHEMA_VERSION: i64 = 2;
+/// stored as SHA-256 hashes, and the `health` table; 3: the `analyses`
+/// table (one post-game analysis per game).
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 fn migrate(conn: &mut Connection) -> StoreResult<()> {
@@ -523,6 +552,17 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
                 params![id, hash(south), hash(north), hash(invite)],
             )?;
         }
+    }
+    if version < 3 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS analyses (
+                game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+                epoch INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                created_ms INTEGER NOT NULL,
+                data TEXT NOT NULL
+            );",
+        )?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()
@@ -595,5 +635,28 @@ mod tests {
         // Another database beside it is not affected.
         let _other = Store::open(&dir.path().join("other.db")).unwrap();
         drop(again);
+    }
+
+    /// A version-2 database gets the `analyses` table, whose rows follow
+    /// their game.
+    #[test]
+    fn version_2_databases_get_the_analyses_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("games.db");
+        drop(Store::open(&db).unwrap());
+        {
+            let conn = Connection::open(&db).unwrap();
+            conn.execute_batch("DROP TABLE analyses; PRAGMA user_version = 2;")
+                .unwrap();
+        }
+        let store = Store::open(&db).unwrap();
+        let version: i64 = store
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        // No game, no analysis (the foreign key holds).
+        assert!(store.save_analysis("nogame", 0, 1, "{}").is_err());
+        assert_eq!(store.load_analysis("nogame").unwrap(), None);
     }
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use hoyito_core::{Game, Position, Record};
+use hoyito_engine::review::{GameReview, Mark, SideStats};
 use hoyito_engine::{Engine, EngineKind, Limits};
 
 use super::common::{read_file, RulesArgs};
@@ -62,6 +63,11 @@ pub struct Args {
     /// progress of each iteration: depth, score, nodes, nodes/s, time, pv.
     #[arg(long)]
     info: bool,
+    /// With --record: analyse every position of the record (each to the
+    /// given --depth or --time) and print the record with each move's
+    /// score and mark as a comment, and each side's totals as tags.
+    #[arg(long, requires = "record", conflicts_with_all = ["info", "json"])]
+    annotate: bool,
     /// Key the transposition table by `Position::fingerprint` computed at every
     /// node instead of the incremental hash (to compare their speed).
     #[arg(long)]
@@ -69,6 +75,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.annotate {
+        return annotate(&args);
+    }
     let game = match &args.record {
         Some(path) => {
             let text = read_file(path)?;
@@ -90,17 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let limits = match (args.depth, args.time) {
-        (_, Some(t)) if !(t > 0.0 && t.is_finite()) => bail!("--time must be a positive number of seconds"),
-        (_, Some(t)) => Limits {
-            movetime: Some(Duration::from_secs_f64(t)),
-            ..Limits::default()
-        },
-        (d, None) => Limits {
-            depth: Some(d.unwrap_or(8).max(1)),
-            ..Limits::default()
-        },
-    };
+    let limits = limits(&args)?;
     let pos = *game.position();
     let mut engine = Engine::new(args.engine.into());
     engine.set_hash_mb(args.hash);
@@ -160,6 +159,73 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             pos.line_tokens(pv).join(" ")
         )?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The search limits of `--depth` or `--time`.
+fn limits(args: &Args) -> anyhow::Result<Limits> {
+    Ok(match (args.depth, args.time) {
+        (_, Some(t)) if !(t > 0.0 && t.is_finite()) => bail!("--time must be a positive number of seconds"),
+        (_, Some(t)) => Limits {
+            movetime: Some(Duration::from_secs_f64(t)),
+            ..Limits::default()
+        },
+        (d, None) => Limits {
+            depth: Some(d.unwrap_or(8).max(1)),
+            ..Limits::default()
+        },
+    })
+}
+
+/// `--annotate`: the record with every move's score and mark as comments
+/// ([`hoyito_engine::review::annotation`]) and each side's totals as tags.
+fn annotate(args: &Args) -> anyhow::Result<ExitCode> {
+    let Some(path) = &args.record else {
+        bail!("--annotate needs --record");
+    };
+    let text = read_file(path)?;
+    let mut record = Record::read(&text).with_context(|| format!("cannot read record {}", path.display()))?;
+    let limits = limits(args)?;
+    let mut engine = Engine::new(args.engine.into());
+    engine.set_hash_mb(args.hash);
+    args.tablebases.attach(&mut engine, *record.rules())?;
+    let stop = AtomicBool::new(false);
+    let mut comments = Vec::new();
+    let mut stats = [SideStats::default(); 2];
+    for game in record.games() {
+        let review = GameReview::of_game(&mut engine, game, limits, &stop, &mut |done, total| {
+            eprint!("\ranalysed {done}/{total} positions");
+        });
+        eprintln!();
+        for (all, side) in stats.iter_mut().zip(review.stats(game.moves())) {
+            all.moves += side.moves;
+            all.loss += side.loss;
+            for (a, b) in all.counts.iter_mut().zip(side.counts) {
+                *a += b;
+            }
+        }
+        comments.push(review.annotations(game.moves()));
+    }
+    let budget = match (limits.depth, limits.movetime) {
+        (_, Some(t)) => format!("{} ms per position", t.as_millis()),
+        (d, None) => format!("depth {} per position", d.unwrap_or(0)),
+    };
+    record
+        .tags
+        .push(("Annotator".into(), format!("hoyito analyze, {budget}")));
+    for (name, s) in ["SouthReview", "NorthReview"].into_iter().zip(stats) {
+        let counts: Vec<String> = Mark::ALL.iter().map(|&m| format!("{} {m}", s.count(m))).collect();
+        record.tags.push((
+            name.into(),
+            format!(
+                "average loss {:.2} over {} moves; {}",
+                s.average_loss(),
+                s.moves,
+                counts.join(", ")
+            ),
+        ));
+    }
+    out!("{}", record.write_annotated(&comments))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -212,6 +212,7 @@ pub(crate) async fn record(
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let slot = st.slot(&id).await?;
+    let analysis = crate::analysis::stored(&st, &id).await?;
     let g = slot.game.lock().await;
     let mut rec = Record {
         tags: Vec::new(),
@@ -230,7 +231,17 @@ pub(crate) async fn record(
         // The moves end before the game did: say why.
         rec.tags.push(("Termination".into(), format!("{side} resigned")));
     }
-    let text = rec.write();
+    // With an analysis of the game as it stands: scores and marks as comments.
+    let text = match analysis.filter(|a| a.epoch == g.epoch && a.seq == g.seq()) {
+        Some(a) => {
+            rec.tags.push((
+                "Annotator".into(),
+                format!("hoyito analysis, {} ms per position", a.movetime_ms),
+            ));
+            rec.write_annotated(&a.comments(&g))
+        }
+        None => rec.write(),
+    };
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),

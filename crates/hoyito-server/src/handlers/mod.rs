@@ -1,4 +1,5 @@
 //! The HTTP handlers, by concern.
 
+pub(crate) mod analysis;
 pub(crate) mod games;
 pub(crate) mod play;

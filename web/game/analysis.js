@@ -1,0 +1,274 @@
+// Post-game analysis on the game page: "Analyse this game" (on the result
+// and in replay), a progress bar while the server's engine works, the
+// evaluation graph, the marks in the list of moves, each side's totals,
+// the best move of the position shown marked on the board, its line step
+// by step, and "play from here". The analysis comes from
+// POST/GET /api/games/{id}/analysis (docs/API.md).
+
+import { t } from '../i18n.js';
+import { api, seats } from '../api.js';
+import { esc, sideName, toast, toastError } from '../ui.js';
+import { navigate } from '../router.js';
+import { buildFrames, isOver, parseToken, rowStart } from './state.js';
+import { drawGraph, formatEval } from './graph.js';
+
+const POLL_MS = 400;
+
+/** The visible symbol of each mark (its word is always given to screen readers and as a title). */
+export const MARK_SYMBOL = { best: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
+const MARKS = ['best', 'inaccuracy', 'mistake', 'blunder'];
+
+/** Sets up the analysis of the game page `G`; returns its teardown. */
+export function initAnalysis(G) {
+  const A = { view: null, line: null, closed: false, timer: null, starting: false };
+  G.A = A;
+  api('GET', `/api/games/${G.S.id}/analysis`).then((v) => {
+    if (A.closed) return;
+    A.view = v;
+    if (v.status !== 'done') poll(G);
+    G.render();
+  }, () => {});
+  return () => { A.closed = true; clearTimeout(A.timer); };
+}
+
+/** Whether the analysis is of the game as it stands. */
+const fresh = (A, v) => !!A.view && A.view.epoch === v.epoch && A.view.seq === v.seq;
+
+/** Asks for the plies not received yet until the analysis is done. */
+function poll(G) {
+  const { A } = G;
+  clearTimeout(A.timer);
+  A.timer = setTimeout(async () => {
+    if (A.closed || !A.view) return;
+    try {
+      const got = await api('GET', `/api/games/${G.S.id}/analysis?from=${A.view.plies.length}`);
+      if (A.closed) return;
+      if (got.id !== A.view.id) A.view = { ...got, plies: [] };
+      const plies = A.view.plies.concat(got.plies.filter((p) => p.ply >= A.view.plies.length));
+      A.view = { ...got, plies };
+      G.render();
+    } catch (err) {
+      if (err.status === 404) return;
+    }
+    if (A.view.status !== 'done') poll(G);
+  }, POLL_MS);
+}
+
+async function start(G) {
+  const { A } = G;
+  if (A.starting) return;
+  A.starting = true;
+  try {
+    A.view = await api('POST', `/api/games/${G.S.id}/analysis`, {});
+    if (A.view.status !== 'done') poll(G);
+  } catch (err) {
+    toast(t('an.failed', { error: err.message }), 'error');
+  } finally {
+    A.starting = false;
+  }
+  G.render();
+}
+
+/** The frame shown: the replay step, or the last one. */
+const shownFrame = (S) => (S.frame === null ? S.view.history.length : S.frame);
+
+/** Shows frame `k` (the live position for the last). */
+function jump(G, k) {
+  const { S } = G;
+  G.A.line = null;
+  S.frame = k >= S.view.history.length ? null : k;
+  G.render();
+}
+
+/** The holes of move `token` of `side`, and its direction arrow. */
+function moveHoles(G, side, token) {
+  const p = parseToken(token);
+  if (!p) return { holes: [], arrow: '' };
+  const base = rowStart(G.S, side);
+  const holes = [base + p.a - 1];
+  if (p.b !== null) holes.push(base + p.b - 1);
+  return { holes, arrow: p.dir === 'R' ? '↻' : '↺' };
+}
+
+const markLabel = (m) => t(`mark.${m}`);
+
+/** Draws the analysis part of the page; called after every render of the game page. */
+export function drawAnalysis(G) {
+  const { S, A } = G;
+  const v = S.view;
+  const box = G.$('analysis');
+  if (!v || !box || !A) return;
+  const focusedId = box.contains(document.activeElement) ? document.activeElement.id : null;
+  const ok = fresh(A, v);
+  const view = ok ? A.view : null;
+  // Offered on the result, and in the replay of any game but an online one
+  // still being played (the server analyses those once they are over).
+  const offer = !view && v.seq > 0 && (isOver(v) || (S.frame !== null && v.mode !== 'online'));
+  const frames = buildFrames(v);
+  const k = Math.min(shownFrame(S), frames.length - 1);
+  const ply = view ? view.plies[k] : null;
+  if (!view && !offer) {
+    box.innerHTML = '';
+    drawMarks(G, null);
+    return;
+  }
+  let html = `<section class="analysis card" aria-labelledby="an-title"><h2 id="an-title">${t('an.title')}</h2>`;
+  if (!view) {
+    html += `<button type="button" id="an-start" class="primary"${A.starting ? ' disabled' : ''}>${t('an.analyse')}</button>`;
+    if (A.view) html += `<p class="muted">${t('an.stale')}</p>`;
+  } else {
+    if (view.status !== 'done') {
+      html += `<p class="an-progress"><label for="an-progress">${t('an.progress', { done: view.done, total: view.total })}</label>
+        <progress id="an-progress" max="${view.total}" value="${view.done}"></progress></p>`;
+    }
+    html += '<div id="an-graph" class="an-graph"></div>';
+    html += `<p class="muted an-legend">${t('an.legend')}</p>`;
+    html += positionInfo(G, view, ply, k, frames);
+    if (view.summary) html += summaryTable(view);
+  }
+  html += '</section>';
+  box.innerHTML = html;
+  const on = (id, f) => { const b = G.$(id); if (b) b.addEventListener('click', f); };
+  on('an-start', () => start(G));
+  on('an-line', () => { A.line = { k, i: 0 }; G.render(); });
+  on('an-line-prev', () => { if (A.line.i > 0) { A.line.i -= 1; G.render(); } });
+  on('an-line-next', () => { if (A.line.i < ply.line.length - 1) { A.line.i += 1; G.render(); } });
+  on('an-line-close', () => { A.line = null; G.render(); });
+  on('an-play-engine', () => playFrom(G, k, 'engine'));
+  on('an-play-hotseat', () => playFrom(G, k, 'hotseat'));
+  if (view) drawGraph(G.$('an-graph'), view.plies, view.total, k, (j) => jump(G, j));
+  if (focusedId && G.$(focusedId)) G.$(focusedId).focus();
+  drawMarks(G, view);
+  drawBoard(G, view, ply, k, frames);
+}
+
+/** The evaluation, the move that led here with its mark, the best move, the line. */
+function positionInfo(G, view, ply, k, frames) {
+  if (!ply) return `<p class="muted">${t('an.graph_pending', { ply: k })}</p>`;
+  let html = `<p class="an-eval">${t('an.eval', { eval: formatEval(ply.eval, false) })}
+    <span class="an-exact">(${ply.exact ? t('an.exact') : t('an.estimate')})</span></p>`;
+  const m = ply.played;
+  if (m) {
+    const lost = m.mark === 'best' ? '' : ` — ${t('an.lost', { n: m.loss, best: m.best, score: formatEval(m.best_score, false) })}`;
+    html += `<p class="an-played">${esc(t('an.played', { ply: k, side: sideName(m.side), move: m.token }))}:
+      <span class="mark m-${m.mark}">${MARK_SYMBOL[m.mark]} ${esc(markLabel(m.mark))}</span>${esc(lost)}</p>`;
+  }
+  const A = G.A;
+  if (A.line && A.line.k === k && ply.line.length) {
+    const s = ply.line[A.line.i];
+    html += `<div class="an-line" role="group" aria-label="${esc(t('an.line'))}">
+      <p id="an-line-text" aria-live="polite">${esc(t('an.line_step', { i: A.line.i + 1, n: ply.line.length, side: sideName(s.side), move: s.token }))}</p>
+      <button type="button" id="an-line-prev" aria-label="${esc(t('an.line_prev'))}"${A.line.i === 0 ? ' disabled' : ''}>◀</button>
+      <button type="button" id="an-line-next" aria-label="${esc(t('an.line_next'))}"${A.line.i >= ply.line.length - 1 ? ' disabled' : ''}>▶</button>
+      <button type="button" id="an-line-close">${t('an.line_close')}</button></div>`;
+  } else if (ply.best) {
+    const { arrow } = moveHoles(G, ply.to_move, ply.best);
+    html += `<p class="an-best">${esc(t('an.best', { side: sideName(ply.to_move), move: ply.best }))}
+      <span aria-hidden="true">${arrow}</span> · ${esc(t('an.pv'))}: ${ply.pv.map(esc).join(' ')}</p>
+      <div class="an-actions"><button type="button" id="an-line">${t('an.line')}</button>`;
+    const toMove = frames[k].toMove;
+    if (toMove) {
+      html += `<button type="button" id="an-play-engine">${t('an.play_engine')}</button>
+        <button type="button" id="an-play-hotseat">${t('an.play_hotseat')}</button>`;
+    }
+    html += '</div>';
+  } else {
+    html += `<p class="muted">${t('an.no_best')}</p>`;
+  }
+  return html;
+}
+
+function summaryTable(view) {
+  const head = MARKS.map((m) => `<th scope="col"><span aria-hidden="true">${MARK_SYMBOL[m]}</span> ${esc(markLabel(m))}</th>`).join('');
+  const row = (side) => {
+    const s = view.summary[side];
+    return `<tr><th scope="row">${esc(sideName(side))}</th><td>${s.average_loss.toFixed(2)}</td>${MARKS.map((m) => `<td>${s.counts[m] ?? 0}</td>`).join('')}</tr>`;
+  };
+  return `<div class="an-summary" tabindex="0" role="region" aria-label="${esc(t('an.summary'))}"><table><caption>${t('an.summary')}</caption>
+    <thead><tr><th scope="col">${t('an.side')}</th><th scope="col">${t('an.avg_loss')}</th>${head}</tr></thead>
+    <tbody>${row('south')}${row('north')}</tbody></table></div>`;
+}
+
+/** The mark of each analysed move in the list of moves: a symbol, and its word for screen readers. */
+function drawMarks(G, view) {
+  const list = G.$('moves');
+  if (!list) return;
+  list.classList.toggle('analysed', !!view);
+  for (const b of list.querySelectorAll('button[data-frame]')) {
+    b.querySelector('.an-mark')?.remove();
+    const p = view && view.plies[Number(b.dataset.frame)];
+    const m = p && p.played;
+    if (!m) continue;
+    const span = document.createElement('span');
+    span.className = `an-mark mark m-${m.mark}`;
+    span.title = markLabel(m.mark);
+    span.innerHTML = ` <span aria-hidden="true">${MARK_SYMBOL[m.mark]}</span><span class="sr-only">, ${esc(markLabel(m.mark))}</span>`;
+    b.appendChild(span);
+  }
+}
+
+/** The best move of the position shown, marked on the board; or the line's position. */
+function drawBoard(G, view, ply, k, frames) {
+  const { S, A } = G;
+  if (!S.board || S.animating) return;
+  S.board.clearMarks('best-move');
+  for (const a of S.board.svg.querySelectorAll('.best-arrow')) a.remove();
+  if (!view || !ply) return;
+  if (A.line && A.line.k === k && ply.line[A.line.i]) {
+    const s = ply.line[A.line.i];
+    const { holes } = moveHoles(G, s.side, s.token);
+    S.board.render({ board: s.board, closed: frames[k].closed, captured: s.captured, legal: new Set(), last: { from: holes, captured: [] } });
+    return;
+  }
+  if (!ply.best || !ply.to_move) return;
+  const { holes, arrow } = moveHoles(G, ply.to_move, ply.best);
+  for (const i of holes) {
+    const h = S.board.holes[i];
+    if (!h) continue;
+    S.board.mark(i, 'best-move', true);
+    h.g.setAttribute('aria-label', `${h.g.getAttribute('aria-label')}, ${t('an.best_here')}`);
+    const text = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+    text.setAttribute('class', 'best-arrow');
+    text.setAttribute('text-anchor', 'middle');
+    text.setAttribute('x', '-26');
+    text.setAttribute('y', '-22');
+    text.setAttribute('aria-hidden', 'true');
+    text.textContent = arrow;
+    h.g.querySelector('.hole-body').appendChild(text);
+  }
+}
+
+/**
+ * Starts a new game from frame `k`: the record of the game up to it,
+ * imported (POST /api/games/import) as an engine game (the player takes the
+ * side to move) or hot-seat.
+ */
+async function playFrom(G, k, mode) {
+  const { S } = G;
+  const v = S.view;
+  try {
+    const res = await fetch(`/api/games/${S.id}/record`);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const text = await res.text();
+    const skip = /^\[(Result|Score|Rounds|Termination|Annotator|South|North|SouthReview|NorthReview) /;
+    const header = [];
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('[')) break;
+      if (!skip.test(line)) header.push(line);
+    }
+    let body = v.match ? '[Round "1"]\n' : '';
+    let round = 1;
+    for (const s of v.history.slice(0, k)) {
+      if (s.kind === 'round') { round += 1; body += `\n[Round "${round}"]\n`; }
+      else if (s.kind === 'move') body += `${s.token} `;
+    }
+    const frames = buildFrames(v);
+    const side = frames[k].toMove || 'south';
+    const level = v.mode === 'engine' ? v.level : 3;
+    const r = await api('POST', '/api/games/import', { record: `${header.join('\n')}\n\n${body}\n`, mode, level, side });
+    seats.set(r.id, { token: r.token, seat: r.seat });
+    navigate(`/g/${r.id}`);
+  } catch (err) {
+    toastError(err);
+  }
+}

@@ -1,0 +1,210 @@
+// End-to-end tests of post-game analysis: a game against level 1 on 2×4
+// boards played to its end, analysed with a progress bar, its evaluation
+// graph, marks and totals; a jump through the graph (click and keys), the
+// best move on the board and its line, play from a position; the stored
+// analysis shown at once after a reload; no serious axe-core violation.
+// Run with tests/run.sh (desktop and phone sizes).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import {
+  startServer, launchBrowser, openPage, createGame as createGameAt, stepCount, callApi,
+} from './helpers.mjs';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+const open = (path, opts) => openPage(browser, server.url + path, opts);
+const api = (method, path, body, token) => callApi(server.url, method, path, body, token);
+
+async function seriousViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ path: axePath });
+  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+/** Plays the first legal hole whenever it is the player's move, until the game is over. */
+async function playToTheEnd(page) {
+  for (let i = 0; i < 400; i++) {
+    if (await page.locator('#summary .summary').count()) return;
+    const legal = page.locator('.hole.legal');
+    if (await legal.count()) {
+      await legal.first().click().catch(() => {});
+    }
+    await page.waitForTimeout(40);
+  }
+  assert.fail('the game did not end');
+}
+
+/** The frame shown in the list of moves. */
+const currentFrame = (page) => page.$eval('#moves li.current button', (b) => Number(b.dataset.frame));
+
+test('a finished game against level 1 is analysed, explored, played on, and its analysis is stored', async () => {
+  const { context, page } = await open('/');
+  const id = await createGameAt(page, server.url, { mode: 'engine', variant: 'II', holes: '4', level: '1' });
+  await playToTheEnd(page);
+  const game = await api('GET', `/api/games/${id}`);
+  assert.equal(game.status, 'over');
+  const total = game.seq + 1;
+
+  // The result offers the analysis; it runs with a progress bar.
+  await page.click('#an-start');
+  await page.waitForFunction(() => document.querySelector('progress#an-progress')
+    && /^Analysing… \d+ of \d+ positions$/.test(document.querySelector('.an-progress label').textContent.trim()));
+  await page.waitForSelector('.an-summary table', { timeout: 120000 });
+  assert.equal(await page.locator('#an-progress').count(), 0, 'no progress bar once done');
+
+  // The graph has a point per ply; the list of moves a mark (with its word) per move.
+  assert.equal(await page.locator('svg.eval-graph .pt').count(), total);
+  const moves = game.history.filter((s) => s.kind === 'move').length;
+  assert.equal(await page.locator('#moves .an-mark').count(), moves);
+  const words = await page.$$eval('#moves .an-mark .sr-only', (els) => els.map((e) => e.textContent));
+  assert.ok(words.every((w) => /^, (best|inaccuracy|mistake|blunder)$/.test(w)), words.join('|'));
+  // The totals: both sides, an average loss and a count per mark.
+  const rows = await page.$$eval('.an-summary tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent.trim())));
+  assert.deepEqual(rows.map((r) => r[0]), ['South', 'North']);
+  const counted = rows.reduce((n, r) => n + r.slice(2).reduce((a, c) => a + Number(c), 0), 0);
+  assert.equal(counted, moves);
+  const stored = await api('GET', `/api/games/${id}/analysis`);
+  assert.equal(stored.status, 'done');
+  assert.equal(stored.plies.length, total);
+
+  // A click on the graph jumps to that ply; the keys move along it.
+  const box = await page.locator('svg.eval-graph').boundingBox();
+  const pad = (8 / 600) * box.width;
+  const target = 2;
+  await page.mouse.click(box.x + pad + (target * (box.width - 2 * pad)) / (total - 1), box.y + box.height / 2);
+  assert.equal(await currentFrame(page), target, `total ${total} box ${JSON.stringify(box)} now ${JSON.stringify(await page.locator('svg.eval-graph').boundingBox())}`);
+  await page.focus('svg.eval-graph');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await currentFrame(page), target + 1);
+  assert.equal(await page.getAttribute('svg.eval-graph', 'aria-valuenow'), String(target + 1));
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await currentFrame(page), target);
+
+  // The best move of the position shown is marked on the board and named.
+  const ply = stored.plies[target];
+  assert.ok(ply.best, 'the position has a best move');
+  assert.ok(await page.locator('.hole.best-move').count() >= 1);
+  assert.match(await page.textContent('.an-best'), new RegExp(`Best move: (South|North) ${ply.best}`));
+  assert.match(await page.getAttribute('.hole.best-move', 'aria-label'), /best move/);
+
+  // Its line, step by step.
+  await page.click('#an-line');
+  assert.match(await page.textContent('#an-line-text'), new RegExp(`Line, move 1 of ${ply.line.length}: (South|North) ${ply.line[0].token}`));
+  const counts = await page.$$eval('.hole-text .count', (els) => els.map((e) => Number(e.textContent)));
+  assert.deepEqual(counts, ply.line[0].board);
+  if (ply.line.length > 1) {
+    await page.click('#an-line-next');
+    assert.match(await page.textContent('#an-line-text'), new RegExp(`Line, move 2 of ${ply.line.length}`));
+  }
+  await page.click('#an-line-close');
+  assert.equal(await page.locator('#an-line-text').count(), 0);
+
+  // No serious accessibility violation with the analysis shown.
+  const found = await seriousViolations(page);
+  assert.deepEqual(found, [], found.join('; '));
+
+  // The downloaded record carries the marks as comments.
+  const record = await api('GET', `/api/games/${id}/record`);
+  assert.match(record, /\[Annotator "hoyito analysis, 250 ms per position"\]/);
+  assert.match(record, /\n1\. \S+ \{[=+\-0-9]+ (best|inaccuracy|mistake|blunder)/);
+
+  // A reload shows the stored analysis at once, with no button to start it.
+  await page.reload();
+  await page.waitForSelector('.an-summary table', { timeout: 3000 });
+  assert.equal(await page.locator('#an-start').count(), 0);
+  assert.equal(await page.locator('svg.eval-graph .pt').count(), total);
+
+  // In Spanish and dark colours too: translated, and no serious violation.
+  {
+    const dark = await open(`/g/${id}`, { locale: 'es-ES', colorScheme: 'dark' });
+    await dark.page.waitForSelector('.an-summary table', { timeout: 3000 });
+    await dark.page.locator('svg.eval-graph').click({ position: { x: box.width / 2, y: box.height / 2 } });
+    assert.match(await dark.page.textContent('#an-title'), /Análisis/);
+    const inDark = await seriousViolations(dark.page);
+    assert.deepEqual(inDark, [], inDark.join('; '));
+    await dark.context.close();
+  }
+
+  // Play from a position, hot-seat: a new game with the steps up to it.
+  await page.locator('svg.eval-graph').click({ position: { x: pad + (target * (box.width - 2 * pad)) / (total - 1), y: box.height / 2 } });
+  assert.equal(await currentFrame(page), target);
+  await page.click('#an-play-hotseat');
+  await page.waitForURL((u) => /\/g\/[A-Za-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(id));
+  await page.waitForSelector('.hole.legal');
+  assert.equal(await stepCount(page), target);
+  const newId = page.url().split('/g/')[1];
+  const played = await api('GET', `/api/games/${newId}`);
+  assert.equal(played.mode, 'hotseat');
+  assert.deepEqual(played.history.map((s) => s.token), game.history.slice(0, target).map((s) => s.token));
+  await context.close();
+});
+
+test('play from a position against the computer takes the side to move', async () => {
+  // A finished hot-seat game through the API, analysed quickly.
+  const created = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'I', holes: 4 } });
+  let g = created.game;
+  for (let k = 0; !g.state.over; k++) {
+    assert.ok(k < 500, 'the game should end');
+    g = (await api('POST', `/api/games/${created.id}/moves`, { move: g.legal[k % g.legal.length], seq: g.seq }, created.token)).game;
+  }
+  await api('POST', `/api/games/${created.id}/analysis`, { movetime_ms: 20 });
+  for (let i = 0; i < 200 && (await api('GET', `/api/games/${created.id}/analysis`)).status !== 'done'; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { context, page } = await open(`/g/${created.id}`);
+  await page.waitForSelector('.an-summary table', { timeout: 5000 });
+  await page.click('#first');
+  await page.click('#next');
+  assert.equal(await currentFrame(page), 1);
+  const toMove = g.history[0].to_move;
+  await page.click('#an-play-engine');
+  await page.waitForURL((u) => !u.pathname.endsWith(created.id));
+  await page.waitForSelector('#moves li');
+  const newId = page.url().split('/g/')[1];
+  const made = await api('GET', `/api/games/${newId}`);
+  assert.equal(made.mode, 'engine');
+  assert.equal(made.engine_side, toMove === 'south' ? 'north' : 'south');
+  assert.equal(made.history[0].token, g.history[0].token);
+  await context.close();
+});
+
+test('a game in progress offers its analysis in the replay only, and an online one not at all', async () => {
+  const created = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II', holes: 4 } });
+  let g = created.game;
+  for (let k = 0; k < 3; k++) g = (await api('POST', `/api/games/${created.id}/moves`, { move: g.legal[0], seq: g.seq }, created.token)).game;
+  const { context, page } = await open(`/g/${created.id}`, { storage: { [`hoyito.seat.${created.id}`]: JSON.stringify({ token: created.token, seat: 'both' }) } });
+  await page.waitForSelector('.hole.legal');
+  assert.equal(await page.locator('#an-start').count(), 0, 'not while playing the live position');
+  await page.click('#prev');
+  await page.waitForSelector('#an-start');
+  await page.click('#live');
+  assert.equal(await page.locator('#an-start').count(), 0);
+  await context.close();
+
+  const online = await api('POST', '/api/games', { mode: 'online', rules: { variant: 'II', holes: 4 } });
+  await api('POST', `/api/games/${online.id}/moves`, { move: online.game.legal[0] }, online.token);
+  const watcher = await open(`/g/${online.id}`);
+  await watcher.page.waitForSelector('#moves li');
+  await watcher.page.click('#prev');
+  await watcher.page.waitForSelector('#viewing:not([hidden])');
+  assert.equal(await watcher.page.locator('#an-start').count(), 0);
+  await watcher.context.close();
+});

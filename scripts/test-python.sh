@@ -16,7 +16,19 @@ PYTHON=${PYTHON:-python3}
 VENV=target/py-venv
 
 step "virtual environment and packages"
-[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+if [ ! -x "$VENV/bin/python" ]; then
+  if ! "$PYTHON" -m venv "$VENV"; then
+    # Debian's python3 makes virtual environments only with python3-venv.
+    rm -rf "$VENV"
+    pkg="python$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')-venv"
+    if [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null
+    else
+      sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null
+    fi
+    "$PYTHON" -m venv "$VENV"
+  fi
+fi
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
   "maturin>=1.7,<2" "numpy>=1.22" pytest "pettingzoo>=1.24" "gymnasium>=1.0" "open_spiel>=1.4"
 

@@ -186,8 +186,6 @@ pub(crate) fn search(
 /// A reusable engine: keeps its transposition table between searches
 /// (like a player across a game).
 ///
-/// Engine(level=None, engine="alphabeta", hash_mb=16, seed=None, tablebase=None)
-///
 /// `level` 1..10 as in the web app (1 random, 10 full strength; None: full
 /// strength); `engine` "alphabeta" or "mcts"; `seed` makes the level's
 /// noise and MCTS reproducible; `tablebase` a `hoyito.Tablebase` for
@@ -335,8 +333,6 @@ impl Tables {
 /// Endgame tablebases stored under a directory (as built by
 /// `hoyito tablebase build` or `Tablebase.build`), one subdirectory per
 /// rule set, opened on first use.
-///
-/// Tablebase(dir)
 ///
 /// `probe(game)` gives the exact value of a position and of each of its
 /// moves. Raises `TablebaseError` (a `ValueError`) for missing layers,

@@ -71,9 +71,6 @@ fn legal_list<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyLis
 /// A single game of Hoyito: its rules, the moves played and the current
 /// position, with the repetition rule (RULES.md §4) applied after each move.
 ///
-/// Game(variant="I", holes=6, seeds=4, skip_origin=False, direction="fixed",
-///      two_hole_opening=False, repetition="even", capture_side="any")
-///
 /// Options use the spellings of RULES.md: variant "I", "II" or "III";
 /// direction "fixed", "per_player" or "per_move"; repetition "even" or
 /// "own_row"; capture_side "any" or "opponent". A bad value raises
@@ -464,9 +461,6 @@ impl PyGame {
 
 /// A match: games chained into rounds with refills, closed holes and
 /// reserves (RULES.md §5).
-///
-/// Match(variant="I", holes=6, seeds=4, skip_origin=False, direction="fixed",
-///       two_hole_opening=False, repetition="even", capture_side="any")
 ///
 /// Moves are played in the current round with `play`; when a round is over
 /// and the match goes on, `start_next_round()` starts the next one (the

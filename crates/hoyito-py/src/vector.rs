@@ -174,8 +174,6 @@ enum Reward {
 /// learning, with numpy observations and action masks (the layouts of
 /// `Game.observation()` and `Game.action_mask()`).
 ///
-/// VectorGame(n, reward="seeds", **rules)
-///
 /// `step(actions)` plays one integer action in every game (for whoever is
 /// to move there) with the GIL released and returns `(obs, reward, done,
 /// mask)`: float32 observations (n, 4*holes+3), float32 rewards (n,) for

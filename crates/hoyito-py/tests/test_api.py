@@ -477,3 +477,32 @@ def test_vector_game_errors_change_nothing():
         assert np.all(r[~d] == 0)
         total += abs(r).sum()
     assert v2.games_finished > 0
+
+
+def test_engine_and_play_on_random_positions():
+    """Random positions (closed holes, any options) read from notation:
+    analysis, every level's move, actions and whole random continuations
+    work, with legal results only."""
+    rng = random.Random(5)
+    for _ in range(100):
+        holes = rng.randint(4, 8)
+        board = [rng.choice([0, 0, 1, 2, 3, 4, 5, 9, 14]) for _ in range(2 * holes)]
+        cells = ["x" if c == 0 and rng.random() < 0.2 else str(c) for c in board]
+        text = ",".join(cells[:holes]) + "/" + ",".join(cells[holes:])
+        text += f" {rng.choice('sn')} {rng.randint(0, 20)}-{rng.randint(0, 20)}"
+        rules = {
+            "variant": rng.choice(["I", "II", "III"]),
+            "holes": holes,
+            "direction": rng.choice(["fixed", "per_move", "per_player"]),
+            "capture_side": rng.choice(["any", "opponent"]),
+            "skip_origin": rng.random() < 0.3,
+        }
+        g = Game.from_notation(text, **rules)
+        legal = g.legal_moves()
+        a = g.analyze(depth=3)
+        assert sorted(m["move"] for m in a["moves"]) == sorted(legal)
+        assert g.best_move(level=rng.randint(1, 10), depth=2) in legal + [None]
+        assert sorted(g.action_to_move(x) for x in g.legal_actions()) == sorted(legal)
+        while not g.is_over():
+            g.play(rng.choice(g.legal_moves()))
+        assert g.state()["winner"] in ("south", "north", "draw")

@@ -1,4 +1,7 @@
 //! The HTTP handlers, by concern.
 
+pub(crate) mod chat;
+pub(crate) mod draw;
 pub(crate) mod games;
+pub(crate) mod lobby;
 pub(crate) mod play;

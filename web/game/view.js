@@ -9,6 +9,10 @@ import { renderAll } from './render.js';
 import { SPEEDS, pump } from './animation.js';
 import { onHole, nextRound, bindInput } from './input.js';
 import { openSocket } from './socket.js';
+import { bindEndings } from './endings.js';
+import { bindChat, loadChat, onChat } from './chat.js';
+import { stopClock } from './clock.js';
+import { resetAlerts } from './alerts.js';
 
 function layout(id, speed) {
   return `
@@ -18,6 +22,7 @@ function layout(id, speed) {
       <div id="board-wrap" class="board-wrap"></div>
       <div class="player lower" id="p-bottom"></div>
       <p id="status" class="status" aria-live="polite"></p>
+      <p id="clock" class="clock" hidden></p>
       <p id="hud" class="hud" aria-live="off"></p>
       <div id="invite"></div>
       <div class="controls">
@@ -28,12 +33,16 @@ function layout(id, speed) {
         <button type="button" id="undo">${t('game.undo')}</button>
         <button type="button" id="hint">${t('game.hint')}</button>
         <button type="button" id="resign" hidden>${t('game.resign')}</button>
+        <button type="button" id="abort" hidden>${t('game.abort')}</button>
+        <button type="button" id="offer-draw" hidden>${t('game.offer_draw')}</button>
         <label class="speed">${t('game.speed')}
           <select id="speed">${Object.keys(SPEEDS).map((k) => `<option value="${k}"${k === speed ? ' selected' : ''}>${t(`speed.${k}`)}</option>`).join('')}</select></label>
         <button type="button" id="skip">${t('game.skip')}</button>
         <a id="download" class="button" href="/api/games/${esc(id)}/record" download>${t('game.download')}</a>
       </div>
+      <div id="draw-offer"></div>
       <div id="summary"></div>
+      <div id="alerts" class="alerts"></div>
       <p class="keys muted">${t('game.keys')}</p>
       <p id="conn" class="conn" hidden>${t('game.reconnecting')}</p>
     </div>
@@ -47,6 +56,7 @@ function layout(id, speed) {
       </div>
       <p id="viewing" class="muted" hidden></p>
       <ol id="moves" class="moves"></ol>
+      <section id="chat" class="chat" hidden></section>
     </aside>
   </section>`;
 }
@@ -92,6 +102,8 @@ export function gamePage(app, id) {
     nextRound: () => nextRound(G),
   };
   const unbindInput = bindInput(G);
+  bindEndings(G);
+  bindChat(G);
   // A turned phone or a resized window may stand the board upright or lay it across.
   const onResize = () => { if (S.view && !S.animating) G.render(); };
   window.addEventListener('resize', onResize);
@@ -103,7 +115,8 @@ export function gamePage(app, id) {
     if (invite) {
       if (!S.token) {
         try {
-          const r = await api('POST', `/api/games/${id}/join`, { invite });
+          const name = localStorage.getItem('hoyito.name');
+          const r = await api('POST', `/api/games/${id}/join`, name ? { invite, name } : { invite });
           seats.set(id, { token: r.token, seat: r.seat });
           S.token = r.token;
           S.seat = r.seat;
@@ -123,7 +136,8 @@ export function gamePage(app, id) {
       toastError(err);
     }
     if (closed) return;
-    closeSocket = openSocket(id, G.accept, (up) => { G.$('conn').hidden = up; });
+    loadChat(G);
+    closeSocket = openSocket(id, G.accept, (up) => { G.$('conn').hidden = up; }, (m) => onChat(G, m));
   }
   start();
 
@@ -136,5 +150,7 @@ export function gamePage(app, id) {
     unbindInput();
     window.removeEventListener('resize', onResize);
     document.getElementById('announce').textContent = '';
+    stopClock(S);
+    resetAlerts();
   };
 }

@@ -1,0 +1,153 @@
+// End-to-end tests of playing with people: nicknames, the lobby (join in
+// one click), chat (spectators read only, text never HTML), draw offers,
+// aborting, clocks, your-turn alerts, and Rematch / New game after a game.
+// Run with tests/run.sh.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, openPage, callApi,
+} from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+const open = (path, opts) => openPage(browser, server.url + path, opts);
+const api = (method, path, body, token) => callApi(server.url, method, path, body, token);
+
+test('two players with nicknames meet in the lobby, chat, and agree a draw; a spectator reads the chat only', async () => {
+  // Ana creates a public online game with a clock from the form.
+  const a = await open('/');
+  await a.page.check('input[name="mode"][value="online"]');
+  await a.page.fill('input[name="nickname"]', 'Ana');
+  await a.page.selectOption('select[name="clock"]', '300+3');
+  await a.page.check('input[name="public"]');
+  await a.page.click('#start');
+  await a.page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+  const id = a.page.url().split('/g/')[1];
+
+  // Jean finds it in the lobby and joins in one click.
+  const b = await open('/games', { storage: { 'hoyito.name': 'Jean' } });
+  await b.page.waitForSelector(`[data-join="${id}"]`);
+  assert.match(await b.page.textContent('#lobby'), /by Ana/);
+  await b.page.click(`[data-join="${id}"]`);
+  await b.page.waitForURL(new RegExp(`/g/${id}$`));
+  await a.page.waitForFunction(() => /Jean/.test(document.getElementById('p-top').textContent));
+  assert.match(await b.page.textContent('#p-bottom'), /Jean \(You\)/);
+  assert.match(await b.page.textContent('#p-top'), /Ana/);
+  // The clock shows both sides, untouched before the first move.
+  assert.match(await a.page.textContent('#clock'), /Ana \(You\) 5:00.*Jean 5:00/);
+
+  // Chat: plain text, both ways, over the WebSocket.
+  await a.page.fill('#chat-text', '<b>hola</b>');
+  await a.page.click('#chat-form button');
+  await b.page.waitForFunction(() => /<b>hola<\/b>/.test(document.getElementById('chat-list').textContent));
+  assert.equal(await b.page.locator('#chat-list b').count(), 0, 'never rendered as HTML');
+  const spectator = await open(`/g/${id}`);
+  await spectator.page.waitForSelector('#chat-list li');
+  assert.match(await spectator.page.textContent('#chat'), /Only the players can write here/);
+  assert.equal(await spectator.page.locator('#chat-text').count(), 0);
+  assert.ok(await spectator.page.locator('#offer-draw').isHidden());
+  assert.ok(await spectator.page.locator('#abort').isHidden());
+  await b.page.fill('#chat-text', 'bonjou');
+  await b.page.press('#chat-text', 'Enter');
+  await spectator.page.waitForFunction(() => /bonjou/.test(document.getElementById('chat-list').textContent));
+
+  // A draw offered and accepted ends the game; both see how.
+  await a.page.click('#offer-draw');
+  await b.page.waitForSelector('#accept-draw');
+  assert.match(await b.page.textContent('#draw-offer'), /Ana offers a draw/);
+  await b.page.click('#accept-draw');
+  for (const p of [a.page, b.page, spectator.page]) {
+    await p.waitForFunction(() => /Draw agreed/.test(document.getElementById('summary').textContent));
+  }
+  assert.match(await a.page.textContent('#summary'), /How it ended: draw agreed/);
+  assert.match(await spectator.page.textContent('#moves li:last-child'), /Draw agreed/);
+  assert.ok(await spectator.page.locator('#rematch').count() === 0, 'no rematch for a spectator');
+
+  // Rematch: the same settings, sides swapped.
+  await a.page.click('#rematch');
+  await a.page.waitForURL((u) => !u.pathname.endsWith(id));
+  const again = await api('GET', `/api/games/${a.page.url().split('/g/')[1]}`);
+  assert.equal(again.mode, 'online');
+  assert.deepEqual(again.clock && [again.clock.initial, again.clock.increment], [300, 3]);
+  assert.equal(again.names.north, 'Ana');
+  for (const c of [a, b, spectator]) await c.context.close();
+});
+
+test('a game against the computer: abort before moving, then New game; a resigned game offers a rematch with sides swapped', async () => {
+  const { context, page } = await open('/');
+  await page.check('input[name="mode"][value="engine"]');
+  await page.selectOption('select[name="level"]', '1');
+  await page.selectOption('select[name="side"]', 'south');
+  await page.click('#start');
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+  await page.locator('#abort').waitFor({ state: 'visible' });
+  page.once('dialog', (d) => d.accept());
+  await page.click('#abort');
+  await page.waitForSelector('#summary .resigned');
+  assert.equal(await page.textContent('#summary .resigned'), 'You aborted the game');
+  assert.match(await page.textContent('#summary h2'), /Aborted/);
+  await page.click('#new-game-link');
+  await page.waitForSelector('#new-game');
+
+  const created = await api('POST', '/api/games', { mode: 'engine', level: 1, side: 'south', rules: { variant: 'I' } });
+  await api('POST', `/api/games/${created.id}/resign`, {}, created.token);
+  await page.evaluate(([gid, seat]) => localStorage.setItem(`hoyito.seat.${gid}`, JSON.stringify(seat)), [created.id, { token: created.token, seat: 'south' }]);
+  await page.goto(`${server.url}/g/${created.id}`);
+  await page.click('#rematch');
+  await page.waitForURL((u) => !u.pathname.endsWith(created.id));
+  const id = page.url().split('/g/')[1];
+  const g = await api('GET', `/api/games/${id}`);
+  assert.equal(g.mode, 'engine');
+  assert.equal(g.engine_side, 'south', 'sides swapped: the player now plays North');
+  assert.equal(g.rules.variant, 'I');
+  await context.close();
+});
+
+test('your move: a badge on the tab icon, and a notification when hidden, for players who opt in; none for spectators', async () => {
+  const created = await api('POST', '/api/games', { mode: 'online', rules: { variant: 'II' } });
+  const invite = new URL(created.invite, server.url).searchParams.get('invite');
+  const joined = await api('POST', `/api/games/${created.id}/join`, { invite });
+  const storage = {
+    [`hoyito.seat.${created.id}`]: JSON.stringify({ token: created.token, seat: 'south' }),
+    'hoyito.alerts.notify': '1',
+  };
+  const { context, page } = await open(`/g/${created.id}`, { storage });
+  await context.grantPermissions(['notifications']);
+  await page.evaluate(() => {
+    window.shown = [];
+    window.Notification = class { constructor(title, o) { window.shown.push([title, o.body]); } static get permission() { return 'granted'; } };
+    Object.defineProperty(document, 'hidden', { value: true, configurable: true });
+  });
+  await page.waitForSelector('#alert-notify');
+  const icon = () => page.getAttribute('link[rel="icon"]', 'href');
+  await page.waitForFunction(() => document.querySelector('link[rel="icon"]').href.startsWith('data:image/svg+xml'));
+  // South moves; North answers; South is told.
+  const g = await api('GET', `/api/games/${created.id}`);
+  await api('POST', `/api/games/${created.id}/moves`, { move: g.legal[0] }, created.token);
+  await page.waitForFunction(() => document.querySelector('link[rel="icon"]').getAttribute('href') === '/favicon.svg');
+  const g2 = await api('GET', `/api/games/${created.id}`);
+  if (g2.state.to_move === 'north') await api('POST', `/api/games/${created.id}/moves`, { move: g2.legal[0] }, joined.token);
+  await page.waitForFunction(() => window.shown.length > 0);
+  assert.match((await page.evaluate(() => window.shown))[0][0], /your move/);
+  assert.match(await icon(), /^data:image\/svg\+xml/);
+  await context.close();
+  // A spectator has no switches and no badge.
+  const watcher = await open(`/g/${created.id}`);
+  await watcher.page.waitForSelector('#moves li');
+  assert.equal(await watcher.page.locator('#alert-notify').count(), 0);
+  assert.equal(await watcher.page.getAttribute('link[rel="icon"]', 'href'), '/favicon.svg');
+  await watcher.context.close();
+});

@@ -4,10 +4,15 @@
 //! so `/g/<id>`, `/rules` and `/games` are pages of the one-page app.
 //! With `HOYITO_WEB_DIR` set, the files are read from that directory at
 //! each request instead (for working on the UI without rebuilding).
+//!
+//! Each embedded file has an `ETag` (a hash of its contents): a request with
+//! a matching `If-None-Match` gets an empty 304. Text files are sent
+//! gzip-compressed (compressed once, on first use) to clients that accept
+//! it. Pages revalidate (`no-cache`); the favicon is cached for a day.
 
 use std::sync::Arc;
 
-use axum::http::{header, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 
@@ -58,7 +63,55 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static str)> {
         .map(|&(_, mime, body)| (mime, body))
 }
 
-async fn serve(method: Method, uri: Uri) -> Response {
+/// An embedded file ready to send: its ETag, and its gzip form when that is smaller.
+struct Prepared {
+    etag: String,
+    gzip: Option<Vec<u8>>,
+}
+
+/// The prepared form of every embedded file, in [`ASSETS`] order (built once).
+fn prepared() -> &'static [Prepared] {
+    static PREPARED: std::sync::OnceLock<Vec<Prepared>> = std::sync::OnceLock::new();
+    PREPARED.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|(_, _, body)| {
+                use sha2::{Digest, Sha256};
+                use std::io::Write;
+                let hash = Sha256::digest(body.as_bytes());
+                let etag = format!(
+                    "\"{}\"",
+                    hash[..12].iter().map(|b| format!("{b:02x}")).collect::<String>()
+                );
+                let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                let gzip = gz
+                    .write_all(body.as_bytes())
+                    .and_then(|()| gz.finish())
+                    .ok()
+                    .filter(|z| z.len() < body.len());
+                Prepared { etag, gzip }
+            })
+            .collect()
+    })
+}
+
+/// Whether the request accepts gzip (`Accept-Encoding`, without `gzip;q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|e| {
+            let mut parts = e.split(';').map(str::trim);
+            parts
+                .next()
+                .is_some_and(|n| n.eq_ignore_ascii_case("gzip") || n == "*")
+                && !parts.any(|p| p.replace(' ', "") == "q=0")
+        })
+}
+
+async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path();
     if path == "/api" || path.starts_with("/api/") {
         return crate::api::api_not_found().await.into_response();
@@ -87,26 +140,88 @@ async fn serve(method: Method, uri: Uri) -> Response {
                 .into_response();
         }
     }
-    let (mime, body) = match asset(path) {
-        Some(a) => a,
+    let index = match ASSETS.iter().position(|(p, _, _)| *p == path) {
+        Some(i) => i,
         // Paths with an extension are files: a missing one is a 404.
         None if path.rsplit('/').next().is_some_and(|last| last.contains('.')) => {
             return (StatusCode::NOT_FOUND, "not found").into_response();
         }
-        None => asset("/index.html").expect("index.html is embedded"),
+        None => ASSETS
+            .iter()
+            .position(|(p, _, _)| *p == "/index.html")
+            .expect("index.html is embedded"),
     };
-    (
-        [
-            (header::CONTENT_TYPE, mime),
-            (header::CACHE_CONTROL, "no-cache"),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        ],
-        body,
-    )
-        .into_response()
+    let (file, mime, body) = ASSETS[index];
+    let ready = &prepared()[index];
+    let cache = if file == "/favicon.svg" {
+        "public, max-age=86400"
+    } else {
+        "no-cache"
+    };
+    let common = [
+        (header::CACHE_CONTROL, cache.to_string()),
+        (header::ETAG, ready.etag.clone()),
+        (header::VARY, "accept-encoding".to_string()),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+    ];
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == ready.etag || t.trim() == "*"));
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    match &ready.gzip {
+        Some(gz) if accepts_gzip(&headers) => (
+            common,
+            [(header::CONTENT_TYPE, mime), (header::CONTENT_ENCODING, "gzip")],
+            gz.clone(),
+        )
+            .into_response(),
+        _ => (common, [(header::CONTENT_TYPE, mime)], body).into_response(),
+    }
 }
 
 /// Serves the embedded UI for every non-API GET.
 pub fn router() -> Router<Arc<AppState>> {
     Router::new().fallback(serve)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gzip_is_accepted_unless_refused() {
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::ACCEPT_ENCODING, v.parse().unwrap());
+            accepts_gzip(&h)
+        };
+        assert!(with("gzip, deflate, br"));
+        assert!(with("br;q=1.0, GZIP;q=0.5"));
+        assert!(!with("br"));
+        assert!(!with("gzip;q=0"));
+        assert!(!accepts_gzip(&HeaderMap::new()));
+    }
+
+    #[test]
+    fn every_text_file_is_compressed_and_has_a_distinct_etag() {
+        let ready = prepared();
+        for ((path, mime, body), p) in ASSETS.iter().zip(ready) {
+            if mime.starts_with("text/") && body.len() > 1024 {
+                let gz = p
+                    .gzip
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{path} is not compressed"));
+                let mut out = String::new();
+                std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut out).unwrap();
+                assert_eq!(&out, body, "{path}");
+            }
+        }
+        let mut tags: Vec<&str> = ready.iter().map(|p| p.etag.as_str()).collect();
+        tags.sort_unstable();
+        tags.dedup();
+        assert_eq!(tags.len(), ASSETS.len());
+    }
 }

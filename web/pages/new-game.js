@@ -53,6 +53,7 @@ export function newGamePage(app) {
   app.innerHTML = `
   <section class="card narrow">
     <h1>${t('new.title')}</h1>
+    <p class="muted"><a href="/how-to-play" data-nav>${t('help.link')}</a></p>
     <form id="new-game">
       <fieldset class="modes"><legend>${t('new.mode')}</legend>
         <label><input type="radio" name="mode" value="engine" checked> ${t('mode.engine')}</label>

@@ -9,6 +9,13 @@
 //! a matching `If-None-Match` gets an empty 304. Text files are sent
 //! gzip-compressed (compressed once, on first use) to clients that accept
 //! it. Pages revalidate (`no-cache`); the favicon is cached for a day.
+//!
+//! The page loads its script and style sheet from a fingerprinted path,
+//! `/v/<build>/app.js`, where `<build>` is a hash of every embedded file:
+//! files under the current fingerprint never change, so they are cached as
+//! `immutable` for a year (the modules' relative imports stay under it). A
+//! new build has a new fingerprint; an old one is served fresh with
+//! `no-cache`.
 
 use std::sync::Arc;
 
@@ -71,13 +78,48 @@ struct Prepared {
     gzip: Option<Vec<u8>>,
 }
 
+/// The fingerprint of this build's files: a hash of all of them.
+pub fn build_fingerprint() -> &'static str {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD.get_or_init(|| {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for (path, _, body) in ASSETS {
+            h.update(path.as_bytes());
+            h.update(body.as_bytes());
+        }
+        h.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect()
+    })
+}
+
+/// `index.html` with its script and style sheet under the build's fingerprint.
+fn index_html() -> &'static str {
+    static INDEX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let (_, raw) = asset("/index.html").expect("index.html is embedded");
+        let v = build_fingerprint();
+        raw.replace("src=\"/app.js\"", &format!("src=\"/v/{v}/app.js\""))
+            .replace("href=\"/style.css\"", &format!("href=\"/v/{v}/style.css\""))
+    })
+}
+
+/// A file's body as sent (the index with fingerprinted paths).
+fn body_of(path: &str, body: &'static str) -> &'static str {
+    if path == "/index.html" {
+        index_html()
+    } else {
+        body
+    }
+}
+
 /// The prepared form of every embedded file, in [`ASSETS`] order (built once).
 fn prepared() -> &'static [Prepared] {
     static PREPARED: std::sync::OnceLock<Vec<Prepared>> = std::sync::OnceLock::new();
     PREPARED.get_or_init(|| {
         ASSETS
             .iter()
-            .map(|(_, _, body)| {
+            .map(|&(path, _, body)| {
+                let body = body_of(path, body);
                 use sha2::{Digest, Sha256};
                 use std::io::Write;
                 let hash = Sha256::digest(body.as_bytes());
@@ -124,6 +166,11 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
             .insert(header::ALLOW, header::HeaderValue::from_static("GET, HEAD"));
         return res;
     }
+    // A fingerprinted path: the file below it, immutable if the fingerprint is this build's.
+    let (path, immutable) = match path.strip_prefix("/v/").and_then(|rest| rest.split_once('/')) {
+        Some((v, file)) => (&path[path.len() - file.len() - 1..], v == build_fingerprint()),
+        None => (path, false),
+    };
     if let Some(dir) = std::env::var_os("HOYITO_WEB_DIR") {
         // Development: serve the files from disk so that edits show without a rebuild.
         let file = if asset(path).is_some() {
@@ -154,8 +201,11 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
             .expect("index.html is embedded"),
     };
     let (file, mime, body) = ASSETS[index];
+    let body = body_of(file, body);
     let ready = &prepared()[index];
-    let cache = if file == "/favicon.svg" {
+    let cache = if immutable && file != "/index.html" {
+        "public, max-age=31536000, immutable"
+    } else if file == "/favicon.svg" {
         "public, max-age=86400"
     } else {
         "no-cache"
@@ -218,7 +268,7 @@ mod tests {
                     .unwrap_or_else(|| panic!("{path} is not compressed"));
                 let mut out = String::new();
                 std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut out).unwrap();
-                assert_eq!(&out, body, "{path}");
+                assert_eq!(out, body_of(path, body), "{path}");
             }
         }
         let mut tags: Vec<&str> = ready.iter().map(|p| p.etag.as_str()).collect();

@@ -25,11 +25,18 @@ async fn files_are_compressed_revalidated_and_the_favicon_cached() {
     let text = plain.text().await.unwrap();
     assert!(text.contains("export function renderAll"));
 
-    let zipped = get("/game/render.js", &[("accept-encoding", "gzip, br")]).await.unwrap();
+    let zipped = get("/game/render.js", &[("accept-encoding", "gzip, br")])
+        .await
+        .unwrap();
     assert_eq!(zipped.headers()["content-encoding"], "gzip");
     assert_eq!(zipped.headers()["vary"], "accept-encoding");
     let body = zipped.bytes().await.unwrap();
-    assert!(body.len() * 2 < text.len(), "{} bytes gzipped of {}", body.len(), text.len());
+    assert!(
+        body.len() * 2 < text.len(),
+        "{} bytes gzipped of {}",
+        body.len(),
+        text.len()
+    );
     let mut unzipped = String::new();
     std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut unzipped).unwrap();
     assert_eq!(unzipped, text);
@@ -37,12 +44,36 @@ async fn files_are_compressed_revalidated_and_the_favicon_cached() {
     let again = get("/game/render.js", &[("if-none-match", &etag)]).await.unwrap();
     assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
     assert!(again.bytes().await.unwrap().is_empty());
-    let other = get("/game/render.js", &[("if-none-match", "\"stale\"")]).await.unwrap();
+    let other = get("/game/render.js", &[("if-none-match", "\"stale\"")])
+        .await
+        .unwrap();
     assert_eq!(other.status(), StatusCode::OK);
     // Pages are the index with its own tag; the favicon is cached.
     let page = get("/games", &[]).await.unwrap();
     assert_eq!(page.headers()["cache-control"], "no-cache");
     let icon = get("/favicon.svg", &[]).await.unwrap();
     assert_eq!(icon.headers()["cache-control"], "public, max-age=86400");
+
+    // The page loads its script from the build's fingerprint: immutable,
+    // and so are the modules it imports relative to it.
+    let html = page.text().await.unwrap();
+    let at = html.find("src=\"/v/").expect("a fingerprinted script") + 5;
+    let script = &html[at..at + html[at..].find('"').unwrap()];
+    assert!(script.ends_with("/app.js"), "{script}");
+    let build = script.trim_end_matches("/app.js");
+    for path in [script.to_string(), format!("{build}/game/view.js")] {
+        let res = get(&path, &[]).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert_eq!(
+            res.headers()["cache-control"],
+            "public, max-age=31536000, immutable",
+            "{path}"
+        );
+    }
+    assert!(html.contains(&format!("href=\"{build}/style.css\"")));
+    // An old build's path is served fresh, not cached for ever.
+    let old = get("/v/0123456789abcdef/app.js", &[]).await.unwrap();
+    assert_eq!(old.status(), StatusCode::OK);
+    assert_eq!(old.headers()["cache-control"], "no-cache");
     api.stop().await;
 }

@@ -1,10 +1,12 @@
 // End-to-end tests of playing with people: nicknames, the lobby (join in
 // one click), chat (spectators read only, text never HTML), draw offers,
-// aborting, clocks, your-turn alerts, and Rematch / New game after a game.
+// aborting, clocks (a flag fall across a server restart), your-turn
+// alerts, and Rematch / New game after a game.
 // Run with tests/run.sh.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import {
   startServer, launchBrowser, openPage, callApi,
 } from './helpers.mjs';
@@ -150,4 +152,42 @@ test('your move: a badge on the tab icon, and a notification when hidden, for pl
   assert.equal(await watcher.page.locator('#alert-notify').count(), 0);
   assert.equal(await watcher.page.getAttribute('link[rel="icon"]', 'href'), '/favicon.svg');
   await watcher.context.close();
+});
+
+test('a timed game: the clocks count down, the server restarts mid-clock, and the flag falls with the player told', async () => {
+  const own = await startServer();
+  const created = await callApi(own.url, 'POST', '/api/games', { mode: 'online', clock: { initial: 60, increment: 0 }, name: 'Ana' });
+  const invite = new URL(created.invite, own.url).searchParams.get('invite');
+  const joined = await callApi(own.url, 'POST', `/api/games/${created.id}/join`, { invite, name: 'Jean' });
+  const g = await callApi(own.url, 'GET', `/api/games/${created.id}`);
+  await callApi(own.url, 'POST', `/api/games/${created.id}/moves`, { move: g.legal[0] }, created.token);
+  const after = await callApi(own.url, 'GET', `/api/games/${created.id}`);
+  const loser = after.state.to_move;
+  const token = loser === 'south' ? created.token : joined.token;
+  await own.stop();
+  // While the server is down, the player to move uses 57 of their 60 seconds.
+  execFileSync('python3', ['-c', `import sqlite3,sys
+c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE moves SET at_ms = at_ms - 57000 WHERE game_id = ?", (sys.argv[2],)); c.commit()`, own.db, created.id]);
+  const again = await startServer(own.db);
+  try {
+    const storage = { [`hoyito.seat.${created.id}`]: JSON.stringify({ token, seat: loser }) };
+    const { context, page } = await openPage(browser, `${again.url}/g/${created.id}`, { storage });
+    await page.waitForSelector(`.clock-side.running[data-side="${loser}"]`);
+    const shown = await page.textContent(`.clock-side[data-side="${loser}"]`);
+    assert.match(shown, /\b[0-3]\.\d$/, `a clock near its end: ${shown}`);
+    await page.waitForFunction(() => /You ran out of time/.test(document.getElementById('summary').textContent), null, { timeout: 10000 });
+    assert.match(await page.textContent('#summary'), /How it ended: time ran out/);
+    assert.match(await page.textContent('#moves li:last-child'), /You ran out of time/);
+    assert.equal(await page.locator('.hole.legal').count(), 0);
+    const res = await fetch(`${again.url}/api/games/${created.id}/moves`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ move: '1' }),
+    });
+    assert.equal(res.status, 409);
+    assert.equal((await res.json()).code, 'flag_fell');
+    await context.close();
+  } finally {
+    await again.stop();
+    again.cleanup();
+    own.cleanup();
+  }
 });

@@ -5,13 +5,18 @@
 //   i18n.js         English, Spanish and Haitian Kreyòl strings
 //   board.js        the SVG board
 //   markdown.js     the rules page's Markdown
-//   pages/*.js      new game, games list, rules
+//   pages/*.js      new game, games (the lobby and the list), rules, how to play
+//   learn/sow.js    the How-to-play page's demonstration sower
 //   game/view.js    the game page, built from
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
 //     game/render.js    drawing the state
 //     game/animation.js sowing animation and the queue of moves to show
 //     game/socket.js    the live WebSocket, reconnecting
 //     game/input.js     clicks, keys and the requests they make
+//     game/endings.js   abort, draw offers, how it ended, Rematch and New game
+//     game/clock.js     the clocks, as the server keeps them
+//     game/alerts.js    your-move badge, sound and notification (opt-in)
+//     game/chat.js      chat of online games
 
 import { startRouter } from './router.js';
 

@@ -33,7 +33,8 @@ export const canAbort = (S, v) => !!S.seat && !isOver(v) && !(moved(v, 'south') 
 /** Whether this browser's player may offer a draw now. */
 export function canOfferDraw(S, v) {
   if (!S.seat || S.seat === 'both' || isOver(v) || v.mode === 'hotseat' || v.state.over) return false;
-  if (v.mode === 'engine') return v.state.to_move === S.seat && !v.thinking;
+  // The computer is asked once per move.
+  if (v.mode === 'engine') return v.state.to_move === S.seat && !v.thinking && S.drawAskedAt !== `${v.epoch}:${v.seq}`;
   return v.draw_offer !== S.seat;
 }
 
@@ -64,7 +65,10 @@ async function drawAction(G, action) {
   const { S } = G;
   try {
     const r = await api('POST', `/api/games/${S.id}/draw`, { action }, S.token);
-    if (action === 'offer' && S.view.mode === 'engine' && !r.accepted) toast(t('game.draw_declined'));
+    if (action === 'offer' && S.view.mode === 'engine' && !r.accepted) {
+      S.drawAskedAt = `${r.game.epoch}:${r.game.seq}`;
+      toast(t('game.draw_declined'));
+    }
     G.accept(r.game, null);
   } catch (err) {
     toastError(err);

@@ -7,9 +7,20 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import {
   startServer, launchBrowser, openPage, callApi,
 } from './helpers.mjs';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The serious and critical axe-core violations of the page now. */
+async function serious(page) {
+  await page.addScriptTag({ path: axePath });
+  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
 
 let server;
 let browser;
@@ -69,6 +80,9 @@ test('two players with nicknames meet in the lobby, chat, and agree a draw; a sp
   // A draw offered and accepted ends the game; both see how.
   await a.page.click('#offer-draw');
   await b.page.waitForSelector('#accept-draw');
+  assert.deepEqual(await serious(b.page), [], 'the game page with its chat, clock and a draw offer');
+  assert.deepEqual(await serious(spectator.page), [], 'the spectator\'s page');
+  assert.ok(await b.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
   assert.match(await b.page.textContent('#draw-offer'), /Ana offers a draw/);
   await b.page.click('#accept-draw');
   for (const p of [a.page, b.page, spectator.page]) {
@@ -103,6 +117,22 @@ test('a game against the computer: abort before moving, then New game; a resigne
   assert.match(await page.textContent('#summary h2'), /Aborted/);
   await page.click('#new-game-link');
   await page.waitForSelector('#new-game');
+
+  // A draw offered to the computer is answered at once.
+  const offer = await api('POST', '/api/games', { mode: 'engine', level: 1, side: 'south', rules: { variant: 'I' } });
+  await page.evaluate(([gid, seat]) => localStorage.setItem(`hoyito.seat.${gid}`, JSON.stringify(seat)), [offer.id, { token: offer.token, seat: 'south' }]);
+  await page.goto(`${server.url}/g/${offer.id}`);
+  await page.locator('#offer-draw').waitFor({ state: 'visible' });
+  await page.click('#offer-draw');
+  await page.waitForFunction(() => /declines the draw/.test(document.getElementById('toast').textContent)
+    || /Draw agreed/.test(document.getElementById('summary').textContent));
+  const answered = await api('GET', `/api/games/${offer.id}`);
+  if (answered.end === 'agreed_draw') {
+    assert.match(await page.textContent('#summary'), /How it ended: draw agreed/);
+  } else {
+    assert.equal(answered.status, 'playing');
+    assert.ok(await page.locator('#offer-draw').isHidden(), 'asked once per move');
+  }
 
   const created = await api('POST', '/api/games', { mode: 'engine', level: 1, side: 'south', rules: { variant: 'I' } });
   await api('POST', `/api/games/${created.id}/resign`, {}, created.token);

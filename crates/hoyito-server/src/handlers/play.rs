@@ -51,6 +51,14 @@ pub(crate) async fn post_move(
     if g.thinking {
         return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
     }
+    // A timed game starts once both players are there: nobody's clock may
+    // run for an empty seat.
+    if g.meta.clock.is_some() && (g.meta.tokens.south.is_none() || g.meta.tokens.north.is_none()) {
+        return Err(ApiError::conflict(
+            "waiting_for_opponent",
+            "a timed game starts once the second player has joined",
+        ));
+    }
     let prepared = g.prepare(&req.token, LiveGame::TRACE_LIMIT)?;
     let event = commit_stored(&st, &mut g, prepared).await?;
     crate::clock::arm(st.clone(), slot.clone(), &mut g);

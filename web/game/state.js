@@ -97,7 +97,9 @@ export const staleThinking = (v) => v.thinking && !engineToMove(v);
 /** Whether this browser may move now. */
 export function canMove(S) {
   const v = S.view;
-  return !!v && !isOver(v) && holds(S, v.state.to_move) && !S.animating && S.frame === null && !v.thinking && !S.sending;
+  // A timed game starts once the second player has joined.
+  const waiting = !!v && !!v.clock && v.status === 'waiting';
+  return !!v && !isOver(v) && !waiting && holds(S, v.state.to_move) && !S.animating && S.frame === null && !v.thinking && !S.sending;
 }
 
 /** Legal holes (board indices) for the next click. */

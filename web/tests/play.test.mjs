@@ -184,7 +184,7 @@ test('your move: a badge on the tab icon, and a notification when hidden, for pl
   await watcher.context.close();
 });
 
-test('a timed game: the clocks count down, the server restarts mid-clock, and the flag falls with the player told', async () => {
+test('a timed game: the clocks count down, the page reconnects across a server restart mid-clock, and the flag falls', async () => {
   const own = await startServer();
   const created = await callApi(own.url, 'POST', '/api/games', { mode: 'online', clock: { initial: 60, increment: 0 }, name: 'Ana' });
   const invite = new URL(created.invite, own.url).searchParams.get('invite');
@@ -194,18 +194,24 @@ test('a timed game: the clocks count down, the server restarts mid-clock, and th
   const after = await callApi(own.url, 'GET', `/api/games/${created.id}`);
   const loser = after.state.to_move;
   const token = loser === 'south' ? created.token : joined.token;
-  await own.stop();
-  // While the server is down, the player to move uses 57 of their 60 seconds.
-  execFileSync('python3', ['-c', `import sqlite3,sys
-c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE moves SET at_ms = at_ms - 57000 WHERE game_id = ?", (sys.argv[2],)); c.commit()`, own.db, created.id]);
-  const again = await startServer(own.db);
+  const storage = { [`hoyito.seat.${created.id}`]: JSON.stringify({ token, seat: loser }) };
+  const { context, page } = await openPage(browser, `${own.url}/g/${created.id}`, { storage });
+  let again = null;
   try {
-    const storage = { [`hoyito.seat.${created.id}`]: JSON.stringify({ token, seat: loser }) };
-    const { context, page } = await openPage(browser, `${again.url}/g/${created.id}`, { storage });
+    // The clock of the player to move runs on the page.
     await page.waitForSelector(`.clock-side.running[data-side="${loser}"]`);
-    const shown = await page.textContent(`.clock-side[data-side="${loser}"]`);
-    assert.match(shown, /\b[0-3]\.\d$/, `a clock near its end: ${shown}`);
+    const first = await page.textContent(`.clock-side[data-side="${loser}"]`);
+    await page.waitForFunction(([side, before]) => document.querySelector(`.clock-side[data-side="${side}"]`).textContent !== before, [loser, first]);
+    await own.stop();
+    await page.waitForSelector('#conn:not([hidden])');
+    // While the server is down, the player to move uses 57 of their 60 seconds.
+    execFileSync('python3', ['-c', `import sqlite3,sys
+c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE moves SET at_ms = at_ms - 57000 WHERE game_id = ?", (sys.argv[2],)); c.commit()`, own.db, created.id]);
+    again = await startServer(own.db, new URL(own.url).host);
+    // The page reconnects by itself and shows the clock near its end, then the flag.
+    await page.waitForFunction((side) => /\b[0-3]\.\d$/.test(document.querySelector(`.clock-side[data-side="${side}"]`).textContent), loser, { timeout: 15000 });
     await page.waitForFunction(() => /You ran out of time/.test(document.getElementById('summary').textContent), null, { timeout: 10000 });
+    assert.ok(await page.locator('#conn').isHidden());
     assert.match(await page.textContent('#summary'), /How it ended: time ran out/);
     assert.match(await page.textContent('#moves li:last-child'), /You ran out of time/);
     assert.equal(await page.locator('.hole.legal').count(), 0);
@@ -214,10 +220,9 @@ c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE moves SET at_ms = at_ms - 5700
     });
     assert.equal(res.status, 409);
     assert.equal((await res.json()).code, 'flag_fell');
-    await context.close();
   } finally {
-    await again.stop();
-    again.cleanup();
+    await context.close();
+    if (again) { await again.stop(); again.cleanup(); }
     own.cleanup();
   }
 });

@@ -291,6 +291,37 @@ async fn nicknames_are_checked_stored_and_shown() {
     );
     let (_, lobby) = api.get(&format!("/api/lobby?ids={id}")).await;
     assert_eq!(lobby["mine"][0]["names"], json!(["<b>Ana</b>", "Jean"]));
+    // A record keeps the names, and an imported one brings them back.
+    let record = api
+        .http
+        .get(format!("{}/api/games/{id}/record", api.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let (status, v) = api
+        .post("/api/games/import", None, json!({ "record": record }))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(
+        v["game"]["names"],
+        json!({ "south": "<b>Ana</b>", "north": "Jean" })
+    );
+    let bad = record.replace(
+        "[NorthName \"Jean\"]",
+        &format!("[NorthName \"{}\"]", "x".repeat(30)),
+    );
+    let before = count().await;
+    let (status, v) = api
+        .post("/api/games/import", None, json!({ "record": bad }))
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_name")
+    );
+    assert_eq!(count().await, before, "nothing stored");
     api.stop().await;
 }
 

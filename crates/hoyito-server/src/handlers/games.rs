@@ -160,7 +160,7 @@ pub(crate) async fn import(
     }
     // How it was played, unless the request says: an engine game goes on
     // against the engine, at its level; it ends as the record says.
-    let played = RecordedPlay::of(&record);
+    let mut played = RecordedPlay::of(&record)?;
     if let (Some(stop), false) = (played.stop, record.body.is_over()) {
         steps.push(stop.token());
     }
@@ -177,6 +177,9 @@ pub(crate) async fn import(
     let token = random_token();
     let hashed = hash_secret(&token);
     let id = random_id(10);
+    if let Some(e) = engine_side_of(mode, side) {
+        played.names[e] = None;
+    }
     let (tokens, engine_side, seat) = match mode {
         Mode::Engine => {
             let mut t = ByPlayer::new(None, None);
@@ -200,7 +203,7 @@ pub(crate) async fn import(
         start,
         tokens,
         invite: None,
-        names: ByPlayer::new(None, None),
+        names: played.names.clone(),
         clock: None,
         public: false,
     };
@@ -229,10 +232,19 @@ struct RecordedPlay {
     engine: Option<(Side, u8)>,
     /// How it ended before it was played out (its `Termination` tag).
     stop: Option<crate::ending::Stop>,
+    /// The players' nicknames (its `SouthName` and `NorthName` tags).
+    names: ByPlayer<Option<String>>,
+}
+
+/// The engine's seat when a game is played on in `mode` with the importer at `side`.
+fn engine_side_of(mode: Mode, side: Side) -> Option<Side> {
+    (mode == Mode::Engine).then(|| side.other())
 }
 
 impl RecordedPlay {
-    fn of(record: &Record) -> RecordedPlay {
+    /// # Errors
+    /// 422 `invalid_name` if a name tag is no valid nickname.
+    fn of(record: &Record) -> Result<RecordedPlay, ApiError> {
         let tag = |name: &str| {
             record
                 .tags
@@ -252,10 +264,12 @@ impl RecordedPlay {
         } else {
             None
         };
-        RecordedPlay {
+        let name = |t| crate::names::check_name(tag(t));
+        Ok(RecordedPlay {
             engine,
             stop: tag("Termination").and_then(crate::ending::Stop::from_termination),
-        }
+            names: ByPlayer::new(name("SouthName")?, name("NorthName")?),
+        })
     }
 }
 

@@ -148,18 +148,25 @@ test('a game against the computer: abort before moving, then New game; a resigne
   await context.close();
 });
 
-test('your move: a badge on the tab icon, and a notification when hidden, for players who opt in; none for spectators', async () => {
+test('your move: a badge on the tab icon, a beep and a notification when hidden, for players who opt in; none for spectators', async () => {
   const created = await api('POST', '/api/games', { mode: 'online', rules: { variant: 'II' } });
   const invite = new URL(created.invite, server.url).searchParams.get('invite');
   const joined = await api('POST', `/api/games/${created.id}/join`, { invite });
   const storage = {
     [`hoyito.seat.${created.id}`]: JSON.stringify({ token: created.token, seat: 'south' }),
     'hoyito.alerts.notify': '1',
+    'hoyito.alerts.sound': '1',
   };
   const { context, page } = await open(`/g/${created.id}`, { storage });
   await context.grantPermissions(['notifications']);
   await page.evaluate(() => {
     window.shown = [];
+    window.beeps = 0;
+    window.AudioContext = class {
+      constructor() { this.currentTime = 0; this.destination = {}; }
+      createOscillator() { return { frequency: {}, connect: (g) => g, start: () => { window.beeps += 1; }, stop() {} }; }
+      createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (d) => d }; }
+    };
     window.Notification = class { constructor(title, o) { window.shown.push([title, o.body]); } static get permission() { return 'granted'; } };
     Object.defineProperty(document, 'hidden', { value: true, configurable: true });
   });
@@ -174,6 +181,7 @@ test('your move: a badge on the tab icon, and a notification when hidden, for pl
   if (g2.state.to_move === 'north') await api('POST', `/api/games/${created.id}/moves`, { move: g2.legal[0] }, joined.token);
   await page.waitForFunction(() => window.shown.length > 0);
   assert.match((await page.evaluate(() => window.shown))[0][0], /your move/);
+  assert.equal(await page.evaluate(() => window.beeps), 1, 'one beep for the move that came');
   assert.match(await icon(), /^data:image\/svg\+xml/);
   await context.close();
   // A spectator has no switches and no badge.

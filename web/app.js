@@ -5,7 +5,8 @@
 //   i18n.js         English, Spanish and Haitian Kreyòl strings
 //   board.js        the SVG board
 //   markdown.js     the rules page's Markdown
-//   pages/*.js      new game, games list, rules
+//   pages/*.js      new game, games (the lobby and the list), rules, how to play
+//   learn/sow.js    the How-to-play page's demonstration sower
 //   game/view.js    the game page, built from
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
 //     game/render.js    drawing the state
@@ -14,6 +15,10 @@
 //     game/input.js     clicks, keys and the requests they make
 //     game/analysis.js  post-game analysis: progress, marks, best move, line, play from here
 //     game/graph.js     the evaluation graph (SVG)
+//     game/endings.js   abort, draw offers, how it ended, Rematch and New game
+//     game/clock.js     the clocks, as the server keeps them
+//     game/alerts.js    your-move badge, sound and notification (opt-in)
+//     game/chat.js      chat of online games
 
 import { startRouter } from './router.js';
 

@@ -6,6 +6,7 @@ import { newGamePage } from './pages/new-game.js';
 import { gamesPage } from './pages/games.js';
 import { rulesPage } from './pages/rules.js';
 import { notFoundPage } from './pages/not-found.js';
+import { howToPlayPage } from './pages/how-to-play.js';
 import { gamePage } from './game/view.js';
 
 const app = document.getElementById('app');
@@ -17,6 +18,7 @@ function pageFor(path) {
   if (m) return () => gamePage(app, m[1]);
   if (path === '/games') return () => gamesPage(app);
   if (path === '/rules') return () => rulesPage(app);
+  if (path === '/how-to-play') return () => howToPlayPage(app);
   if (path === '/' || path === '/new') return () => newGamePage(app);
   return () => notFoundPage(app);
 }

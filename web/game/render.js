@@ -6,6 +6,12 @@ import { Board } from '../board.js';
 import { seats } from '../api.js';
 import { esc, sideName, toast, dismissToast } from '../ui.js';
 import {
+  stopSentence, stopStepLabel, drawEndControls, afterButtons, bindAfter, endLine,
+} from './endings.js';
+import { drawClock } from './clock.js';
+import { drawAlerts } from './alerts.js';
+import { drawChat } from './chat.js';
+import {
   holesPerRow, rowStart, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey, isOver,
   isYou, moveMarks, stepOutcome, parseToken,
 } from './state.js';
@@ -116,7 +122,7 @@ export function drawStatus(G, frames = buildFrames(G.S.view)) {
     if (toMove) s += ` · ${t('game.turn', { name: playerName(S, toMove) })}`;
   } else {
     if (S.sowing) s = say(S, 'game.sowing', S.sowing);
-    else if (v.resigned) s = `${t('game.over')} · ${say(S, 'game.resigned', v.resigned)}`;
+    else if (stopSentence(S, v)) s = `${t('game.over')} · ${stopSentence(S, v)}`;
     else if (v.state.over) s = t('game.over');
     else if (engineToMove(v)) s = t('game.thinking');
     else s = turn(v.state.to_move);
@@ -132,7 +138,7 @@ export function drawControls(G) {
   const v = S.view;
   const mine = S.seat !== null;
   $('undo').hidden = !(mine && v.mode !== 'online');
-  $('undo').disabled = v.seq === 0 || !!v.match_result || !!v.resigned;
+  $('undo').disabled = v.seq === 0 || !!v.match_result || !!v.end;
   // Resigning ends the game, or the whole match: only a player, only while it goes on.
   $('resign').hidden = !(mine && v.status !== 'over');
   $('resign').disabled = S.sending;
@@ -142,6 +148,10 @@ export function drawControls(G) {
   dir.hidden = !(v.direction_choice && canMove(S));
   for (const b of dir.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.dir === S.dir));
   $('skip').disabled = !S.animating;
+  drawEndControls(G);
+  drawClock(G);
+  drawAlerts(G);
+  drawChat(G);
 }
 
 function drawMoves(G, frames) {
@@ -153,7 +163,7 @@ function drawMoves(G, frames) {
     let label;
     if (!s) label = t('game.start_pos');
     else if (s.kind === 'round') label = `— ${t('game.round', { round: s.round })} —`;
-    else if (s.kind === 'resign') label = `— ${esc(say(S, 'game.resigned', s.side))} —`;
+    else if (stopStepLabel(S, s)) label = `— ${esc(stopStepLabel(S, s))} —`;
     else label = moveLabel(G.S, frames, k);
     return `<li${k === current ? ' class="current" aria-current="step"' : ''}><button type="button" data-frame="${k}">${k ? `${k}. ` : ''}${label}</button></li>`;
   }).join('');
@@ -188,8 +198,13 @@ function drawSummary(G) {
   const box = $('summary');
   // A replayed step is not over: the result shows with the live position.
   if ((!isOver(v) && !v.match_result) || S.frame !== null) { box.innerHTML = ''; return; }
-  const resigned = v.resigned ? `<p class="resigned">${esc(say(S, 'game.resigned', v.resigned))}</p>` : '';
-  const winner = (w) => (w === 'draw' ? t('game.draw') : say(S, 'game.wins', w));
+  const stopped = stopSentence(S, v);
+  const resigned = stopped ? `<p class="resigned">${esc(stopped)}</p>${endLine(v)}` : '';
+  const winner = (w) => {
+    if (w === 'aborted') return t('game.aborted_result');
+    return w === 'draw' ? t('game.draw') : say(S, 'game.wins', w);
+  };
+  const result = { resign: v.resigned && (v.resigned === 'south' ? 'north' : 'south'), timeout: v.flagged && (v.flagged === 'south' ? 'north' : 'south'), abort: 'aborted', agreed_draw: 'draw' }[v.end];
   let html = '';
   if (v.match) {
     html += `<h2>${v.match_result
@@ -201,9 +216,9 @@ function drawSummary(G) {
       ${v.rounds.map((r) => `<tr><td>${r.round}</td><td>${r.score[0]}</td><td>${r.score[1]}</td><td>${r.over ? esc(winner(r.winner)) : '…'}</td></tr>`).join('')}
       </tbody></table>${resigned}`;
     if (v.can_next_round && S.seat) html += `<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>`;
-  } else if (v.resigned) {
+  } else if (result) {
     const st = v.state;
-    html += `<h2>${t('game.over')}: ${esc(winner(v.resigned === 'south' ? 'north' : 'south'))}</h2>${resigned}
+    html += `<h2>${t('game.over')}: ${esc(winner(result))}</h2>${resigned}
       <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}</p>`;
   } else {
     const st = v.state;
@@ -211,9 +226,11 @@ function drawSummary(G) {
       <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}
       · ${t('game.reason')}: ${esc(t(`reason.${st.end_reason}`))}</p>`;
   }
+  html += afterButtons(S, v);
   box.innerHTML = `<div class="summary card" role="status">${html}</div>`;
   const nr = $('next-round');
   if (nr) nr.addEventListener('click', G.nextRound);
+  bindAfter(G);
 }
 
 function drawInvite(G) {

@@ -3,10 +3,10 @@
 
 /**
  * Connects to game `id`'s WebSocket, handing each message's game view (and
- * move, if any) to `onGame`, and calling `onStatus(connected)` when the
- * connection opens or drops. Returns a function that closes it for good.
+ * move, if any) to `onGame`, each chat message to `onChat`, and calling
+ * `onStatus(connected)` when the connection opens or drops. Returns a function that closes it for good.
  */
-export function openSocket(id, onGame, onStatus) {
+export function openSocket(id, onGame, onStatus, onChat = () => {}) {
   let ws = null;
   let closed = false;
   let backoff = 0;
@@ -19,6 +19,7 @@ export function openSocket(id, onGame, onStatus) {
     ws.onmessage = (e) => {
       if (e.data === 'pong') return;
       const msg = JSON.parse(e.data);
+      if (msg.type === 'chat') { onChat(msg.message); return; }
       onGame(msg.game, msg.type === 'move' ? msg.move : null);
     };
     ws.onclose = () => {

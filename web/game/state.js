@@ -81,8 +81,8 @@ export const rowStart = (S, side) => (side === 'south' ? 0 : holesPerRow(S));
 /** Whether this browser plays `side`. */
 export const holds = (S, side) => S.seat === 'both' || S.seat === side;
 
-/** Whether the game (or the match) in `v` has ended: played out, or resigned. */
-export const isOver = (v) => v.state.over || !!v.resigned;
+/** Whether the game (or the match) in `v` has ended: played out, or stopped (resigned, aborted, drawn, flagged). */
+export const isOver = (v) => v.state.over || !!v.end;
 
 /** Whether the computer is to move in `v` (it is thinking, or about to). */
 export const engineToMove = (v) => v.mode === 'engine' && !isOver(v) && v.state.to_move === v.engine_side;
@@ -97,7 +97,9 @@ export const staleThinking = (v) => v.thinking && !engineToMove(v);
 /** Whether this browser may move now. */
 export function canMove(S) {
   const v = S.view;
-  return !!v && !isOver(v) && holds(S, v.state.to_move) && !S.animating && S.frame === null && !v.thinking && !S.sending;
+  // A timed game starts once the second player has joined.
+  const waiting = !!v && !!v.clock && v.status === 'waiting';
+  return !!v && !isOver(v) && !waiting && holds(S, v.state.to_move) && !S.animating && S.frame === null && !v.thinking && !S.sending;
 }
 
 /** Legal holes (board indices) for the next click. */
@@ -122,6 +124,8 @@ export const isYou = (S, side) => S.view.mode !== 'hotseat' && S.seat === side;
 export function playerName(S, side) {
   const v = S.view;
   if (v.mode === 'engine' && v.engine_side === side) return t('game.engine', { level: v.level });
+  const nick = v.names && v.names[side];
+  if (nick) return isYou(S, side) ? `${nick} (${t('game.you')})` : nick;
   if (isYou(S, side)) return v.mode === 'online' ? `${t('game.you')} (${sideName(side)})` : t('game.you');
   if (v.mode === 'online' && S.seat && S.seat !== 'both') return `${t('game.opponent')} (${sideName(side)})`;
   return sideName(side);

@@ -10,6 +10,10 @@ import { SPEEDS, pump } from './animation.js';
 import { onHole, nextRound, bindInput } from './input.js';
 import { openSocket } from './socket.js';
 import { initAnalysis, drawAnalysis } from './analysis.js';
+import { bindEndings } from './endings.js';
+import { bindChat, loadChat, onChat } from './chat.js';
+import { stopClock } from './clock.js';
+import { resetAlerts } from './alerts.js';
 
 function layout(id, speed) {
   return `
@@ -19,6 +23,7 @@ function layout(id, speed) {
       <div id="board-wrap" class="board-wrap"></div>
       <div class="player lower" id="p-bottom"></div>
       <p id="status" class="status" aria-live="polite"></p>
+      <p id="clock" class="clock" hidden></p>
       <p id="hud" class="hud" aria-live="off"></p>
       <div id="analysis"></div>
       <div id="invite"></div>
@@ -30,12 +35,16 @@ function layout(id, speed) {
         <button type="button" id="undo">${t('game.undo')}</button>
         <button type="button" id="hint">${t('game.hint')}</button>
         <button type="button" id="resign" hidden>${t('game.resign')}</button>
+        <button type="button" id="abort" hidden>${t('game.abort')}</button>
+        <button type="button" id="offer-draw" hidden>${t('game.offer_draw')}</button>
         <label class="speed">${t('game.speed')}
           <select id="speed">${Object.keys(SPEEDS).map((k) => `<option value="${k}"${k === speed ? ' selected' : ''}>${t(`speed.${k}`)}</option>`).join('')}</select></label>
         <button type="button" id="skip">${t('game.skip')}</button>
         <a id="download" class="button" href="/api/games/${esc(id)}/record" download>${t('game.download')}</a>
       </div>
+      <div id="draw-offer"></div>
       <div id="summary"></div>
+      <div id="alerts" class="alerts"></div>
       <p class="keys muted">${t('game.keys')}</p>
       <p id="conn" class="conn" hidden>${t('game.reconnecting')}</p>
     </div>
@@ -49,6 +58,7 @@ function layout(id, speed) {
       </div>
       <p id="viewing" class="muted" hidden></p>
       <ol id="moves" class="moves"></ol>
+      <section id="chat" class="chat" hidden></section>
     </aside>
   </section>`;
 }
@@ -95,6 +105,8 @@ export function gamePage(app, id) {
   };
   const unbindInput = bindInput(G);
   const stopAnalysis = initAnalysis(G);
+  bindEndings(G);
+  bindChat(G);
   // A turned phone or a resized window may stand the board upright or lay it across.
   const onResize = () => { if (S.view && !S.animating) G.render(); };
   window.addEventListener('resize', onResize);
@@ -106,7 +118,8 @@ export function gamePage(app, id) {
     if (invite) {
       if (!S.token) {
         try {
-          const r = await api('POST', `/api/games/${id}/join`, { invite });
+          const name = localStorage.getItem('hoyito.name');
+          const r = await api('POST', `/api/games/${id}/join`, name ? { invite, name } : { invite });
           seats.set(id, { token: r.token, seat: r.seat });
           S.token = r.token;
           S.seat = r.seat;
@@ -126,7 +139,8 @@ export function gamePage(app, id) {
       toastError(err);
     }
     if (closed) return;
-    closeSocket = openSocket(id, G.accept, (up) => { G.$('conn').hidden = up; });
+    loadChat(G);
+    closeSocket = openSocket(id, G.accept, (up) => { G.$('conn').hidden = up; }, (m) => onChat(G, m));
   }
   start();
 
@@ -140,5 +154,7 @@ export function gamePage(app, id) {
     stopAnalysis();
     window.removeEventListener('resize', onResize);
     document.getElementById('announce').textContent = '';
+    stopClock(S);
+    resetAlerts();
   };
 }

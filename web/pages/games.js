@@ -1,13 +1,86 @@
-// The Games page: the list of recent games.
+// The Games page: the lobby (open seats to join in one click, games being
+// played to watch, the games this browser holds a seat in) filtered by
+// variant, then the list of recent games.
 
 import { t, getLang } from '../i18n.js';
-import { api } from '../api.js';
+import { api, seats } from '../api.js';
 import { esc, sideName, toastError } from '../ui.js';
+import { navigate } from '../router.js';
+
+const label = (g) => `Hoyito ${esc(g.rules.variant)} 2×${g.rules.holes}${g.match ? ` · ${esc(t('games.match'))}` : ''}`;
+const clockLabel = (c) => (!c ? '' : c.days ? ` · ${esc(t('clock.days', { n: c.days }))}` : ` · ${c.initial / 60}+${c.increment}`);
+const names = (g) => g.names.filter(Boolean).map(esc).join(' – ');
+
+/** The ids of the games whose seats this browser holds. */
+function heldIds() {
+  const ids = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const k = localStorage.key(i);
+    if (k && k.startsWith('hoyito.seat.')) ids.push(k.slice('hoyito.seat.'.length));
+  }
+  return ids.filter((id) => /^[A-Za-z0-9]+$/.test(id)).slice(-100);
+}
+
+function lobbyList(items, row) {
+  return items.length ? `<ul class="lobby-list">${items.map(row).join('')}</ul>` : `<p class="muted">${t('lobby.none')}</p>`;
+}
+
+function whoseTurn(g) {
+  const mine = seats.get(g.id);
+  if (g.status !== 'playing' || !g.to_move || !mine) return esc(t(`status.${g.status}`));
+  if (mine.seat === 'both' || mine.seat === g.to_move) return `<strong class="your-turn">${esc(t('lobby.your_turn'))}</strong>`;
+  return esc(t('lobby.their_turn'));
+}
+
+async function showLobby(variant) {
+  const q = new URLSearchParams({ limit: '20' });
+  if (variant) q.set('variant', variant);
+  const ids = heldIds();
+  if (ids.length) q.set('ids', ids.join(','));
+  const lobby = await api('GET', `/api/lobby?${q}`);
+  const box = document.getElementById('lobby');
+  if (!box) return;
+  const mine = variant ? lobby.mine.filter((g) => g.rules.variant === variant) : lobby.mine;
+  box.innerHTML = `
+    <h2>${t('lobby.open')}</h2>${lobbyList(lobby.open, (g) => `<li><span>${label(g)}${clockLabel(g.clock)}${names(g) ? ` · ${esc(t('lobby.by', { name: names(g) }))}` : ''}</span>
+      <button type="button" class="primary" data-join="${esc(g.id)}">${t('lobby.join')}</button></li>`)}
+    <h2>${t('lobby.playing')}</h2>${lobbyList(lobby.playing, (g) => `<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${g.score[0]}–${g.score[1]}</span>
+      <a class="button" href="/g/${esc(g.id)}" data-nav>${t('lobby.watch')}</a></li>`)}
+    <h2>${t('lobby.mine')}</h2>${lobbyList(mine, (g) => `<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${whoseTurn(g)}</span>
+      <a class="button" href="/g/${esc(g.id)}" data-nav>${t('lobby.open_game')}</a></li>`)}`;
+  for (const b of box.querySelectorAll('[data-join]')) {
+    b.addEventListener('click', async () => {
+      const id = b.dataset.join;
+      b.disabled = true;
+      try {
+        const name = localStorage.getItem('hoyito.name');
+        const r = await api('POST', `/api/games/${id}/join`, name ? { name } : {});
+        seats.set(id, { token: r.token, seat: r.seat });
+        navigate(`/g/${id}`);
+      } catch (err) {
+        b.disabled = false;
+        toastError(err);
+        showLobby(variant).catch(toastError);
+      }
+    });
+  }
+}
 
 /** Shows the Games page in `app`. */
 export async function gamesPage(app) {
   document.title = `Hoyito — ${t('games.title')}`;
-  app.innerHTML = `<section class="card"><h1>${t('games.title')}</h1><div id="list">…</div></section>`;
+  const variant = sessionStorage.getItem('hoyito.lobby.variant') || '';
+  app.innerHTML = `<section class="card"><h1>${t('games.title')}</h1>
+    <label class="lobby-filter">${t('lobby.variant')} <select id="lobby-variant">
+      <option value="">${t('lobby.all')}</option>${['I', 'II', 'III'].map((v) => `<option value="${v}"${v === variant ? ' selected' : ''}>Hoyito ${v}</option>`).join('')}
+    </select></label>
+    <div id="lobby">…</div></section>
+    <section class="card"><h2>${t('lobby.recent')}</h2><div id="list">…</div></section>`;
+  document.getElementById('lobby-variant').addEventListener('change', (e) => {
+    sessionStorage.setItem('hoyito.lobby.variant', e.target.value);
+    showLobby(e.target.value).catch(toastError);
+  });
+  showLobby(variant).catch(toastError);
   try {
     const { games } = await api('GET', '/api/games?limit=100');
     const list = document.getElementById('list');
@@ -21,11 +94,17 @@ export async function gamesPage(app) {
       </tr></thead><tbody>${games.map((g) => `
       <tr><td class="id"><a href="/g/${esc(g.id)}" data-nav>${esc(g.id)}</a></td>
       <td class="wide-only">${esc(t(`mode.${g.mode}`))}</td>
-      <td>Hoyito ${esc(g.rules.variant)} 2×${g.rules.holes}${g.match ? ` · ${esc(t('games.match'))}` : ''}</td>
-      <td>${esc(t(`status.${g.status}`))}${g.result ? ` · ${esc(g.result === 'draw' ? t('game.draw') : t('game.wins', { name: sideName(g.result) }))}` : ''}</td>
+      <td>${label(g)}</td>
+      <td>${esc(t(`status.${g.status}`))}${g.result ? ` · ${esc(resultText(g.result))}` : ''}</td>
       <td>${g.score[0]}–${g.score[1]}</td>
       <td class="muted wide-only">${new Date(g.updated_ms).toLocaleString(getLang())}</td></tr>`).join('')}</tbody></table>`;
   } catch (err) {
     toastError(err);
   }
+}
+
+function resultText(r) {
+  if (r === 'draw') return t('game.draw');
+  if (r === 'aborted') return t('game.aborted_result');
+  return t('game.wins', { name: sideName(r) });
 }

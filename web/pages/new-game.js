@@ -8,7 +8,18 @@ import { navigate } from '../router.js';
 // The last settings started with are offered again (localStorage).
 const SAVED = 'hoyito.new-game';
 const FIELDS = ['mode', 'variant', 'holes', 'level', 'side', 'match', 'seeds', 'direction',
-  'repetition', 'capture_side', 'two_hole_opening', 'skip_origin'];
+  'repetition', 'capture_side', 'two_hole_opening', 'skip_origin', 'clock', 'public'];
+
+// Time controls offered for online games: [value, label].
+const CLOCKS = [['', null], ['180+2', '3+2'], ['300+3', '5+3'], ['600+5', '10+5'], ['d1', 1], ['d3', 3]];
+
+/** The clock of the request for the form's `clock` value, or undefined. */
+function clockOf(value) {
+  if (!value) return undefined;
+  if (value.startsWith('d')) return { days: Number(value.slice(1)) };
+  const [initial, increment] = value.split('+').map(Number);
+  return { initial, increment };
+}
 
 function remember(form) {
   const saved = {};
@@ -42,6 +53,7 @@ export function newGamePage(app) {
   app.innerHTML = `
   <section class="card narrow">
     <h1>${t('new.title')}</h1>
+    <p class="muted"><a href="/how-to-play" data-nav>${t('help.link')}</a></p>
     <form id="new-game">
       <fieldset class="modes"><legend>${t('new.mode')}</legend>
         <label><input type="radio" name="mode" value="engine" checked> ${t('mode.engine')}</label>
@@ -54,7 +66,10 @@ export function newGamePage(app) {
         <label>${t('new.holes')}<select name="holes">${holes}</select></label>
         <label class="for-engine">${t('new.level')}<select name="level">${levels}</select></label>
         <label class="for-seat">${t('new.side')}<select name="side">${opt('south', sideName('south'), true)}${opt('north', sideName('north'))}</select></label>
+        <label class="for-seat">${t('new.name')}<input name="nickname" maxlength="24" autocomplete="nickname"></label>
+        <label class="for-online">${t('new.clock')}<select name="clock">${CLOCKS.map(([v, l]) => opt(v, l === null ? t('clock.none') : typeof l === 'number' ? t('clock.days', { n: l }) : l, v === '')).join('')}</select></label>
       </div>
+      <label class="check for-online"><input type="checkbox" name="public"> ${t('new.public')}</label>
       <label class="check"><input type="checkbox" name="match"> ${t('new.match')}</label>
       <details><summary>${t('new.options')}</summary>
         <div class="grid">
@@ -79,9 +94,11 @@ export function newGamePage(app) {
   const sync = () => {
     const mode = form.mode.value;
     form.querySelector('.for-engine').hidden = mode !== 'engine';
-    form.querySelector('.for-seat').hidden = mode === 'hotseat';
+    for (const el of form.querySelectorAll('.for-seat')) el.hidden = mode === 'hotseat';
+    for (const el of form.querySelectorAll('.for-online')) el.hidden = mode !== 'online';
   };
   restore(form);
+  form.elements.nickname.value = localStorage.getItem('hoyito.name') || '';
   form.addEventListener('change', sync);
   sync();
   form.addEventListener('submit', async (e) => {
@@ -98,7 +115,14 @@ export function newGamePage(app) {
         two_hole_opening: f.two_hole_opening.checked, skip_origin: f.skip_origin.checked,
       },
     };
+    const name = f.elements.nickname.value.trim();
+    if (name && body.mode !== 'hotseat') body.name = name;
+    if (body.mode === 'online') {
+      body.clock = clockOf(f.clock.value);
+      body.public = f.public.checked;
+    }
     remember(form);
+    if (name) localStorage.setItem('hoyito.name', name); else localStorage.removeItem('hoyito.name');
     try {
       const r = await api('POST', '/api/games', body);
       seats.set(r.id, { token: r.token, seat: r.seat, invite: r.invite || null });

@@ -7,7 +7,8 @@ import { renderMarkdown } from '../markdown.js';
 export async function rulesPage(app) {
   document.title = `Hoyito — ${t('rules.title')}`;
   // The rules are written in English whatever the page's language.
-  app.innerHTML = '<article class="card rules" id="rules" lang="en">…</article>';
+  app.innerHTML = `<p class="card narrow"><a href="/how-to-play" data-nav>${t('help.link')}</a></p>
+    <article class="card rules" id="rules" lang="en">…</article>`;
   const text = await (await fetch('/rules.md')).text();
   const el = document.getElementById('rules');
   if (el) el.innerHTML = renderMarkdown(text);

@@ -1,5 +1,6 @@
-// Takes screenshots of the UI for a human to look at (not a test):
-//   node tests/screenshot.mjs OUTDIR
+// Takes screenshots of the UI for a human to look at (not a test), the
+// README's among them:
+//   node tests/screenshot.mjs OUTDIR   (e.g. ../docs/img)
 import { startServer, launchBrowser, newPage } from './helpers.mjs';
 
 const out = process.argv[2] || '/tmp';
@@ -22,9 +23,12 @@ try {
     }
     await page.waitForSelector('.hole.legal', { timeout: 20000 });
     await page.screenshot({ path: `${out}/${name}-game.png`, fullPage: true });
-    await page.goto(`${server.url}/rules`);
-    await page.waitForSelector('#rules h1');
-    await page.screenshot({ path: `${out}/${name}-rules.png` });
+    await page.goto(`${server.url}/games`);
+    await page.waitForSelector('#lobby h2');
+    await page.screenshot({ path: `${out}/${name}-games.png`, fullPage: true });
+    await page.goto(`${server.url}/how-to-play`);
+    await page.waitForSelector('.help .board');
+    await page.screenshot({ path: `${out}/${name}-how-to-play.png` });
     await context.close();
   }
 } finally {

@@ -11,7 +11,7 @@ use axum::{Extension, Json, Router};
 
 use crate::error::{ApiError, BodyTimeout};
 pub use crate::handlers::games::MAX_SEEDS_PER_HOLE;
-use crate::handlers::{analysis, games, play};
+use crate::handlers::{analysis, chat, draw, games, lobby, play};
 pub use crate::state::{AppState, Slot, IDLE_EVICT_MS};
 pub use crate::wire::*;
 
@@ -64,6 +64,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/undo", post(play::undo))
         .route("/games/{id}/next-round", post(play::next_round))
         .route("/games/{id}/resign", post(play::resign))
+        .route("/games/{id}/abort", post(play::abort))
+        .route("/games/{id}/draw", post(draw::draw))
+        .route("/games/{id}/chat", get(chat::get_chat).post(chat::post_chat))
+        .route("/lobby", get(lobby::lobby))
         .route("/games/{id}/join", post(play::join))
         .route("/games/{id}/hint", post(play::hint))
         .route("/games/{id}/record", get(games::record))

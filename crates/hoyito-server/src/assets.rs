@@ -4,10 +4,22 @@
 //! so `/g/<id>`, `/rules` and `/games` are pages of the one-page app.
 //! With `HOYITO_WEB_DIR` set, the files are read from that directory at
 //! each request instead (for working on the UI without rebuilding).
+//!
+//! Each embedded file has an `ETag` (a hash of its contents): a request with
+//! a matching `If-None-Match` gets an empty 304. Text files are sent
+//! gzip-compressed (compressed once, on first use) to clients that accept
+//! it. Pages revalidate (`no-cache`); the favicon is cached for a day.
+//!
+//! The page loads its script and style sheet from a fingerprinted path,
+//! `/v/<build>/app.js`, where `<build>` is a hash of every embedded file:
+//! files under the current fingerprint never change, so they are cached as
+//! `immutable` for a year (the modules' relative imports stay under it). A
+//! new build has a new fingerprint; an old one is served fresh with
+//! `no-cache`.
 
 use std::sync::Arc;
 
-use axum::http::{header, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 
@@ -32,6 +44,8 @@ assets! {
     "/pages/games.js" => "text/javascript; charset=utf-8",
     "/pages/rules.js" => "text/javascript; charset=utf-8",
     "/pages/not-found.js" => "text/javascript; charset=utf-8",
+    "/pages/how-to-play.js" => "text/javascript; charset=utf-8",
+    "/learn/sow.js" => "text/javascript; charset=utf-8",
     "/game/view.js" => "text/javascript; charset=utf-8",
     "/game/state.js" => "text/javascript; charset=utf-8",
     "/game/render.js" => "text/javascript; charset=utf-8",
@@ -41,6 +55,10 @@ assets! {
     "/game/analysis.js" => "text/javascript; charset=utf-8",
     "/game/graph.js" => "text/javascript; charset=utf-8",
     "/game/analysis.css" => "text/css; charset=utf-8",
+    "/game/endings.js" => "text/javascript; charset=utf-8",
+    "/game/clock.js" => "text/javascript; charset=utf-8",
+    "/game/alerts.js" => "text/javascript; charset=utf-8",
+    "/game/chat.js" => "text/javascript; charset=utf-8",
     "/board.js" => "text/javascript; charset=utf-8",
     "/i18n.js" => "text/javascript; charset=utf-8",
     "/markdown.js" => "text/javascript; charset=utf-8",
@@ -57,7 +75,94 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static str)> {
         .map(|&(_, mime, body)| (mime, body))
 }
 
-async fn serve(method: Method, uri: Uri) -> Response {
+/// An embedded file ready to send: its ETag, and its gzip form when that is smaller.
+struct Prepared {
+    etag: String,
+    gzip: Option<Vec<u8>>,
+}
+
+/// The fingerprint of this build's files: a hash of all of them.
+pub fn build_fingerprint() -> &'static str {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD.get_or_init(|| {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for (path, _, body) in ASSETS {
+            h.update(path.as_bytes());
+            h.update(body.as_bytes());
+        }
+        h.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect()
+    })
+}
+
+/// `index.html` with its script and style sheets under the build's fingerprint.
+fn index_html() -> &'static str {
+    static INDEX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let (_, raw) = asset("/index.html").expect("index.html is embedded");
+        let v = build_fingerprint();
+        raw.replace("src=\"/app.js\"", &format!("src=\"/v/{v}/app.js\""))
+            .replace("href=\"/style.css\"", &format!("href=\"/v/{v}/style.css\""))
+            .replace(
+                "href=\"/game/analysis.css\"",
+                &format!("href=\"/v/{v}/game/analysis.css\""),
+            )
+    })
+}
+
+/// A file's body as sent (the index with fingerprinted paths).
+fn body_of(path: &str, body: &'static str) -> &'static str {
+    if path == "/index.html" {
+        index_html()
+    } else {
+        body
+    }
+}
+
+/// The prepared form of every embedded file, in [`ASSETS`] order (built once).
+fn prepared() -> &'static [Prepared] {
+    static PREPARED: std::sync::OnceLock<Vec<Prepared>> = std::sync::OnceLock::new();
+    PREPARED.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|&(path, _, body)| {
+                let body = body_of(path, body);
+                use sha2::{Digest, Sha256};
+                use std::io::Write;
+                let hash = Sha256::digest(body.as_bytes());
+                let etag = format!(
+                    "\"{}\"",
+                    hash[..12].iter().map(|b| format!("{b:02x}")).collect::<String>()
+                );
+                let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                let gzip = gz
+                    .write_all(body.as_bytes())
+                    .and_then(|()| gz.finish())
+                    .ok()
+                    .filter(|z| z.len() < body.len());
+                Prepared { etag, gzip }
+            })
+            .collect()
+    })
+}
+
+/// Whether the request accepts gzip (`Accept-Encoding`, without `gzip;q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|e| {
+            let mut parts = e.split(';').map(str::trim);
+            parts
+                .next()
+                .is_some_and(|n| n.eq_ignore_ascii_case("gzip") || n == "*")
+                && !parts.any(|p| p.replace(' ', "") == "q=0")
+        })
+}
+
+async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path();
     if path == "/api" || path.starts_with("/api/") {
         return crate::api::api_not_found().await.into_response();
@@ -68,6 +173,11 @@ async fn serve(method: Method, uri: Uri) -> Response {
             .insert(header::ALLOW, header::HeaderValue::from_static("GET, HEAD"));
         return res;
     }
+    // A fingerprinted path: the file below it, immutable if the fingerprint is this build's.
+    let (path, immutable) = match path.strip_prefix("/v/").and_then(|rest| rest.split_once('/')) {
+        Some((v, file)) => (&path[path.len() - file.len() - 1..], v == build_fingerprint()),
+        None => (path, false),
+    };
     if let Some(dir) = std::env::var_os("HOYITO_WEB_DIR") {
         // Development: serve the files from disk so that edits show without a rebuild.
         let file = if asset(path).is_some() {
@@ -86,26 +196,91 @@ async fn serve(method: Method, uri: Uri) -> Response {
                 .into_response();
         }
     }
-    let (mime, body) = match asset(path) {
-        Some(a) => a,
+    let index = match ASSETS.iter().position(|(p, _, _)| *p == path) {
+        Some(i) => i,
         // Paths with an extension are files: a missing one is a 404.
         None if path.rsplit('/').next().is_some_and(|last| last.contains('.')) => {
             return (StatusCode::NOT_FOUND, "not found").into_response();
         }
-        None => asset("/index.html").expect("index.html is embedded"),
+        None => ASSETS
+            .iter()
+            .position(|(p, _, _)| *p == "/index.html")
+            .expect("index.html is embedded"),
     };
-    (
-        [
-            (header::CONTENT_TYPE, mime),
-            (header::CACHE_CONTROL, "no-cache"),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        ],
-        body,
-    )
-        .into_response()
+    let (file, mime, body) = ASSETS[index];
+    let body = body_of(file, body);
+    let ready = &prepared()[index];
+    let cache = if immutable && file != "/index.html" {
+        "public, max-age=31536000, immutable"
+    } else if file == "/favicon.svg" {
+        "public, max-age=86400"
+    } else {
+        "no-cache"
+    };
+    let common = [
+        (header::CACHE_CONTROL, cache.to_string()),
+        (header::ETAG, ready.etag.clone()),
+        (header::VARY, "accept-encoding".to_string()),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+    ];
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == ready.etag || t.trim() == "*"));
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    match &ready.gzip {
+        Some(gz) if accepts_gzip(&headers) => (
+            common,
+            [(header::CONTENT_TYPE, mime), (header::CONTENT_ENCODING, "gzip")],
+            gz.clone(),
+        )
+            .into_response(),
+        _ => (common, [(header::CONTENT_TYPE, mime)], body).into_response(),
+    }
 }
 
 /// Serves the embedded UI for every non-API GET.
 pub fn router() -> Router<Arc<AppState>> {
     Router::new().fallback(serve)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gzip_is_accepted_unless_refused() {
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::ACCEPT_ENCODING, v.parse().unwrap());
+            accepts_gzip(&h)
+        };
+        assert!(with("gzip, deflate, br"));
+        assert!(with("br;q=1.0, GZIP;q=0.5"));
+        assert!(!with("br"));
+        assert!(!with("gzip;q=0"));
+        assert!(!accepts_gzip(&HeaderMap::new()));
+    }
+
+    #[test]
+    fn every_text_file_is_compressed_and_has_a_distinct_etag() {
+        let ready = prepared();
+        for ((path, mime, body), p) in ASSETS.iter().zip(ready) {
+            if mime.starts_with("text/") && body.len() > 1024 {
+                let gz = p
+                    .gzip
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{path} is not compressed"));
+                let mut out = String::new();
+                std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut out).unwrap();
+                assert_eq!(out, body_of(path, body), "{path}");
+            }
+        }
+        let mut tags: Vec<&str> = ready.iter().map(|p| p.etag.as_str()).collect();
+        tags.sort_unstable();
+        tags.dedup();
+        assert_eq!(tags.len(), ASSETS.len());
+    }
 }

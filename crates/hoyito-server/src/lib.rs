@@ -25,12 +25,15 @@ pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod auth;
+pub mod clock;
+pub mod ending;
 mod engine_task;
 pub mod error;
 mod handlers;
 pub mod listen;
 pub mod live;
 pub mod log;
+pub mod names;
 pub mod state;
 pub mod store;
 pub mod trace;
@@ -104,6 +107,8 @@ pub async fn serve_on(
             }
         })
     };
+    // Clocks run with nobody watching: their games are loaded at once.
+    let clocks = tokio::spawn(clock::arm_stored(state.clone()));
     let app = router(state);
     let result = listen::serve_connections(listener, app, &limits, async move {
         shutdown.await;
@@ -115,6 +120,8 @@ pub async fn serve_on(
     // needs.
     sweeper.abort();
     let _ = sweeper.await;
+    clocks.abort();
+    let _ = clocks.await;
     result
 }
 

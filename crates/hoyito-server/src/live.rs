@@ -12,6 +12,7 @@ use std::sync::Arc;
 use hoyito_core::{Contest, Game, GameResult, Move, Played, Position, Side};
 
 use crate::auth::Seat;
+use crate::ending::Stop;
 use crate::error::ApiError;
 use crate::store::{Meta, Mode, Summary};
 use crate::trace::{Trace, MAX_TRACE_EVENTS};
@@ -19,28 +20,6 @@ use crate::view::{MoveEvent, StepView};
 
 /// The step token that starts the next round of a match.
 pub const NEXT_ROUND: &str = "next";
-
-/// The prefix of the step token of a resignation: `resign:south` is South
-/// resigning. A resignation ends the game, or the whole match, at once.
-pub const RESIGN_PREFIX: &str = "resign:";
-
-/// The step token of `side`'s resignation.
-pub fn resign_token(side: Side) -> String {
-    format!("{RESIGN_PREFIX}{}", side.name())
-}
-
-/// The side a resignation token names, if `token` is one.
-fn resigning_side(token: &str) -> Option<Result<Side, ApiError>> {
-    let name = token.strip_prefix(RESIGN_PREFIX)?;
-    Some(match name {
-        "south" => Ok(Side::South),
-        "north" => Ok(Side::North),
-        _ => Err(ApiError::unprocessable(
-            "bad_step",
-            format!("{name:?} is no side: expected resign:south or resign:north"),
-        )),
-    })
-}
 
 /// A move checked on a copy, ready to store and commit.
 #[derive(Debug, Clone)]
@@ -67,8 +46,20 @@ pub struct LiveGame {
     pub thinking: bool,
     /// Stops the current engine search.
     pub stop: Arc<AtomicBool>,
-    /// The side that resigned, which ended the game (or the match).
-    pub resigned: Option<Side>,
+    /// How the game (or the match) was stopped before it was played out.
+    pub stop_reason: Option<Stop>,
+    /// The side whose draw offer waits for an answer (online games; kept
+    /// in memory only, and withdrawn by any move).
+    pub draw_offer: Option<Side>,
+    /// The step count at each side's last draw offer: one offer per move.
+    pub draw_offered_at: [Option<u64>; 2],
+    /// When each stored step was stored (ms since the epoch; `None` for
+    /// imported steps), for the clocks.
+    pub times: Vec<Option<i64>>,
+    /// The timer that ends the game when the running clock runs out.
+    pub clock_timer: Option<tokio::task::AbortHandle>,
+    /// When each side's last chat messages were sent (the flood limit).
+    pub chat_sent: [std::collections::VecDeque<i64>; 2],
 }
 
 pub(crate) fn caps(p: &Position) -> [u8; 2] {
@@ -99,7 +90,12 @@ impl LiveGame {
             epoch,
             thinking: false,
             stop: Arc::new(AtomicBool::new(false)),
-            resigned: None,
+            stop_reason: None,
+            draw_offer: None,
+            draw_offered_at: [None, None],
+            times: Vec::new(),
+            clock_timer: None,
+            chat_sent: Default::default(),
         })
     }
 
@@ -112,8 +108,8 @@ impl LiveGame {
         for (i, s) in steps.iter().enumerate() {
             let r = if s == NEXT_ROUND {
                 g.check_next_round().map(|()| g.commit_next_round())
-            } else if let Some(side) = resigning_side(s) {
-                side.and_then(|side| g.check_resign().map(|()| g.commit_resign(side)))
+            } else if let Some(stop) = Stop::parse(s) {
+                stop.and_then(|stop| g.check_stop(stop).map(|()| g.commit_stop(stop)))
             } else {
                 g.prepare(s, 0).map(|p| {
                     g.commit(p);
@@ -147,14 +143,14 @@ impl LiveGame {
     /// Whether the game (or the whole match) is over: played to its end,
     /// or resigned.
     pub fn finished(&self) -> bool {
-        self.resigned.is_some() || self.play.is_over()
+        self.stop_reason.is_some() || self.play.is_over()
     }
 
     /// The winner's name (`south`, `north`, `draw`) once the game (or the
     /// whole match) is over; a resignation makes the other side the winner.
     pub fn result(&self) -> Option<&'static str> {
-        match self.resigned {
-            Some(side) => Some(side.other().name()),
+        match self.stop_reason {
+            Some(stop) => Some(stop.result()),
             None => self.play.result().map(GameResult::name),
         }
     }
@@ -162,7 +158,7 @@ impl LiveGame {
     /// Whether the engine is to move.
     pub fn engine_to_move(&self) -> bool {
         self.meta.mode == Mode::Engine
-            && self.resigned.is_none()
+            && self.stop_reason.is_none()
             && !self.position().is_over()
             && self.meta.engine_side == Some(self.position().to_move())
     }
@@ -235,6 +231,8 @@ impl LiveGame {
     /// Applies a prepared move (after it was stored).
     pub fn commit(&mut self, p: Prepared) -> MoveEvent {
         self.play.play(p.m).expect("a prepared move is legal");
+        // A move withdraws a draw offer.
+        self.draw_offer = None;
         let pos = *self.position();
         self.steps.push(StepView {
             seq: self.seq() + 1,
@@ -251,15 +249,15 @@ impl LiveGame {
 
     /// Whether the current round of a match is over and the next can start.
     pub fn can_next_round(&self) -> bool {
-        self.resigned.is_none() && self.play.can_start_next_round()
+        self.stop_reason.is_none() && self.play.can_start_next_round()
     }
 
-    /// 409 `game_over` once a player resigned.
+    /// 409 `game_over` once the game was stopped (resigned, aborted, drawn, flagged).
     fn check_not_resigned(&self) -> Result<(), ApiError> {
-        match self.resigned {
-            Some(side) => Err(ApiError::conflict(
+        match self.stop_reason {
+            Some(stop) => Err(ApiError::conflict(
                 "game_over",
-                format!("the game is over: {side} resigned"),
+                format!("the game is over: {}", stop.termination()),
             )),
             None => Ok(()),
         }
@@ -287,17 +285,42 @@ impl LiveGame {
         Ok(())
     }
 
-    /// Ends the game (or the match) with `side`'s resignation (after
-    /// [`LiveGame::check_resign`] and storing the step).
-    pub fn commit_resign(&mut self, side: Side) {
+    /// Checks that the game (or the match) may be stopped so: it goes on,
+    /// and an abort comes before both players have moved.
+    ///
+    /// # Errors
+    /// 409 `game_over` if it is over; 409 `too_late_to_abort` for an abort
+    /// once both players have moved.
+    pub fn check_stop(&self, stop: Stop) -> Result<(), ApiError> {
+        self.check_resign()?;
+        if let Stop::Abort(_) = stop {
+            let moved = |side| {
+                self.steps
+                    .iter()
+                    .any(|s| s.kind == "move" && s.side == Some(side))
+            };
+            if moved(Side::South) && moved(Side::North) {
+                return Err(ApiError::conflict(
+                    "too_late_to_abort",
+                    "both players have moved: resign or offer a draw instead",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the game (or the match) with `stop` (after
+    /// [`LiveGame::check_stop`] and storing the step).
+    pub fn commit_stop(&mut self, stop: Stop) {
         let pos = *self.position();
-        self.resigned = Some(side);
+        self.stop_reason = Some(stop);
+        self.draw_offer = None;
         self.steps.push(StepView {
             seq: self.seq() + 1,
             round: pos.round(),
-            kind: "resign",
-            side: Some(side),
-            token: Some(resign_token(side)),
+            kind: stop.kind(),
+            side: stop.side(),
+            token: Some(stop.token()),
             board: pos.board().to_vec(),
             captured: caps(&pos),
             to_move: None,
@@ -408,6 +431,7 @@ impl LiveGame {
             "playing"
         };
         Summary {
+            to_move: (!self.finished() && !pos.is_over()).then(|| pos.to_move().name()),
             status,
             plies: self.seq(),
             result,
@@ -434,7 +458,8 @@ impl LiveGame {
         let g = LiveGame::replay(self.meta.clone(), self.epoch, &tokens).expect("stored steps replay");
         self.play = g.play;
         self.steps = g.steps;
-        self.resigned = g.resigned;
+        self.stop_reason = g.stop_reason;
+        self.times.truncate(keep as usize);
     }
 
     /// A trace limit for live moves.

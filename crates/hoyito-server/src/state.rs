@@ -148,10 +148,21 @@ impl AppState {
         let Some((meta, undos, steps)) = loaded else {
             return Err(ApiError::no_game(id));
         };
-        let game = LiveGame::replay(meta, undos, &steps)
+        let timed = meta.clock.is_some();
+        let mut game = LiveGame::replay(meta, undos, &steps)
             .map_err(|e| ApiError::internal(format!("game {id} does not replay: {}", e.message)))?;
+        if timed {
+            let key = id.to_string();
+            game.times = self.db(move |s| s.step_times(&key)).await?;
+        }
         let slot = self.insert(id.to_string(), game);
         kick_engine(self.clone(), slot.clone());
+        if timed {
+            let mut g = slot.game.lock().await;
+            if g.clock_timer.is_none() {
+                crate::clock::arm(self.clone(), slot.clone(), &mut g);
+            }
+        }
         Ok(slot)
     }
 }
@@ -207,7 +218,11 @@ impl AppState {
         map.retain(|_, slot| {
             let idle = now - slot.last_used.load(Ordering::Relaxed) >= idle_ms;
             let unwatched = slot.tx.receiver_count() == 0;
-            let quiet = slot.game.try_lock().is_ok_and(|g| !g.thinking);
+            // A game whose clock runs keeps its timer in memory.
+            let quiet = slot
+                .game
+                .try_lock()
+                .is_ok_and(|g| !g.thinking && g.deadline().is_none());
             !(idle && unwatched && quiet)
         });
         before - map.len()
@@ -237,7 +252,10 @@ pub(crate) async fn commit_stored(
 /// form); if the write fails the room is rolled back to before it.
 pub(crate) async fn store_last_step(st: &AppState, g: &mut LiveGame, token: String) -> Result<(), ApiError> {
     let (gid, seq, summary) = (g.meta.id.clone(), g.seq(), g.summary());
-    if let Err(e) = st.db(move |s| s.append(&gid, seq, &token, &summary)).await {
+    let at = crate::store::now();
+    g.times.resize(seq as usize - 1, None);
+    g.times.push(Some(at));
+    if let Err(e) = st.db(move |s| s.append_at(&gid, seq, &token, at, &summary)).await {
         g.rollback(seq - 1);
         return Err(e);
     }
@@ -270,6 +288,9 @@ mod tests {
             is_match: false,
             level: 3,
             side: None,
+            name: None,
+            clock: None,
+            public: false,
         };
         let (_, Json(created)) = create(State(st.clone()), ApiJson(req)).await.unwrap();
         let mut headers = HeaderMap::new();
@@ -317,6 +338,9 @@ mod tests {
             is_match: false,
             level,
             side,
+            name: None,
+            clock: None,
+            public: false,
         };
         let (_, Json(created)) = create(State(st.clone()), ApiJson(req)).await.unwrap();
         let mut headers = HeaderMap::new();

@@ -76,6 +76,12 @@ pub struct Meta {
     /// The hash of the secret of an online game's invite link (cleared once
     /// the seat is taken).
     pub invite: Option<String>,
+    /// The players' nicknames, where given.
+    pub names: ByPlayer<Option<String>>,
+    /// The game's clock, if it has one (online games).
+    pub clock: Option<crate::clock::ClockSpec>,
+    /// An online game listed in the lobby, whose free seat anyone may take.
+    pub public: bool,
 }
 
 /// A summary kept with each game for listing.
@@ -89,6 +95,8 @@ pub struct Summary {
     pub result: Option<&'static str>,
     /// Captured seeds plus reserve, `[south, north]`, in the current round.
     pub score: [u32; 2],
+    /// The side to move while the game goes on.
+    pub to_move: Option<&'static str>,
 }
 
 /// A game in the list.
@@ -117,6 +125,14 @@ pub struct ListedGame {
     pub result: Option<String>,
     /// `[south, north]` score.
     pub score: [u32; 2],
+    /// The side to move while the game goes on.
+    pub to_move: Option<String>,
+    /// `[south, north]` nicknames.
+    pub names: [Option<String>; 2],
+    /// The game's clock, if it has one.
+    pub clock: Option<crate::clock::ClockSpec>,
+    /// Listed in the lobby: its free seat may be taken without an invite.
+    pub public: bool,
 }
 
 /// A storage failure.
@@ -273,11 +289,27 @@ impl Store {
     /// # Errors
     /// If SQLite fails (e.g. the step exists).
     pub fn append(&self, id: &str, seq: u64, token: &str, summary: &Summary) -> StoreResult<()> {
+        self.append_at(id, seq, token, now_ms(), summary)
+    }
+
+    /// [`Store::append`], with the time the step was played (ms since the
+    /// epoch), which the clocks are computed from.
+    ///
+    /// # Errors
+    /// If SQLite fails (e.g. the step exists).
+    pub fn append_at(
+        &self,
+        id: &str,
+        seq: u64,
+        token: &str,
+        at_ms: i64,
+        summary: &Summary,
+    ) -> StoreResult<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
-            "INSERT INTO moves (game_id, seq, token) VALUES (?1, ?2, ?3)",
-            params![id, seq, token],
+            "INSERT INTO moves (game_id, seq, token, at_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![id, seq, token, at_ms],
         )?;
         update_summary(&tx, id, summary)?;
         tx.commit()
@@ -299,18 +331,26 @@ impl Store {
         tx.commit()
     }
 
-    /// Binds `side`'s seat to `token` and clears the invite.
+    /// Binds `side`'s seat to `token` (with the player's nickname) and
+    /// clears the invite.
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn bind_seat(&self, id: &str, side: Side, token: &str, summary: &Summary) -> StoreResult<()> {
+    pub fn bind_seat(
+        &self,
+        id: &str,
+        side: Side,
+        token: &str,
+        name: Option<&str>,
+        summary: &Summary,
+    ) -> StoreResult<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let sql = match side {
-            Side::South => "UPDATE games SET south_token = ?2, invite = NULL WHERE id = ?1",
-            Side::North => "UPDATE games SET north_token = ?2, invite = NULL WHERE id = ?1",
+            Side::South => "UPDATE games SET south_token = ?2, south_name = ?3, invite = NULL WHERE id = ?1",
+            Side::North => "UPDATE games SET north_token = ?2, north_name = ?3, invite = NULL WHERE id = ?1",
         };
-        tx.execute(sql, params![id, token])?;
+        tx.execute(sql, params![id, token, name])?;
         update_summary(&tx, id, summary)?;
         tx.commit()
     }
@@ -324,7 +364,7 @@ impl Store {
         let row = conn
             .query_row(
                 "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
-                        south_token, north_token, invite, undos
+                        south_token, north_token, invite, undos, south_name, north_name, clock, public
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -341,6 +381,12 @@ impl Store {
                         r.get::<_, Option<String>>(9)?,
                         r.get::<_, Option<String>>(10)?,
                         r.get::<_, u64>(11)?,
+                        (
+                            r.get::<_, Option<String>>(12)?,
+                            r.get::<_, Option<String>>(13)?,
+                            r.get::<_, Option<String>>(14)?,
+                            r.get::<_, bool>(15)?,
+                        ),
                     ))
                 },
             )
@@ -358,6 +404,7 @@ impl Store {
             north,
             invite,
             undos,
+            (south_name, north_name, clock, public),
         )) = row
         else {
             return Ok(None);
@@ -376,6 +423,10 @@ impl Store {
             Some(s) => Some(s.parse::<Side>().map_err(|_| corrupt("engine side"))?),
             None => None,
         };
+        let clock = match clock {
+            Some(c) => Some(serde_json::from_str(&c).map_err(|_| corrupt("clock"))?),
+            None => None,
+        };
         let mut st = conn.prepare_cached("SELECT token FROM moves WHERE game_id = ?1 ORDER BY seq")?;
         let steps = st
             .query_map(params![id], |r| r.get::<_, String>(0))?
@@ -391,6 +442,9 @@ impl Store {
             start,
             tokens: ByPlayer::new(south, north),
             invite,
+            names: ByPlayer::new(south_name, north_name),
+            clock,
+            public,
         };
         Ok(Some((meta, undos, steps)))
     }
@@ -402,26 +456,9 @@ impl Store {
     pub fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
         let conn = self.conn();
         let mut st = conn.prepare_cached(
-            "SELECT id, mode, rules, is_match, level, created_ms, updated_ms, status, plies, result,
-                    score_south, score_north
-             FROM games WHERE (?2 IS NULL OR status = ?2) ORDER BY updated_ms DESC, id LIMIT ?1",
+            &format!("SELECT {LISTED} FROM games WHERE (?2 IS NULL OR status = ?2) ORDER BY updated_ms DESC, id LIMIT ?1"),
         )?;
-        let rows = st.query_map(params![limit, status], |r| {
-            let rules: String = r.get(2)?;
-            Ok(ListedGame {
-                id: r.get(0)?,
-                mode: r.get(1)?,
-                rules: serde_json::from_str(&rules).unwrap_or_default(),
-                is_match: r.get(3)?,
-                level: r.get(4)?,
-                created_ms: r.get(5)?,
-                updated_ms: r.get(6)?,
-                status: r.get(7)?,
-                plies: r.get(8)?,
-                result: r.get(9)?,
-                score: [r.get(10)?, r.get(11)?],
-            })
-        })?;
+        let rows = st.query_map(params![limit, status], listed_game)?;
         rows.collect()
     }
 
@@ -476,12 +513,187 @@ impl Store {
     }
 }
 
+/// A chat message of an online game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChatMessage {
+    /// Its number in the game's chat, from 1.
+    pub seq: u64,
+    /// Who wrote it.
+    pub side: Side,
+    /// The text (plain text: never to be read as HTML).
+    pub text: String,
+    /// When it was sent (ms since the epoch).
+    pub at_ms: i64,
+}
+
+/// What the lobby lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LobbyKind {
+    /// Public online games waiting for a second player.
+    Open,
+    /// Games being played.
+    Playing,
+}
+
+impl Store {
+    /// When each stored step of game `id` was stored, in order (`None` for
+    /// steps stored without a time: imported or older ones).
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn step_times(&self, id: &str) -> StoreResult<Vec<Option<i64>>> {
+        let conn = self.conn();
+        let mut st = conn.prepare_cached("SELECT at_ms FROM moves WHERE game_id = ?1 ORDER BY seq")?;
+        let rows = st.query_map(params![id], |r| r.get(0))?;
+        rows.collect()
+    }
+
+    /// The ids of the games with a clock that go on (their clocks run even
+    /// with nobody watching).
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn timed_games(&self) -> StoreResult<Vec<String>> {
+        let conn = self.conn();
+        let mut st =
+            conn.prepare_cached("SELECT id FROM games WHERE clock IS NOT NULL AND status != 'over'")?;
+        let rows = st.query_map([], |r| r.get(0))?;
+        rows.collect()
+    }
+
+    /// A page of the lobby: `kind`'s games of `variant` (any if `None`),
+    /// most recently changed first, `limit` of them after skipping `offset`.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn lobby(
+        &self,
+        kind: LobbyKind,
+        variant: Option<&str>,
+        limit: u32,
+        offset: u32,
+    ) -> StoreResult<Vec<ListedGame>> {
+        let filter = match kind {
+            LobbyKind::Open => "status = 'waiting' AND public = 1",
+            LobbyKind::Playing => "status = 'playing'",
+        };
+        let conn = self.conn();
+        let mut st = conn.prepare_cached(&format!(
+            "SELECT {LISTED} FROM games WHERE {filter}
+               AND (?1 IS NULL OR json_extract(rules, '$.variant') = ?1)
+             ORDER BY updated_ms DESC, id LIMIT ?2 OFFSET ?3"
+        ))?;
+        let rows = st.query_map(params![variant, limit, offset], listed_game)?;
+        rows.collect()
+    }
+
+    /// The listed games among `ids` (unknown ids are left out), most
+    /// recently changed first.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn games_by_id(&self, ids: &[String]) -> StoreResult<Vec<ListedGame>> {
+        let conn = self.conn();
+        let list = serde_json::to_string(ids).expect("ids serialise");
+        let mut st = conn.prepare_cached(&format!(
+            "SELECT {LISTED} FROM games WHERE id IN (SELECT value FROM json_each(?1))
+             ORDER BY updated_ms DESC, id"
+        ))?;
+        let rows = st.query_map(params![list], listed_game)?;
+        rows.collect()
+    }
+
+    /// Stores a chat message as the next of game `id`'s; returns it.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn add_chat(&self, id: &str, side: Side, text: &str, at_ms: i64) -> StoreResult<ChatMessage> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let seq: u64 = tx.query_row(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE game_id = ?1",
+            params![id],
+            |r| r.get(0),
+        )?;
+        tx.execute(
+            "INSERT INTO chat (game_id, seq, side, text, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, seq, side.name(), text, at_ms],
+        )?;
+        tx.commit()?;
+        Ok(ChatMessage {
+            seq,
+            side,
+            text: text.to_string(),
+            at_ms,
+        })
+    }
+
+    /// Game `id`'s last `limit` chat messages, oldest first.
+    ///
+    /// # Errors
+    /// If SQLite fails or a stored side is corrupt.
+    pub fn chat(&self, id: &str, limit: u32) -> StoreResult<Vec<ChatMessage>> {
+        let conn = self.conn();
+        let mut st = conn.prepare_cached(
+            "SELECT seq, side, text, at_ms FROM
+               (SELECT * FROM chat WHERE game_id = ?1 ORDER BY seq DESC LIMIT ?2)
+             ORDER BY seq",
+        )?;
+        let rows = st.query_map(params![id, limit], |r| {
+            let side: String = r.get(1)?;
+            Ok(ChatMessage {
+                seq: r.get(0)?,
+                side: side.parse().map_err(|_| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        1,
+                        rusqlite::types::Type::Text,
+                        format!("chat of game {id}: bad side").into(),
+                    )
+                })?,
+                text: r.get(2)?,
+                at_ms: r.get(3)?,
+            })
+        })?;
+        rows.collect()
+    }
+}
+
+/// The columns [`listed_game`] reads.
+pub(crate) const LISTED: &str =
+    "id, mode, rules, is_match, level, created_ms, updated_ms, status, plies, result,
+    score_south, score_north, to_move, south_name, north_name, clock, public";
+
+/// A [`ListedGame`] from a row of the [`LISTED`] columns.
+pub(crate) fn listed_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedGame> {
+    let rules: String = r.get(2)?;
+    let clock: Option<String> = r.get(15)?;
+    Ok(ListedGame {
+        id: r.get(0)?,
+        mode: r.get(1)?,
+        rules: serde_json::from_str(&rules).unwrap_or_default(),
+        is_match: r.get(3)?,
+        level: r.get(4)?,
+        created_ms: r.get(5)?,
+        updated_ms: r.get(6)?,
+        status: r.get(7)?,
+        plies: r.get(8)?,
+        result: r.get(9)?,
+        score: [r.get(10)?, r.get(11)?],
+        to_move: r.get(12)?,
+        names: [r.get(13)?, r.get(14)?],
+        clock: clock.and_then(|c| serde_json::from_str(&c).ok()),
+        public: r.get(16)?,
+    })
+}
+
 /// The schema version this code writes, kept in `PRAGMA user_version`.
 /// 1: the `games` and `moves` tables (databases older than the version
 /// number read as 0 and have them); 2: seat tokens and invite secrets
-/// stored as SHA-256 hashes, and the `health` table; 3: the `analyses`
-/// table (one post-game analysis per game).
-pub const SCHEMA_VERSION: i64 = 3;
+/// stored as SHA-256 hashes, and the `health` table; 3: nicknames, clocks,
+/// lobby listing and the side to move in `games`, the time of each step in
+/// `moves`, and the `chat` table; 4: the `analyses` table (one post-game
+/// analysis per game).
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 fn migrate(conn: &mut Connection) -> StoreResult<()> {
@@ -554,6 +766,29 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
         }
     }
     if version < 3 {
+        for (table, column, decl) in [
+            ("games", "south_name", "TEXT"),
+            ("games", "north_name", "TEXT"),
+            ("games", "clock", "TEXT"),
+            ("games", "public", "INTEGER NOT NULL DEFAULT 0"),
+            ("games", "to_move", "TEXT"),
+            ("moves", "at_ms", "INTEGER"),
+        ] {
+            add_column(&tx, table, column, decl)?;
+        }
+        tx.execute_batch(
+            "CREATE INDEX IF NOT EXISTS games_status ON games(status, updated_ms);
+            CREATE TABLE IF NOT EXISTS chat (
+                game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                side TEXT NOT NULL,
+                text TEXT NOT NULL,
+                at_ms INTEGER NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            ) WITHOUT ROWID;",
+        )?;
+    }
+    if version < 4 {
         tx.execute_batch(
             "CREATE TABLE IF NOT EXISTS analyses (
                 game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
@@ -568,13 +803,28 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
     tx.commit()
 }
 
+/// Adds a column to a table unless it has it already.
+fn add_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str, decl: &str) -> StoreResult<()> {
+    let has: bool = tx.query_row(
+        &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
+        params![column],
+        |r| r.get(0),
+    )?;
+    if !has {
+        tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl};"))?;
+    }
+    Ok(())
+}
+
 /// Inserts a game's row.
 fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> StoreResult<()> {
     let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
     conn.execute(
         "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
-            start, south_token, north_token, invite, status, plies, result, score_south, score_north)
-         VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            start, south_token, north_token, invite, status, plies, result, score_south, score_north,
+            south_name, north_name, clock, public, to_move)
+         VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+            ?17, ?18, ?19, ?20, ?21)",
         params![
             meta.id,
             meta.created_ms,
@@ -592,6 +842,12 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> StoreRe
             summary.result,
             summary.score[0],
             summary.score[1],
+            meta.names.south,
+            meta.names.north,
+            meta.clock
+                .map(|c| serde_json::to_string(&c).expect("a clock serialises")),
+            meta.public,
+            summary.to_move,
         ],
     )?;
     Ok(())
@@ -600,8 +856,17 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> StoreRe
 fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> StoreResult<()> {
     tx.execute(
         "UPDATE games SET updated_ms = ?2, status = ?3, plies = ?4, result = ?5, score_south = ?6,
-            score_north = ?7 WHERE id = ?1",
-        params![id, now_ms(), s.status, s.plies, s.result, s.score[0], s.score[1]],
+            score_north = ?7, to_move = ?8 WHERE id = ?1",
+        params![
+            id,
+            now_ms(),
+            s.status,
+            s.plies,
+            s.result,
+            s.score[0],
+            s.score[1],
+            s.to_move
+        ],
     )?;
     Ok(())
 }

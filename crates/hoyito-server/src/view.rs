@@ -4,6 +4,7 @@
 use hoyito_core::{RulesSpec, Side, State};
 use serde::Serialize;
 
+use crate::ending::Stop;
 use crate::live::LiveGame;
 use crate::store::Mode;
 use crate::trace::Trace;
@@ -15,11 +16,14 @@ pub struct StepView {
     pub seq: u64,
     /// Round the step belongs to (for `round` steps: the round it started).
     pub round: u32,
-    /// `move`, `round` (start of the next round) or `resign`.
+    /// `move`, `round` (start of the next round), or how the game was
+    /// stopped: `resign`, `abort`, `draw` (agreed) or `flag` (time ran out).
     pub kind: &'static str,
-    /// The mover, for moves; the side that resigned, for a resignation.
+    /// The mover, for moves; the side that resigned, aborted or ran out of
+    /// time, for those steps.
     pub side: Option<Side>,
-    /// The step's token: the move's, or `resign:<side>`.
+    /// The step's token: the move's, or `resign:<side>`, `abort:<side>`,
+    /// `draw`, `flag:<side>`.
     pub token: Option<String>,
     /// Board after the step.
     pub board: Vec<u8>,
@@ -66,7 +70,7 @@ pub struct SeatsView {
 /// The match result.
 #[derive(Debug, Clone, Serialize)]
 pub struct MatchResultView {
-    /// `south`, `north`, or `draw`.
+    /// `south`, `north`, `draw`, or `aborted`.
     pub winner: &'static str,
     /// Rounds played.
     pub rounds: u32,
@@ -93,10 +97,22 @@ pub struct GameView {
     /// `waiting`, `playing` or `over`.
     pub status: &'static str,
     /// How the game (or the match) ended, once `status` is `over`:
-    /// `resign` if a player resigned, `play` if it was played to its end.
+    /// `play` if it was played to its end, `resign` if a player resigned,
+    /// `abort` if a player aborted it before both had moved (no winner),
+    /// `agreed_draw` if the players agreed a draw, `timeout` if a clock ran out.
     pub end: Option<&'static str>,
     /// The side that resigned, if one did.
     pub resigned: Option<Side>,
+    /// The side that aborted the game, if one did.
+    pub aborted: Option<Side>,
+    /// The side whose clock ran out, if one did.
+    pub flagged: Option<Side>,
+    /// The side whose draw offer waits for the other's answer.
+    pub draw_offer: Option<Side>,
+    /// The players' nicknames, where they gave one.
+    pub names: crate::names::NamesView,
+    /// The game's clock, if it has one.
+    pub clock: Option<crate::clock::ClockView>,
     /// Stored steps so far; the next move is step `seq + 1`.
     pub seq: u64,
     /// Undos so far; a client seeing a larger epoch must redraw from scratch.
@@ -181,7 +197,7 @@ impl LiveGame {
             })
             .collect();
         let summary = self.summary();
-        let legal = if self.resigned.is_some() {
+        let legal = if self.stop_reason.is_some() {
             Vec::new()
         } else {
             self.legal_tokens()
@@ -199,12 +215,26 @@ impl LiveGame {
                 north: self.meta.tokens.north.is_some() || engine == Some(Side::North),
             },
             status: summary.status,
-            end: match (self.resigned, self.finished()) {
-                (Some(_), _) => Some("resign"),
+            end: match (self.stop_reason, self.finished()) {
+                (Some(stop), _) => Some(stop.end()),
                 (None, true) => Some("play"),
                 (None, false) => None,
             },
-            resigned: self.resigned,
+            resigned: match self.stop_reason {
+                Some(Stop::Resign(s)) => Some(s),
+                _ => None,
+            },
+            aborted: match self.stop_reason {
+                Some(Stop::Abort(s)) => Some(s),
+                _ => None,
+            },
+            flagged: match self.stop_reason {
+                Some(Stop::Flag(s)) => Some(s),
+                _ => None,
+            },
+            draw_offer: self.draw_offer,
+            names: crate::names::NamesView::of(&self.meta),
+            clock: self.clock_view(crate::store::now()),
             seq: self.seq(),
             epoch: self.epoch,
             round: pos.round(),
@@ -215,9 +245,9 @@ impl LiveGame {
             thinking: self.thinking,
             rounds,
             history: self.steps.clone(),
-            match_result: match (self.play.as_match(), self.resigned) {
-                (Some(_), Some(side)) => Some(MatchResultView {
-                    winner: side.other().name(),
+            match_result: match (self.play.as_match(), self.stop_reason) {
+                (Some(_), Some(stop)) => Some(MatchResultView {
+                    winner: stop.result(),
                     rounds: self.play.rounds().len() as u32,
                 }),
                 (m, _) => m.and_then(|m| m.outcome()).map(|o| MatchResultView {

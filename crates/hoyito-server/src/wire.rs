@@ -26,6 +26,15 @@ pub struct CreateRequest {
     /// The creator's seat (engine and online games), default south.
     #[serde(default)]
     pub side: Option<Side>,
+    /// The creator's nickname (1–24 characters, plain text).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A clock (online games): `{"initial": 300, "increment": 3}` or `{"days": 2}`.
+    #[serde(default)]
+    pub clock: Option<crate::clock::ClockSpec>,
+    /// List the online game in the lobby, where anyone may take its free seat.
+    #[serde(default)]
+    pub public: bool,
 }
 
 fn default_mode() -> Mode {
@@ -77,8 +86,12 @@ pub struct MoveResponse {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
-    /// The invite secret from the invite link.
-    pub invite: String,
+    /// The invite secret from the invite link (not needed for a game in the lobby).
+    #[serde(default)]
+    pub invite: Option<String>,
+    /// The joining player's nickname (1–24 characters, plain text).
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// `POST /api/games/import`.
@@ -87,15 +100,86 @@ pub struct JoinRequest {
 pub struct ImportRequest {
     /// The record text.
     pub record: String,
-    /// How to go on playing: `hotseat` (default) or `engine`.
-    #[serde(default = "default_mode")]
-    pub mode: Mode,
-    /// Engine level for `engine`.
-    #[serde(default = "default_level")]
-    pub level: u8,
-    /// The importer's seat for `engine`.
+    /// How to go on playing: `hotseat` or `engine`; by default as the
+    /// record was played (its `Mode` tag, the engine's seat and level from
+    /// its `South`/`North` tag), else `hotseat`.
+    #[serde(default)]
+    pub mode: Option<Mode>,
+    /// Engine level for `engine` (default: the record's, else 3).
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// The importer's seat for `engine` (default: the record's human seat).
     #[serde(default)]
     pub side: Option<Side>,
+}
+
+/// `POST /api/games/{id}/draw`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawRequest {
+    /// `offer`, `accept` or `decline`.
+    pub action: DrawAction,
+}
+
+/// What a player does about a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    /// Offers a draw (accepts the other's offer, if there is one).
+    Offer,
+    /// Accepts the other's offer.
+    Accept,
+    /// Declines the other's offer.
+    Decline,
+}
+
+/// The answer to a draw request.
+#[derive(Debug, Serialize)]
+pub struct DrawResponse {
+    /// Whether the game ended in a draw.
+    pub accepted: bool,
+    /// The game after it.
+    pub game: GameView,
+}
+
+/// `POST /api/games/{id}/chat`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    /// The message: 1–200 characters of plain text.
+    pub text: String,
+}
+
+/// `GET /api/games/{id}/chat` answer.
+#[derive(Debug, Serialize)]
+pub struct ChatResponse {
+    /// The last messages, oldest first.
+    pub messages: Vec<crate::store::ChatMessage>,
+}
+
+/// `GET /api/lobby` query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LobbyQuery {
+    /// Only games of this variant: `I`, `II` or `III`.
+    pub variant: Option<String>,
+    /// Games per list (default 20, 1 to 50).
+    pub limit: Option<u32>,
+    /// Games of each list to skip (default 0, at most 10 000).
+    pub offset: Option<u32>,
+    /// Comma-separated ids (at most 100) for `mine`: the games whose seats this browser holds.
+    pub ids: Option<String>,
+}
+
+/// `GET /api/lobby` answer.
+#[derive(Debug, Serialize)]
+pub struct LobbyResponse {
+    /// Public online games waiting for a second player.
+    pub open: Vec<ListedGame>,
+    /// Games being played.
+    pub playing: Vec<ListedGame>,
+    /// The games asked for by `ids`.
+    pub mine: Vec<ListedGame>,
 }
 
 /// `GET /api/games` query.

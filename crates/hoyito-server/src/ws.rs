@@ -28,6 +28,15 @@ enum WsMessage<'a> {
         r#move: &'a MoveEvent,
         game: &'a GameView,
     },
+    Chat {
+        message: &'a crate::store::ChatMessage,
+    },
+}
+
+/// Sends a chat message to the game's watchers.
+pub(crate) fn broadcast_chat(slot: &Slot, message: &crate::store::ChatMessage) {
+    let msg = serde_json::to_string(&WsMessage::Chat { message }).expect("serialise");
+    let _ = slot.tx.send(msg.into());
 }
 
 pub(crate) fn broadcast_state(slot: &Slot, game: &GameView) {

@@ -48,7 +48,25 @@ pub(crate) async fn create(
     if !(1..=10).contains(&req.level) {
         return Err(ApiError::unprocessable("invalid_level", "level must be 1 to 10"));
     }
+    let name = crate::names::check_name(req.name.as_deref())?;
+    let clock = req.clock.map(crate::clock::ClockSpec::check).transpose()?;
+    if req.mode != Mode::Online && clock.is_some() {
+        return Err(ApiError::unprocessable(
+            "invalid_clock",
+            "clocks are for online games",
+        ));
+    }
+    if req.mode != Mode::Online && req.public {
+        return Err(ApiError::unprocessable(
+            "invalid_mode",
+            "only online games are listed in the lobby",
+        ));
+    }
     let side = req.side.unwrap_or(Side::South);
+    let mut names = ByPlayer::new(None, None);
+    if req.mode != Mode::Hotseat {
+        names[side] = name;
+    }
     let token = random_token();
     let hashed = hash_secret(&token);
     let id = random_id(10);
@@ -81,6 +99,9 @@ pub(crate) async fn create(
         start: None,
         tokens,
         invite: invite.as_deref().map(hash_secret),
+        names,
+        clock,
+        public: req.public,
     };
     let game = LiveGame::new(meta.clone(), 0)?;
     let summary = game.summary();
@@ -104,13 +125,13 @@ pub(crate) async fn import(
     State(st): State<Arc<AppState>>,
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<(StatusCode, Json<SeatResponse>), ApiError> {
-    if req.mode == Mode::Online {
+    if req.mode == Some(Mode::Online) {
         return Err(ApiError::unprocessable(
             "invalid_mode",
             "an imported record is played on as hotseat or engine",
         ));
     }
-    if !(1..=10).contains(&req.level) {
+    if req.level.is_some_and(|l| !(1..=10).contains(&l)) {
         return Err(ApiError::unprocessable("invalid_level", "level must be 1 to 10"));
     }
     // The rules first: replaying a record the server does not play could stall it.
@@ -137,11 +158,29 @@ pub(crate) async fn import(
             }
         }
     }
-    let side = req.side.unwrap_or(Side::South);
+    // How it was played, unless the request says: an engine game goes on
+    // against the engine, at its level; it ends as the record says.
+    let mut played = RecordedPlay::of(&record)?;
+    if let (Some(stop), false) = (played.stop, record.body.is_over()) {
+        steps.push(stop.token());
+    }
+    let mode = req.mode.unwrap_or(if played.engine.is_some() {
+        Mode::Engine
+    } else {
+        Mode::Hotseat
+    });
+    let level = req.level.or(played.engine.map(|(_, l)| l)).unwrap_or(3);
+    let side = req
+        .side
+        .or(played.engine.map(|(s, _)| s.other()))
+        .unwrap_or(Side::South);
     let token = random_token();
     let hashed = hash_secret(&token);
     let id = random_id(10);
-    let (tokens, engine_side, seat) = match req.mode {
+    if let Some(e) = engine_side_of(mode, side) {
+        played.names[e] = None;
+    }
+    let (tokens, engine_side, seat) = match mode {
         Mode::Engine => {
             let mut t = ByPlayer::new(None, None);
             t[side] = Some(hashed);
@@ -156,14 +195,17 @@ pub(crate) async fn import(
     let meta = Meta {
         id: id.clone(),
         created_ms: crate::store::now(),
-        mode: req.mode,
+        mode,
         rules,
         is_match: record.match_().is_some(),
-        level: req.level,
+        level,
         engine_side,
         start,
         tokens,
         invite: None,
+        names: played.names.clone(),
+        clock: None,
+        public: false,
     };
     let game = LiveGame::replay(meta.clone(), 0, &steps)?;
     let summary = game.summary();
@@ -182,6 +224,53 @@ pub(crate) async fn import(
             game: view,
         }),
     ))
+}
+
+/// What a record's tags tell of how it was played.
+struct RecordedPlay {
+    /// The engine's seat and level, for a game against the engine.
+    engine: Option<(Side, u8)>,
+    /// How it ended before it was played out (its `Termination` tag).
+    stop: Option<crate::ending::Stop>,
+    /// The players' nicknames (its `SouthName` and `NorthName` tags).
+    names: ByPlayer<Option<String>>,
+}
+
+/// The engine's seat when a game is played on in `mode` with the importer at `side`.
+fn engine_side_of(mode: Mode, side: Side) -> Option<Side> {
+    (mode == Mode::Engine).then(|| side.other())
+}
+
+impl RecordedPlay {
+    /// # Errors
+    /// 422 `invalid_name` if a name tag is no valid nickname.
+    fn of(record: &Record) -> Result<RecordedPlay, ApiError> {
+        let tag = |name: &str| {
+            record
+                .tags
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.trim())
+        };
+        let engine_level = |v: Option<&str>| {
+            v.and_then(|v| v.strip_prefix("hoyito engine level "))
+                .and_then(|l| l.trim().parse::<u8>().ok())
+                .filter(|l| (1..=10).contains(l))
+        };
+        let engine = if tag("Mode") == Some("engine") {
+            engine_level(tag("South"))
+                .map(|l| (Side::South, l))
+                .or(engine_level(tag("North")).map(|l| (Side::North, l)))
+        } else {
+            None
+        };
+        let name = |t| crate::names::check_name(tag(t));
+        Ok(RecordedPlay {
+            engine,
+            stop: tag("Termination").and_then(crate::ending::Stop::from_termination),
+            names: ByPlayer::new(name("SouthName")?, name("NorthName")?),
+        })
+    }
 }
 
 pub(crate) async fn list(
@@ -227,9 +316,19 @@ pub(crate) async fn record(
             format!("hoyito engine level {}", g.meta.level),
         ));
     }
-    if let Some(side) = g.resigned {
+    for side in [Side::South, Side::North] {
+        if let Some(name) = &g.meta.names[side] {
+            let tag = if side == Side::South {
+                "SouthName"
+            } else {
+                "NorthName"
+            };
+            rec.tags.push((tag.into(), name.clone()));
+        }
+    }
+    if let Some(stop) = g.stop_reason {
         // The moves end before the game did: say why.
-        rec.tags.push(("Termination".into(), format!("{side} resigned")));
+        rec.tags.push(("Termination".into(), stop.termination()));
     }
     // With an analysis of the game as it stands: scores and marks as comments.
     let text = match analysis.filter(|a| a.epoch == g.epoch && a.seq == g.seq()) {

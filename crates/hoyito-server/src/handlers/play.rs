@@ -11,9 +11,10 @@ use hoyito_core::Side;
 
 use crate::ai;
 use crate::auth::{hash_secret, random_token, seat, secret_matches};
+use crate::ending::Stop;
 use crate::engine_task::kick_engine;
 use crate::error::{ApiError, ApiJson, ApiPath};
-use crate::live::{resign_token, LiveGame, NEXT_ROUND};
+use crate::live::{LiveGame, NEXT_ROUND};
 use crate::state::{commit_stored, store_last_step, AppState, Slot};
 use crate::store::Mode;
 use crate::view::GameView;
@@ -37,12 +38,30 @@ pub(crate) async fn post_move(
             ));
         }
     }
+    // A move after the mover's time ran out is refused (and ends the game
+    // if the timer has not yet).
+    crate::clock::flag_if_due(&st, &slot, &mut g).await?;
+    if let Some(Stop::Flag(side)) = g.stop_reason {
+        return Err(ApiError::conflict(
+            "flag_fell",
+            format!("{side}'s time ran out: the game is over"),
+        ));
+    }
     g.check_turn(seat)?;
     if g.thinking {
         return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
     }
+    // A timed game starts once both players are there: nobody's clock may
+    // run for an empty seat.
+    if g.meta.clock.is_some() && (g.meta.tokens.south.is_none() || g.meta.tokens.north.is_none()) {
+        return Err(ApiError::conflict(
+            "waiting_for_opponent",
+            "a timed game starts once the second player has joined",
+        ));
+    }
     let prepared = g.prepare(&req.token, LiveGame::TRACE_LIMIT)?;
     let event = commit_stored(&st, &mut g, prepared).await?;
+    crate::clock::arm(st.clone(), slot.clone(), &mut g);
     let view = g.view();
     drop(g);
     broadcast_move(&slot, &event, &view);
@@ -85,6 +104,7 @@ pub(crate) async fn next_round(
     g.check_next_round()?;
     g.commit_next_round();
     store_last_step(&st, &mut g, NEXT_ROUND.to_string()).await?;
+    crate::clock::arm(st.clone(), slot.clone(), &mut g);
     let view = g.view();
     drop(g);
     broadcast_state(&slot, &view);
@@ -103,15 +123,43 @@ pub(crate) async fn resign(
     let slot = st.slot(&id).await?;
     let mut g = slot.game.lock().await;
     let seat = seat(&g, &headers)?;
-    g.check_resign()?;
-    let side = g.resigner(seat);
-    g.commit_resign(side);
-    store_last_step(&st, &mut g, resign_token(side)).await?;
-    // An engine search under way is of no use any more.
+    let stop = Stop::Resign(g.resigner(seat));
+    end_with(&st, &slot, &mut g, stop).await
+}
+
+/// `POST /api/games/{id}/abort`: the seat's player (in hot-seat the player
+/// to move) aborts the game before both players have moved: it ends with
+/// no winner. Stored as an `abort:<side>` step.
+pub(crate) async fn abort(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    let seat = seat(&g, &headers)?;
+    let stop = Stop::Abort(g.resigner(seat));
+    end_with(&st, &slot, &mut g, stop).await
+}
+
+/// Ends the game with `stop` (checked, stored, told to the watchers).
+async fn end_with(
+    st: &Arc<AppState>,
+    slot: &Arc<Slot>,
+    g: &mut LiveGame,
+    stop: Stop,
+) -> Result<Json<GameView>, ApiError> {
+    crate::clock::flag_if_due(st, slot, g).await?;
+    g.check_stop(stop)?;
+    g.commit_stop(stop);
+    store_last_step(st, g, stop.token()).await?;
+    // An engine search under way, or a clock, is of no use any more.
     g.stop.store(true, Ordering::Relaxed);
+    if let Some(timer) = g.clock_timer.take() {
+        timer.abort();
+    }
     let view = g.view();
-    drop(g);
-    broadcast_state(&slot, &view);
+    broadcast_state(slot, &view);
     Ok(Json(view))
 }
 
@@ -128,10 +176,13 @@ pub(crate) async fn join(
             "only online games can be joined",
         ));
     }
+    let name = crate::names::check_name(req.name.as_deref())?;
     let Some(invite) = g.meta.invite.clone() else {
         return Err(ApiError::conflict("seat_taken", "both seats are taken"));
     };
-    if !secret_matches(&req.invite, &invite) {
+    // A game in the lobby is open to anyone; otherwise the invite decides.
+    let invited = req.invite.as_deref().is_some_and(|i| secret_matches(i, &invite));
+    if !invited && !g.meta.public {
         return Err(ApiError::forbidden("this invite is not valid for this game"));
     }
     let side = if g.meta.tokens.south.is_none() {
@@ -142,11 +193,16 @@ pub(crate) async fn join(
     let token = random_token();
     let hashed = hash_secret(&token);
     g.meta.tokens[side] = Some(hashed.clone());
+    g.meta.names[side] = name.clone();
     g.meta.invite = None;
     let summary = g.summary();
     let (gid, tok) = (g.meta.id.clone(), hashed);
-    if let Err(e) = st.db(move |s| s.bind_seat(&gid, side, &tok, &summary)).await {
+    if let Err(e) = st
+        .db(move |s| s.bind_seat(&gid, side, &tok, name.as_deref(), &summary))
+        .await
+    {
         g.meta.tokens[side] = None;
+        g.meta.names[side] = None;
         g.meta.invite = Some(invite);
         return Err(e);
     }

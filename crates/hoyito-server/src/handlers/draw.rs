@@ -1,0 +1,181 @@
+//! Draw offers: `POST /api/games/{id}/draw` with `offer`, `accept` or
+//! `decline`. Between people the offer waits for the other player's answer
+//! (any move withdraws it); the engine answers at once, accepting only when
+//! its own evaluation says the position is a draw or worse for it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::Json;
+use hoyito_core::Side;
+
+use crate::ai;
+use crate::auth::{seat, Seat};
+use crate::ending::Stop;
+use crate::error::{ApiError, ApiJson, ApiPath};
+use crate::live::LiveGame;
+use crate::state::{store_last_step, AppState, Slot};
+use crate::store::Mode;
+use crate::wire::{DrawAction, DrawRequest, DrawResponse};
+use crate::ws::broadcast_state;
+
+/// The longest the engine thinks about a draw offer.
+const DRAW_THINK: std::time::Duration = std::time::Duration::from_millis(500);
+
+fn idx(side: Side) -> usize {
+    if side == Side::South {
+        0
+    } else {
+        1
+    }
+}
+
+pub(crate) async fn draw(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<DrawRequest>,
+) -> Result<Json<DrawResponse>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    let seat = seat(&g, &headers)?;
+    crate::clock::flag_if_due(&st, &slot, &mut g).await?;
+    let me = match (g.meta.mode, seat) {
+        (Mode::Hotseat, _) | (_, Seat::Both) => {
+            return Err(ApiError::conflict(
+                "draw_unavailable",
+                "both sides play at this device: there is nobody to offer a draw to",
+            ))
+        }
+        (_, Seat::One(side)) => side,
+    };
+    g.check_resign()?;
+    if g.position().is_over() {
+        return Err(ApiError::conflict(
+            "round_over",
+            "this round is over: offer a draw while a round is played",
+        ));
+    }
+    let offered_to_me = g.draw_offer == Some(me.other());
+    match req.action {
+        DrawAction::Accept | DrawAction::Offer if offered_to_me => agree(&st, &slot, &mut g).await,
+        DrawAction::Decline if offered_to_me => {
+            g.draw_offer = None;
+            let view = g.view();
+            drop(g);
+            broadcast_state(&slot, &view);
+            Ok(Json(DrawResponse {
+                accepted: false,
+                game: view,
+            }))
+        }
+        DrawAction::Accept | DrawAction::Decline => Err(ApiError::conflict(
+            "no_draw_offer",
+            "the other player has not offered a draw",
+        )),
+        DrawAction::Offer => {
+            if g.draw_offer == Some(me) || g.draw_offered_at[idx(me)] == Some(g.seq()) {
+                return Err(ApiError::conflict(
+                    "draw_offered",
+                    "you offered a draw at this move already: offer again after a move",
+                ));
+            }
+            if g.meta.mode == Mode::Engine && g.position().to_move() != me {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    "offer the computer a draw on your move",
+                ));
+            }
+            let seq = g.seq();
+            g.draw_offered_at[idx(me)] = Some(seq);
+            if g.meta.mode == Mode::Engine {
+                let game = g.current().clone();
+                let level = g.meta.level.max(ai::HINT_LEVEL);
+                let engine = g.meta.engine_side.unwrap_or(me.other());
+                let epoch = g.epoch;
+                drop(g);
+                return engine_answer(&st, &slot, game, level, engine, (epoch, seq)).await;
+            }
+            g.draw_offer = Some(me);
+            let view = g.view();
+            drop(g);
+            broadcast_state(&slot, &view);
+            Ok(Json(DrawResponse {
+                accepted: false,
+                game: view,
+            }))
+        }
+    }
+}
+
+/// Ends the game (or the whole match) in an agreed draw.
+async fn agree(st: &AppState, slot: &Slot, g: &mut LiveGame) -> Result<Json<DrawResponse>, ApiError> {
+    g.check_stop(Stop::Draw)?;
+    g.commit_stop(Stop::Draw);
+    store_last_step(st, g, Stop::Draw.token()).await?;
+    g.stop.store(true, Ordering::Relaxed);
+    if let Some(timer) = g.clock_timer.take() {
+        timer.abort();
+    }
+    let view = g.view();
+    broadcast_state(slot, &view);
+    Ok(Json(DrawResponse {
+        accepted: true,
+        game: view,
+    }))
+}
+
+/// The engine's answer to a draw offer made at step `at` (epoch, seq): it
+/// searches the position briefly and accepts if its score (the margin it
+/// expects, in seeds) is zero or less.
+async fn engine_answer(
+    st: &Arc<AppState>,
+    slot: &Arc<Slot>,
+    game: hoyito_core::Game,
+    level: u8,
+    engine: Side,
+    at: (u64, u64),
+) -> Result<Json<DrawResponse>, ApiError> {
+    let to_move = game.position().to_move();
+    let ticket = st.try_engine_job()?;
+    let permit = st
+        .engine_permits
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::internal("engine unavailable"))?;
+    let tablebases = st.tablebases.clone();
+    let movetime = st.engine_movetime.min(DRAW_THINK);
+    let res = tokio::task::spawn_blocking(move || {
+        let (_permit, _ticket) = (permit, ticket);
+        ai::choose(
+            &game,
+            level,
+            tablebases.as_deref(),
+            movetime,
+            &AtomicBool::new(false),
+        )
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("engine task failed: {e}")))?;
+    let Some((_, score)) = res else {
+        return Err(ApiError::conflict("game_over", "the game is over"));
+    };
+    let for_engine = if to_move == engine { score } else { -score };
+    let mut g = slot.game.lock().await;
+    if (g.epoch, g.seq()) != at {
+        return Err(ApiError::conflict(
+            "stale",
+            "the game went on while the computer considered the offer: offer again",
+        ));
+    }
+    if for_engine <= 0 {
+        return agree(st, slot, &mut g).await;
+    }
+    Ok(Json(DrawResponse {
+        accepted: false,
+        game: g.view(),
+    }))
+}

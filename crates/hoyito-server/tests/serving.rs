@@ -1,0 +1,79 @@
+//! The embedded UI as a real server on loopback sends it: gzip to clients
+//! that accept it, an ETag answered with 304 when it matches, and a
+//! favicon cached for a day.
+
+use hoyito_server::Store;
+use reqwest::StatusCode;
+
+mod common;
+use common::Api;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_are_compressed_revalidated_and_the_favicon_cached() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let get = |path: &str, headers: &[(&str, &str)]| {
+        let mut req = api.http.get(format!("{}{path}", api.base));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        req.send()
+    };
+    let plain = get("/game/render.js", &[]).await.unwrap();
+    assert_eq!(plain.status(), StatusCode::OK);
+    assert!(plain.headers().get("content-encoding").is_none());
+    let etag = plain.headers()["etag"].to_str().unwrap().to_string();
+    let text = plain.text().await.unwrap();
+    assert!(text.contains("export function renderAll"));
+
+    let zipped = get("/game/render.js", &[("accept-encoding", "gzip, br")])
+        .await
+        .unwrap();
+    assert_eq!(zipped.headers()["content-encoding"], "gzip");
+    assert_eq!(zipped.headers()["vary"], "accept-encoding");
+    let body = zipped.bytes().await.unwrap();
+    assert!(
+        body.len() * 2 < text.len(),
+        "{} bytes gzipped of {}",
+        body.len(),
+        text.len()
+    );
+    let mut unzipped = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut unzipped).unwrap();
+    assert_eq!(unzipped, text);
+
+    let again = get("/game/render.js", &[("if-none-match", &etag)]).await.unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert!(again.bytes().await.unwrap().is_empty());
+    let other = get("/game/render.js", &[("if-none-match", "\"stale\"")])
+        .await
+        .unwrap();
+    assert_eq!(other.status(), StatusCode::OK);
+    // Pages are the index with its own tag; the favicon is cached.
+    let page = get("/games", &[]).await.unwrap();
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+    let icon = get("/favicon.svg", &[]).await.unwrap();
+    assert_eq!(icon.headers()["cache-control"], "public, max-age=86400");
+
+    // The page loads its script from the build's fingerprint: immutable,
+    // and so are the modules it imports relative to it.
+    let html = page.text().await.unwrap();
+    let at = html.find("src=\"/v/").expect("a fingerprinted script") + 5;
+    let script = &html[at..at + html[at..].find('"').unwrap()];
+    assert!(script.ends_with("/app.js"), "{script}");
+    let build = script.trim_end_matches("/app.js");
+    for path in [script.to_string(), format!("{build}/game/view.js")] {
+        let res = get(&path, &[]).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert_eq!(
+            res.headers()["cache-control"],
+            "public, max-age=31536000, immutable",
+            "{path}"
+        );
+    }
+    assert!(html.contains(&format!("href=\"{build}/style.css\"")));
+    // An old build's path is served fresh, not cached for ever.
+    let old = get("/v/0123456789abcdef/app.js", &[]).await.unwrap();
+    assert_eq!(old.status(), StatusCode::OK);
+    assert_eq!(old.headers()["cache-control"], "no-cache");
+    api.stop().await;
+}

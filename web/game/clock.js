@@ -1,0 +1,63 @@
+// The game's clocks, as the server keeps them: each view carries the time
+// left on both clocks at the server's time; the page counts the running
+// one down until the next view. The server alone decides a flag fall.
+
+import { t } from '../i18n.js';
+import { playerName } from './state.js';
+
+let ticker = null;
+
+/** The time left `ms` as the clock shows it: `4:05`, `1:02:03`, `2 d 3 h`, `9.4`. */
+export function formatClock(ms) {
+  const s = Math.max(0, ms) / 1000;
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  const two = (n) => String(Math.floor(n)).padStart(2, '0');
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${two((s % 3600) / 60)}:${two(s % 60)}`;
+  if (s >= 10) return `${Math.floor(s / 60)}:${two(s % 60)}`;
+  return s.toFixed(1);
+}
+
+/** The time left on `side`'s clock now, counting from when the view came. */
+function left(S, side) {
+  const c = S.clockBase.clock;
+  const k = side === 'south' ? 0 : 1;
+  const ms = c.remaining_ms[k];
+  return c.running === side ? ms - (Date.now() - S.clockBase.at) : ms;
+}
+
+function paint(G) {
+  const { S, $ } = G;
+  const v = S.view;
+  if (!v || !v.clock || !S.clockBase) return;
+  const el = $('clock');
+  if (!el) return;
+  el.innerHTML = '';
+  for (const side of ['south', 'north']) {
+    const span = document.createElement('span');
+    const time = formatClock(left(S, side));
+    span.className = `clock-side${v.clock.running === side ? ' running' : ''}${left(S, side) < 20000 ? ' low' : ''}`;
+    span.dataset.side = side;
+    span.textContent = `${playerName(S, side)} ${time}`;
+    span.setAttribute('aria-label', t('clock.label', { name: playerName(S, side), time }));
+    el.append(span);
+  }
+}
+
+/** Shows the clocks of the game shown, if it has them, and keeps the running one ticking. */
+export function drawClock(G) {
+  const { S, $ } = G;
+  const v = S.view;
+  const el = $('clock');
+  el.hidden = !v.clock;
+  if (!v.clock) { stopClock(S); return; }
+  if (!S.clockBase || S.clockBase.clock !== v.clock) S.clockBase = { clock: v.clock, at: Date.now() };
+  paint(G);
+  if (!ticker) ticker = setInterval(() => paint(G), 200);
+}
+
+/** Stops the ticking (the page is left). */
+export function stopClock(S) {
+  clearInterval(ticker);
+  ticker = null;
+  S.clockBase = null;
+}

@@ -1,0 +1,86 @@
+// End-to-end tests of the How-to-play page: its demonstration sower agrees
+// with the server's rules, the page shows each step on an animated board in
+// English, Spanish and Kreyòl, with no serious accessibility violation, and
+// the full rules are one click away. Run with tests/run.sh.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { startServer, launchBrowser, openPage, callApi } from './helpers.mjs';
+import { sow } from '../learn/sow.js';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+const open = (path, opts) => openPage(browser, server.url + path, opts);
+const api = (method, path, body, token) => callApi(server.url, method, path, body, token);
+
+test('the demonstrations sow and capture as the server does', async () => {
+  let checked = 0;
+  for (const variant of ['I', 'II', 'III']) {
+    for (const holes of [4, 6]) {
+      const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant, holes } });
+      let g = c.game;
+      for (let k = 0; k < 40 && !g.state.over; k++) {
+        const token = g.legal[(k * 7) % g.legal.length];
+        const r = await api('POST', `/api/games/${c.id}/moves`, { move: token, seq: g.seq }, c.token);
+        g = r.game;
+        const inPlay = g.state.board.reduce((a, b) => a + b, 0);
+        // The last four, a pass and the end of the game are left to the server.
+        if (g.state.over || r.move.passed || inPlay <= 4) continue;
+        const start = (r.move.side === 'south' ? 0 : holes) + Number(token) - 1;
+        const mine = sow(r.move.board_before, start, variant);
+        assert.deepEqual(mine.board, g.state.board, `${variant} 2×${holes} move ${token}`);
+        assert.equal(mine.captured, r.move.captured, `${variant} 2×${holes} move ${token}`);
+        if (variant !== 'I') assert.equal(mine.again, r.move.extra_turn);
+        checked += 1;
+      }
+    }
+  }
+  assert.ok(checked > 100, `${checked} moves compared`);
+});
+
+test('the How-to-play page shows every step on a board, in every language, with the rules a click away', async () => {
+  for (const [locale, title, rules] of [['en-US', 'How to play', 'Read the full rules'], ['es-ES', 'Cómo se juega', 'Leer las reglas completas'], ['ht', 'Kijan pou jwe', 'Li tout règ yo']]) {
+    const { context, page } = await open('/', { locale });
+    await page.click('a[href="/how-to-play"]');
+    await page.waitForSelector('.help .board');
+    assert.equal(await page.textContent('#app h1'), title);
+    assert.equal(await page.locator('.help').count(), 7);
+    assert.equal(await page.locator('.help svg.board').count(), 7);
+    if (locale === 'en-US') {
+      // The sowing demonstration moves seed by seed, then ends as the rules say.
+      const counts = () => page.$$eval('[data-demo="relay"] .hole-text .count', (els) => els.map((e) => e.textContent).join(','));
+      assert.equal(await counts(), '0,2,0,1,0,0,2,0');
+      await page.waitForFunction(() => /Lap 2/.test(document.querySelector('[data-demo="relay"] .hud').textContent), null, { timeout: 10000 });
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-demo="relay"] .hole-text .count')].map((e) => e.textContent).join(',') === '0,0,1,0,1,1,2,0', null, { timeout: 10000 });
+      await page.waitForFunction(() => /moves again/.test(document.querySelector('[data-demo="captureII"] .hud').textContent), null, { timeout: 15000 });
+      // South took the casa and the one before it: 8 seeds.
+      const piles = await page.$$eval('[data-demo="captureII"] .pile-count', (els) => els.map((e) => e.textContent));
+      assert.ok(piles.includes('8'), `piles ${piles}`);
+      await page.addScriptTag({ path: axePath });
+      const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+      assert.deepEqual(serious, []);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(width <= 0, `no sideways scrolling (${width} px)`);
+    }
+    await page.click(`text=${rules}`);
+    await page.waitForSelector('#rules h1');
+    assert.equal(new URL(page.url()).pathname, '/rules');
+    await context.close();
+  }
+});

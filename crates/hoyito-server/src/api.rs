@@ -52,20 +52,36 @@ pub(crate) async fn method_not_allowed() -> ApiError {
 
 /// The router: the JSON API under `/api`, the WebSocket, and the embedded UI.
 pub fn router(state: Arc<AppState>) -> Router {
+    let rated = |limit: &Arc<crate::limits::RateLimit>| {
+        axum::middleware::from_fn_with_state(limit.clone(), crate::limits::enforce)
+    };
     let api = Router::new()
         .route("/health", get(health))
-        .route("/games", get(games::list).post(games::create))
+        .route(
+            "/games",
+            post(games::create)
+                .route_layer(rated(&state.rates.create))
+                .get(games::list),
+        )
         .route(
             "/games/import",
-            post(games::import).layer(DefaultBodyLimit::max(MAX_IMPORT_BODY)),
+            post(games::import)
+                .route_layer(rated(&state.rates.create))
+                .layer(DefaultBodyLimit::max(MAX_IMPORT_BODY)),
         )
         .route("/games/{id}", get(games::get_game))
-        .route("/games/{id}/moves", post(play::post_move))
+        .route(
+            "/games/{id}/moves",
+            post(play::post_move).route_layer(rated(&state.rates.moves)),
+        )
         .route("/games/{id}/undo", post(play::undo))
         .route("/games/{id}/next-round", post(play::next_round))
         .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/join", post(play::join))
-        .route("/games/{id}/hint", post(play::hint))
+        .route(
+            "/games/{id}/hint",
+            post(play::hint).route_layer(rated(&state.rates.hints)),
+        )
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/ws", get(crate::ws::ws))
         .fallback(api_not_found)

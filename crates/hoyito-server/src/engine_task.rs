@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::ai;
+use crate::limits::Held;
 use crate::live::LiveGame;
 use crate::state::{commit_stored, AppState, Slot};
 use crate::ws::broadcast_move;
@@ -23,7 +24,15 @@ const RETRY_MAX: Duration = Duration::from_secs(2);
 /// fails to store is tried again (with a growing wait) until it is stored
 /// or an undo changes the game, so an engine game never stalls.
 pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
+    kick_engine_for(state, slot, None);
+}
+
+/// [`kick_engine`] for a client's move: `held` (the client's engine job,
+/// see [`AppState::reserve_engine`]) is released once the engine's reply
+/// is played.
+pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Option<Held>) {
     tokio::spawn(async move {
+        let mut held = held;
         loop {
             let (game, level, epoch, seq, stop) = {
                 let mut g = slot.game.lock().await;
@@ -96,6 +105,8 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
                 let view = g.view();
                 broadcast_move(&slot, &event, &view);
             }
+            drop(g);
+            held.take();
         }
     });
 }

@@ -84,6 +84,7 @@ pub(crate) async fn create(
     };
     let game = LiveGame::new(meta.clone(), 0)?;
     let summary = game.summary();
+    st.make_room()?;
     st.db(move |s| s.insert_game(&meta, &summary)).await?;
     let view = game.view();
     let slot = st.insert(id.clone(), game);
@@ -167,6 +168,7 @@ pub(crate) async fn import(
     };
     let game = LiveGame::replay(meta.clone(), 0, &steps)?;
     let summary = game.summary();
+    st.make_room()?;
     st.db(move |s| s.insert_game_with_steps(&meta, &steps, &summary))
         .await?;
     let view = game.view();

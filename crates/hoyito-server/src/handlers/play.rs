@@ -11,8 +11,9 @@ use hoyito_core::Side;
 
 use crate::ai;
 use crate::auth::{hash_secret, random_token, seat, secret_matches};
-use crate::engine_task::kick_engine;
+use crate::engine_task::{kick_engine, kick_engine_for};
 use crate::error::{ApiError, ApiJson, ApiPath};
+use crate::limits::ClientIp;
 use crate::live::{resign_token, LiveGame, NEXT_ROUND};
 use crate::state::{commit_stored, store_last_step, AppState, Slot};
 use crate::store::Mode;
@@ -23,6 +24,7 @@ use crate::ws::{broadcast_move, broadcast_state};
 pub(crate) async fn post_move(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<MoveResponse>, ApiError> {
@@ -42,11 +44,13 @@ pub(crate) async fn post_move(
         return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
     }
     let prepared = g.prepare(&req.token, LiveGame::TRACE_LIMIT)?;
+    // The engine's reply is this client's engine job.
+    let held = st.reserve_engine(&g, client)?;
     let event = commit_stored(&st, &mut g, prepared).await?;
     let view = g.view();
     drop(g);
     broadcast_move(&slot, &event, &view);
-    kick_engine(st.clone(), slot.clone());
+    kick_engine_for(st.clone(), slot.clone(), held);
     Ok(Json(MoveResponse { event, game: view }))
 }
 
@@ -174,6 +178,7 @@ impl Drop for HintFlag {
 pub(crate) async fn hint(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
 ) -> Result<Json<HintResponse>, ApiError> {
     let slot = st.slot(&id).await?;
@@ -203,6 +208,7 @@ pub(crate) async fn hint(
         .retry_after(1));
     }
     let _hinting = HintFlag(slot.clone());
+    let held = st.reserve_deep(client)?;
     let ticket = st.try_engine_job()?;
     let permit = st
         .engine_permits
@@ -213,7 +219,7 @@ pub(crate) async fn hint(
     let movetime = st.engine_movetime.min(std::time::Duration::from_millis(800));
     let tablebases = st.tablebases.clone();
     let res = tokio::task::spawn_blocking(move || {
-        let (_permit, _ticket) = (permit, ticket);
+        let (_permit, _ticket, _held) = (permit, ticket, held);
         ai::choose(
             &game,
             level,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::ai;
 use crate::limits::Held;
-use crate::live::LiveGame;
+use crate::live::{prepare_move, LiveGame};
 use crate::state::{commit_stored, AppState, Slot};
 use crate::ws::broadcast_move;
 
@@ -34,11 +34,14 @@ pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Optio
     tokio::spawn(async move {
         let mut held = held;
         loop {
-            let (game, level, epoch, seq, stop) = {
+            let (game, level, epoch, seq, stop, input) = {
                 let mut g = slot.game.lock().await;
                 if !g.engine_to_move() || g.thinking {
                     return;
                 }
+                let Ok(input) = g.move_input() else {
+                    return;
+                };
                 g.thinking = true;
                 g.stop = Arc::new(AtomicBool::new(false));
                 (
@@ -47,6 +50,7 @@ pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Optio
                     g.epoch,
                     g.seq(),
                     g.stop.clone(),
+                    input,
                 )
             };
             // Deep searches are counted in the engine queue; quick ones
@@ -61,7 +65,9 @@ pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Optio
             let tablebases = state.tablebases.clone().filter(|_| level == 10);
             let choice = tokio::task::spawn_blocking(move || {
                 let (_permit, _ticket) = (permit, ticket);
-                ai::choose(&game, level, tablebases.as_deref(), movetime, &stop)
+                let (token, _) = ai::choose(&game, level, tablebases.as_deref(), movetime, &stop)?;
+                // The rules work of the move, off the game's lock too.
+                prepare_move(input, &token, LiveGame::TRACE_LIMIT, true).ok()
             })
             .await;
             let mut g = slot.game.lock().await;
@@ -69,11 +75,7 @@ pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Optio
                 g.thinking = false;
                 continue; // an undo came in: think again if the engine is still to move
             }
-            let prepared = match choice {
-                Ok(Some((token, _))) => g.prepare(&token, LiveGame::TRACE_LIMIT).ok(),
-                _ => None,
-            };
-            let Some(prepared) = prepared else {
+            let Ok(Some(prepared)) = choice else {
                 g.thinking = false;
                 return;
             };

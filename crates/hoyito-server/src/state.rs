@@ -145,6 +145,16 @@ impl AppState {
             .map_err(ApiError::from)
     }
 
+    /// Runs rules work (replaying a game, proving sowings, listing legal
+    /// moves) on a blocking thread, off the async executor.
+    pub(crate) async fn rules<T: Send + 'static>(
+        f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        tokio::task::spawn_blocking(f)
+            .await
+            .map_err(|e| ApiError::internal(format!("rules task failed: {e}")))?
+    }
+
     pub(crate) fn cached(&self, id: &str) -> Option<Arc<Slot>> {
         self.games
             .lock()
@@ -207,8 +217,14 @@ impl AppState {
         let Some((meta, undos, steps)) = loaded else {
             return Err(ApiError::no_game(id));
         };
-        let game = LiveGame::replay(meta, undos, &steps)
-            .map_err(|e| ApiError::internal(format!("game {id} does not replay: {}", e.message)))?;
+        let key = id.to_string();
+        let game = AppState::rules(move || {
+            let game = LiveGame::replay(meta, undos, &steps)
+                .map_err(|e| ApiError::internal(format!("game {key} does not replay: {}", e.message)))?;
+            game.warm();
+            Ok(game)
+        })
+        .await?;
         let slot = self.insert(id.to_string(), game);
         kick_engine(self.clone(), slot.clone());
         Ok(slot)
@@ -424,6 +440,14 @@ mod tests {
         .await
         .unwrap();
         assert_eq!(st.games_in_memory(), 1);
+        // The legal moves after the move were worked out with it, on a
+        // rules thread, not under the game's lock afterwards.
+        {
+            let slot = st.cached(&created.id).unwrap();
+            let g = slot.game.lock().await;
+            assert_eq!(g.legal.get(), Some(&played.game.legal));
+            assert_eq!(played.game.legal, g.position().legal_tokens());
+        }
         // Let the spawned engine checks (which lock the game briefly) run.
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         // Recently used games stay; idle ones go.

@@ -14,7 +14,7 @@ use crate::auth::{hash_secret, random_token, seat, secret_matches};
 use crate::engine_task::{kick_engine, kick_engine_for};
 use crate::error::{ApiError, ApiJson, ApiPath};
 use crate::limits::ClientIp;
-use crate::live::{resign_token, LiveGame, NEXT_ROUND};
+use crate::live::{prepare_move, resign_token, LiveGame, NEXT_ROUND};
 use crate::state::{commit_stored, store_last_step, AppState, Slot};
 use crate::store::Mode;
 use crate::view::GameView;
@@ -29,21 +29,39 @@ pub(crate) async fn post_move(
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<MoveResponse>, ApiError> {
     let slot = st.slot(&id).await?;
-    let mut g = slot.game.lock().await;
-    let seat = seat(&g, &headers)?;
-    if let Some(expect) = req.seq {
-        if expect != g.seq() {
-            return Err(ApiError::conflict(
-                "stale",
-                format!("the game has {} steps, not {expect}: reload it", g.seq()),
-            ));
+    // The rules work runs on a blocking thread without the game's lock; if
+    // the game changed meanwhile, the move is checked again.
+    let mut tries = 0;
+    let (mut g, prepared) = loop {
+        let input = {
+            let g = slot.game.lock().await;
+            let seat = seat(&g, &headers)?;
+            if let Some(expect) = req.seq {
+                if expect != g.seq() {
+                    return Err(ApiError::conflict(
+                        "stale",
+                        format!("the game has {} steps, not {expect}: reload it", g.seq()),
+                    ));
+                }
+            }
+            g.check_turn(seat)?;
+            if g.thinking {
+                return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
+            }
+            g.move_input()?
+        };
+        let token = req.token.clone();
+        let prepared =
+            AppState::rules(move || prepare_move(input, &token, LiveGame::TRACE_LIMIT, true)).await?;
+        let g = slot.game.lock().await;
+        if g.seq() == input.seq && g.epoch == input.epoch && !g.thinking {
+            break (g, prepared);
         }
-    }
-    g.check_turn(seat)?;
-    if g.thinking {
-        return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
-    }
-    let prepared = g.prepare(&req.token, LiveGame::TRACE_LIMIT)?;
+        tries += 1;
+        if tries == 3 {
+            return Err(ApiError::conflict("stale", "the game keeps changing: reload it"));
+        }
+    };
     // The engine's reply is this client's engine job.
     let held = st.reserve_engine(&g, client)?;
     let event = commit_stored(&st, &mut g, prepared).await?;
@@ -60,11 +78,33 @@ pub(crate) async fn undo(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = st.slot(&id).await?;
-    let mut g = slot.game.lock().await;
-    seat(&g, &headers)?;
-    let keep = g.undo_target()?;
-    let kept = g.step_tokens(keep);
-    let rebuilt = LiveGame::replay(g.meta.clone(), g.epoch + 1, &kept)?;
+    // The game is rebuilt on a blocking thread without its lock; if it
+    // changed meanwhile, the undo is worked out again.
+    let mut tries = 0;
+    let (mut g, rebuilt) = loop {
+        let (keep, kept, meta, seq, epoch) = {
+            let g = slot.game.lock().await;
+            seat(&g, &headers)?;
+            let keep = g.undo_target()?;
+            (keep, g.step_tokens(keep), g.meta.clone(), g.seq(), g.epoch)
+        };
+        let rebuilt = AppState::rules(move || {
+            let g = LiveGame::replay(meta, epoch + 1, &kept)?;
+            g.warm();
+            Ok(g)
+        })
+        .await?;
+        let g = slot.game.lock().await;
+        if g.seq() == seq && g.epoch == epoch {
+            debug_assert_eq!(rebuilt.seq(), keep);
+            break (g, rebuilt);
+        }
+        tries += 1;
+        if tries == 3 {
+            return Err(ApiError::conflict("stale", "the game keeps changing: reload it"));
+        }
+    };
+    let keep = rebuilt.seq();
     let summary = rebuilt.summary();
     let gid = g.meta.id.clone();
     st.db(move |s| s.truncate(&gid, keep, &summary)).await?;

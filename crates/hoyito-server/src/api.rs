@@ -84,12 +84,19 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/ws", get(crate::ws::ws))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::metrics::track,
+        ))
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let body_timeout = BodyTimeout(state.limits.body_read_timeout);
-    Router::new()
-        .nest("/api", api)
+    let mut root = Router::new();
+    if state.limits.metrics {
+        root = root.route("/metrics", get(crate::metrics::metrics));
+    }
+    root.nest("/api", api)
         .layer(axum::middleware::from_fn(crate::log::log_request))
         .layer(Extension(body_timeout))
         .merge(crate::assets::router())

@@ -31,6 +31,7 @@ pub mod limits;
 pub mod listen;
 pub mod live;
 pub mod log;
+pub mod metrics;
 pub mod state;
 pub mod store;
 pub mod trace;

@@ -83,6 +83,7 @@ impl std::fmt::Display for Rate {
 pub struct RateLimit {
     what: &'static str,
     limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    refused: std::sync::atomic::AtomicU64,
 }
 
 impl std::fmt::Debug for RateLimit {
@@ -102,7 +103,11 @@ impl RateLimit {
             let burst = NonZeroU32::new(rate.burst).unwrap_or(NonZeroU32::MIN);
             governor::RateLimiter::keyed(Quota::per_minute(n).allow_burst(burst))
         });
-        RateLimit { what, limiter }
+        RateLimit {
+            what,
+            limiter,
+            refused: std::sync::atomic::AtomicU64::new(0),
+        }
     }
 
     /// Counts one request of `client`.
@@ -115,6 +120,7 @@ impl RateLimit {
             return Ok(());
         };
         limiter.check_key(&client).map_err(|not_until| {
+            self.refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             ApiError::too_many(
@@ -127,6 +133,11 @@ impl RateLimit {
             )
             .retry_after(seconds.max(1))
         })
+    }
+
+    /// Requests refused so far.
+    pub fn refused(&self) -> u64 {
+        self.refused.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Forgets clients whose limit is back to full (call now and then, so

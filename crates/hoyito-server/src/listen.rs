@@ -62,6 +62,8 @@ pub struct Limits {
     /// Engine jobs (deep engine moves and hints) a client IP may have
     /// queued or running at once; a move or hint beyond is answered 429.
     pub engine_jobs_per_ip: usize,
+    /// Whether `GET /metrics` is served (Prometheus text format).
+    pub metrics: bool,
 }
 
 impl Default for Limits {
@@ -81,6 +83,7 @@ impl Default for Limits {
             move_rate: Rate::per_minute(1200, 60),
             hint_rate: Rate::per_minute(30, 10),
             engine_jobs_per_ip: 4,
+            metrics: true,
         }
     }
 }

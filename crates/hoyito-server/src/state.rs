@@ -14,6 +14,7 @@ use crate::error::ApiError;
 use crate::limits::{Held, PerClient, RateLimit};
 use crate::listen::Limits;
 use crate::live::{LiveGame, Prepared};
+use crate::metrics::Metrics;
 use crate::store::Store;
 use crate::view::MoveEvent;
 
@@ -72,6 +73,8 @@ pub struct AppState {
     pub(crate) ws_per_ip: Arc<PerClient>,
     /// Engine jobs queued or running per client IP.
     pub(crate) engine_per_ip: Arc<PerClient>,
+    /// The metrics served at `/metrics`.
+    pub(crate) metrics: Metrics,
 }
 
 /// The rate limits per client IP of the API's routes.
@@ -89,6 +92,11 @@ impl Rates {
             moves: Arc::new(RateLimit::new("moves", limits.move_rate)),
             hints: Arc::new(RateLimit::new("hints", limits.hint_rate)),
         }
+    }
+
+    /// Requests refused by the rate limits so far.
+    pub(crate) fn refused(&self) -> u64 {
+        self.create.refused() + self.moves.refused() + self.hints.refused()
     }
 
     /// Forgets clients back to their full allowance.
@@ -129,6 +137,7 @@ impl AppState {
             rates: Rates::new(&limits),
             ws_per_ip: PerClient::new(limits.max_websockets_per_ip),
             engine_per_ip: PerClient::new(limits.engine_jobs_per_ip),
+            metrics: Metrics::new(),
             limits,
         })
     }
@@ -139,10 +148,19 @@ impl AppState {
         f: impl FnOnce(&Store) -> rusqlite::Result<T> + Send + 'static,
     ) -> Result<T, ApiError> {
         let store = self.store.clone();
-        tokio::task::spawn_blocking(move || f(&store))
+        let result = tokio::task::spawn_blocking(move || f(&store))
             .await
-            .map_err(|e| ApiError::internal(format!("storage task failed: {e}")))?
-            .map_err(ApiError::from)
+            .map_err(|e| ApiError::internal(format!("storage task failed: {e}")))
+            .and_then(|r| r.map_err(ApiError::from));
+        if result.is_err() {
+            self.metrics.db_errors.inc();
+        }
+        result
+    }
+
+    /// Deep engine jobs running or waiting.
+    pub(crate) fn engine_queue_depth(&self) -> usize {
+        self.engine_jobs.load(Ordering::Acquire)
     }
 
     /// Runs rules work (replaying a game, proving sowings, listing legal
@@ -387,6 +405,7 @@ pub(crate) async fn store_last_step(st: &AppState, g: &mut LiveGame, token: Stri
         g.rollback(seq - 1);
         return Err(e);
     }
+    st.metrics.moves.inc();
     Ok(())
 }
 

@@ -66,6 +66,7 @@ pub(crate) async fn ws(
             "the server holds as many WebSockets as it may: try again later",
         )
     })?;
+    let open = st.metrics.websockets.clone();
     let session = Session {
         slot,
         shutdown: st.shutdown.clone(),
@@ -78,7 +79,9 @@ pub(crate) async fn ws(
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(WS_WRITE_BUFFER)
         .on_upgrade(move |socket| async move {
+            open.inc();
             session.run(socket).await;
+            open.dec();
             drop((permit, per_ip));
         }))
 }

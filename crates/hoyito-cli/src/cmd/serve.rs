@@ -47,6 +47,9 @@ pub struct Args {
     /// Engine jobs (deep engine moves, hints) queued or running per client IP at most (0: no cap).
     #[arg(long, default_value_t = Limits::default().engine_jobs_per_ip, value_name = "N")]
     pub engine_jobs_per_ip: usize,
+    /// Do not serve GET /metrics (Prometheus text format, on the same address).
+    #[arg(long)]
+    pub no_metrics: bool,
 }
 
 /// Serves until Ctrl-C or SIGTERM. Prints `listening on http://ADDR` once bound.
@@ -67,6 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             move_rate: args.move_rate,
             hint_rate: args.hint_rate,
             engine_jobs_per_ip: args.engine_jobs_per_ip,
+            metrics: !args.no_metrics,
             ..Limits::default()
         },
     };

@@ -53,8 +53,18 @@ fn client_from(from: IpAddr) -> reqwest::Client {
 }
 
 async fn create(http: &reqwest::Client, url: &str, body: Value) -> Value {
-    let res = http.post(format!("{url}/api/games")).json(&body).send().await.expect("create");
-    assert_eq!(res.status(), 201, "create: {}", res.text().await.unwrap_or_default());
+    let res = http
+        .post(format!("{url}/api/games"))
+        .json(&body)
+        .send()
+        .await
+        .expect("create");
+    assert_eq!(
+        res.status(),
+        201,
+        "create: {}",
+        res.text().await.unwrap_or_default()
+    );
     res.json().await.expect("JSON")
 }
 
@@ -66,7 +76,12 @@ async fn play(http: &reqwest::Client, url: &str, id: &str, token: &str, mv: &str
         .send()
         .await
         .expect("move");
-    assert_eq!(res.status(), 200, "move: {}", res.text().await.unwrap_or_default());
+    assert_eq!(
+        res.status(),
+        200,
+        "move: {}",
+        res.text().await.unwrap_or_default()
+    );
     res.json().await.expect("JSON")
 }
 
@@ -94,7 +109,10 @@ async fn main() {
         }
     }
     let url = url.expect("--url http://127.0.0.1:PORT");
-    let addr: SocketAddr = url.trim_start_matches("http://").parse().expect("a loopback address");
+    let addr: SocketAddr = url
+        .trim_start_matches("http://")
+        .parse()
+        .expect("a loopback address");
     assert!(addr.ip().is_loopback(), "loopback only");
     let local = client_from([127, 0, 0, 1].into());
     match cmd.as_deref() {
@@ -159,7 +177,11 @@ async fn main() {
                 "/api/health with {} idle connections held: {} ok, {failed} failed; {}",
                 held.len(),
                 times.len(),
-                if times.is_empty() { "-".into() } else { percentiles(times) }
+                if times.is_empty() {
+                    "-".into()
+                } else {
+                    percentiles(times)
+                }
             );
         }
         Some("engine-fairness") => {
@@ -167,7 +189,12 @@ async fn main() {
             for i in 0..n {
                 let from: IpAddr = [127, 0, 1, (i % 250 + 1) as u8].into();
                 let http = client_from(from);
-                let g = create(&http, &url, json!({"mode": "engine", "level": 10, "side": "south"})).await;
+                let g = create(
+                    &http,
+                    &url,
+                    json!({"mode": "engine", "level": 10, "side": "south"}),
+                )
+                .await;
                 deep.push((http, g));
             }
             // Every level-10 game moves, so that their engines think (the
@@ -193,12 +220,31 @@ async fn main() {
             let quick = client_from([127, 0, 0, 3].into());
             let mut times = Vec::new();
             for _ in 0..5 {
-                let g = create(&quick, &url, json!({"mode": "engine", "level": 1, "side": "south"})).await;
+                let g = create(
+                    &quick,
+                    &url,
+                    json!({"mode": "engine", "level": 1, "side": "south"}),
+                )
+                .await;
                 let id = g["id"].as_str().unwrap();
                 let start = Instant::now();
-                play(&quick, &url, id, g["token"].as_str().unwrap(), g["game"]["legal"][0].as_str().unwrap()).await;
+                play(
+                    &quick,
+                    &url,
+                    id,
+                    g["token"].as_str().unwrap(),
+                    g["game"]["legal"][0].as_str().unwrap(),
+                )
+                .await;
                 loop {
-                    let v: Value = quick.get(format!("{url}/api/games/{id}")).send().await.unwrap().json().await.unwrap();
+                    let v: Value = quick
+                        .get(format!("{url}/api/games/{id}"))
+                        .send()
+                        .await
+                        .unwrap()
+                        .json()
+                        .await
+                        .unwrap();
                     if v["seq"].as_u64() >= Some(2) || v["result"].is_string() {
                         break;
                     }
@@ -218,8 +264,13 @@ async fn main() {
                 .find(|l| l.starts_with("hoyito_engine_queue_depth "))
                 .unwrap_or("")
                 .to_string();
-            println!("level-1 reply while {n} level-10 games think ({depth}): {}", percentiles(times));
+            println!(
+                "level-1 reply while {n} level-10 games think ({depth}): {}",
+                percentiles(times)
+            );
         }
-        _ => eprintln!("usage: capacity --url URL [--pid PID] idle-games|sockets|idle-conns|engine-fairness N"),
+        _ => {
+            eprintln!("usage: capacity --url URL [--pid PID] idle-games|sockets|idle-conns|engine-fairness N")
+        }
     }
 }

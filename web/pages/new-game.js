@@ -73,7 +73,7 @@ export function newGamePage(app) {
       <label class="check"><input type="checkbox" name="match"> ${t('new.match')}</label>
       <details><summary>${t('new.options')}</summary>
         <div class="grid">
-          <label>${t('new.seeds')}<input type="number" name="seeds" min="1" max="6" value="4"></label>
+          <label>${t('new.seeds')}<input type="number" name="seeds" min="1" max="8" value="4"></label>
           <label>${t('new.direction')}<select name="direction">
             ${opt('fixed', t('dir.fixed'), true)}${opt('per_player', t('dir.per_player'))}${opt('per_move', t('dir.per_move'))}</select></label>
           <label>${t('new.repetition')}<select name="repetition">${opt('even', t('rep.even'), true)}${opt('own_row', t('rep.own_row'))}</select></label>

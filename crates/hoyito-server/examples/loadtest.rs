@@ -188,7 +188,17 @@ async fn main() {
         Some(u) => (u.trim_end_matches('/').to_string(), None),
         None => {
             let store = hoyito_server::Store::open(&dir.path().join("load.db")).expect("database");
-            let (addr, server) = hoyito_server::spawn_local(store).await.expect("bind 127.0.0.1:0");
+            // One address plays every game: no limits per address.
+            let limits = hoyito_server::Limits {
+                create_rate: hoyito_server::Rate::OFF,
+                move_rate: hoyito_server::Rate::OFF,
+                max_connections_per_ip: 0,
+                max_websockets_per_ip: 0,
+                ..hoyito_server::Limits::default()
+            };
+            let (addr, server) = hoyito_server::spawn_local_with(store, limits)
+                .await
+                .expect("bind 127.0.0.1:0");
             (format!("http://{addr}"), Some(server))
         }
     };

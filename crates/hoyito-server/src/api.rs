@@ -52,33 +52,61 @@ pub(crate) async fn method_not_allowed() -> ApiError {
 
 /// The router: the JSON API under `/api`, the WebSocket, and the embedded UI.
 pub fn router(state: Arc<AppState>) -> Router {
+    let rated = |limit: &Arc<crate::limits::RateLimit>| {
+        axum::middleware::from_fn_with_state(limit.clone(), crate::limits::enforce)
+    };
     let api = Router::new()
         .route("/health", get(health))
-        .route("/games", get(games::list).post(games::create))
+        .route(
+            "/games",
+            post(games::create)
+                .route_layer(rated(&state.rates.create))
+                .get(games::list),
+        )
         .route(
             "/games/import",
-            post(games::import).layer(DefaultBodyLimit::max(MAX_IMPORT_BODY)),
+            post(games::import)
+                .route_layer(rated(&state.rates.create))
+                .layer(DefaultBodyLimit::max(MAX_IMPORT_BODY)),
         )
         .route("/games/{id}", get(games::get_game))
-        .route("/games/{id}/moves", post(play::post_move))
+        .route(
+            "/games/{id}/moves",
+            post(play::post_move).route_layer(rated(&state.rates.moves)),
+        )
         .route("/games/{id}/undo", post(play::undo))
         .route("/games/{id}/next-round", post(play::next_round))
         .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/abort", post(play::abort))
         .route("/games/{id}/draw", post(draw::draw))
-        .route("/games/{id}/chat", get(chat::get_chat).post(chat::post_chat))
+        .route(
+            "/games/{id}/chat",
+            post(chat::post_chat)
+                .route_layer(rated(&state.rates.chat))
+                .get(chat::get_chat),
+        )
         .route("/lobby", get(lobby::lobby))
         .route("/games/{id}/join", post(play::join))
-        .route("/games/{id}/hint", post(play::hint))
+        .route(
+            "/games/{id}/hint",
+            post(play::hint).route_layer(rated(&state.rates.hints)),
+        )
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/ws", get(crate::ws::ws))
         .route("/games/{id}/analysis", get(analysis::get).post(analysis::start))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::metrics::track,
+        ))
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let body_timeout = BodyTimeout(state.limits.body_read_timeout);
-    Router::new()
-        .nest("/api", api)
+    let mut root = Router::new();
+    if state.limits.metrics {
+        root = root.route("/metrics", get(crate::metrics::metrics));
+    }
+    root.nest("/api", api)
         .layer(axum::middleware::from_fn(crate::log::log_request))
         .layer(Extension(body_timeout))
         .merge(crate::assets::router())

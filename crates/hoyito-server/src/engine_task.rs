@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::ai;
-use crate::live::LiveGame;
+use crate::limits::Held;
+use crate::live::{prepare_move, LiveGame};
 use crate::state::{commit_stored, AppState, Slot};
 use crate::ws::broadcast_move;
 
@@ -23,13 +24,24 @@ const RETRY_MAX: Duration = Duration::from_secs(2);
 /// fails to store is tried again (with a growing wait) until it is stored
 /// or an undo changes the game, so an engine game never stalls.
 pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
+    kick_engine_for(state, slot, None);
+}
+
+/// [`kick_engine`] for a client's move: `held` (the client's engine job,
+/// see [`AppState::reserve_engine`]) is released once the engine's reply
+/// is played.
+pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Option<Held>) {
     tokio::spawn(async move {
+        let mut held = held;
         loop {
-            let (game, level, epoch, seq, stop) = {
+            let (game, level, epoch, seq, stop, input) = {
                 let mut g = slot.game.lock().await;
                 if !g.engine_to_move() || g.thinking {
                     return;
                 }
+                let Ok(input) = g.move_input() else {
+                    return;
+                };
                 g.thinking = true;
                 g.stop = Arc::new(AtomicBool::new(false));
                 (
@@ -38,6 +50,7 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
                     g.epoch,
                     g.seq(),
                     g.stop.clone(),
+                    input,
                 )
             };
             // Deep searches are counted in the engine queue; quick ones
@@ -52,7 +65,9 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
             let tablebases = state.tablebases.clone().filter(|_| level == 10);
             let choice = tokio::task::spawn_blocking(move || {
                 let (_permit, _ticket) = (permit, ticket);
-                ai::choose(&game, level, tablebases.as_deref(), movetime, &stop)
+                let (token, _) = ai::choose(&game, level, tablebases.as_deref(), movetime, &stop)?;
+                // The rules work of the move, off the game's lock too.
+                prepare_move(input, &token, LiveGame::TRACE_LIMIT, true).ok()
             })
             .await;
             let mut g = slot.game.lock().await;
@@ -60,11 +75,7 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
                 g.thinking = false;
                 continue; // an undo came in: think again if the engine is still to move
             }
-            let prepared = match choice {
-                Ok(Some((token, _))) => g.prepare(&token, LiveGame::TRACE_LIMIT).ok(),
-                _ => None,
-            };
-            let Some(prepared) = prepared else {
+            let Ok(Some(prepared)) = choice else {
                 g.thinking = false;
                 return;
             };
@@ -96,6 +107,8 @@ pub(crate) fn kick_engine(state: Arc<AppState>, slot: Arc<Slot>) {
                 let view = g.view();
                 broadcast_move(&slot, &event, &view);
             }
+            drop(g);
+            held.take();
         }
     });
 }

@@ -30,9 +30,11 @@ pub mod ending;
 mod engine_task;
 pub mod error;
 mod handlers;
+pub mod limits;
 pub mod listen;
 pub mod live;
 pub mod log;
+pub mod metrics;
 pub mod names;
 pub mod state;
 pub mod store;
@@ -51,6 +53,7 @@ use tokio::sync::watch;
 
 pub use api::{router, AppState};
 pub use error::ApiError;
+pub use limits::Rate;
 pub use listen::Limits;
 pub use store::Store;
 
@@ -64,6 +67,8 @@ pub struct Config {
     /// Endgame tablebases (`hoyito tablebase build`) for level-10 engine
     /// moves and hints: perfect play where they cover the position.
     pub tablebases: Option<PathBuf>,
+    /// Timeouts, caps and rate limits.
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -72,6 +77,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("./hoyito.db"),
             tablebases: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -104,6 +110,7 @@ pub async fn serve_on(
             loop {
                 tick.tick().await;
                 state.evict_idle(api::IDLE_EVICT_MS);
+                state.rates.forget_idle();
             }
         })
     };
@@ -151,7 +158,7 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result
             .with_context(|| format!("binding {}", config.addr))?;
         on_listen(listener.local_addr()?);
         let tablebases = config.tablebases.map(ai::Tablebases::new);
-        serve_on(listener, store, tablebases, Limits::default(), shutdown_signal())
+        serve_on(listener, store, tablebases, config.limits, shutdown_signal())
             .await
             .context("serving")
     });

@@ -12,6 +12,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -19,6 +20,8 @@ use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 use tower::ServiceExt;
+
+use crate::limits::{PerClient, Rate};
 
 /// Timeouts and caps of a server (documented in `docs/API.md`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +43,29 @@ pub struct Limits {
     /// After a shutdown signal, connections still open after this long are
     /// closed without waiting further.
     pub shutdown_grace: Duration,
+    /// Open HTTP connections per client IP address at most; a connection
+    /// beyond is answered 429 and closed (0: no cap).
+    pub max_connections_per_ip: usize,
+    /// Open WebSockets per client IP address at most; beyond, an upgrade
+    /// is answered 429 (0: no cap).
+    pub max_websockets_per_ip: usize,
+    /// Games held in memory at most: beyond, the least recently used game
+    /// that nobody watches is dropped from memory (it stays stored); if
+    /// every game is in use, creating or loading another is answered 503.
+    pub max_games_in_memory: usize,
+    /// Game creations (and record imports) per client IP.
+    pub create_rate: Rate,
+    /// Moves per client IP.
+    pub move_rate: Rate,
+    /// Hints per client IP.
+    pub hint_rate: Rate,
+    /// Chat messages per client IP (each player also has a flood limit).
+    pub chat_rate: Rate,
+    /// Engine jobs (deep engine moves and hints) a client IP may have
+    /// queued or running at once; a move or hint beyond is answered 429.
+    pub engine_jobs_per_ip: usize,
+    /// Whether `GET /metrics` is served (Prometheus text format).
+    pub metrics: bool,
 }
 
 impl Default for Limits {
@@ -52,6 +78,15 @@ impl Default for Limits {
             ws_ping_interval: Duration::from_secs(30),
             ws_idle_timeout: Duration::from_secs(75),
             shutdown_grace: Duration::from_secs(5),
+            max_connections_per_ip: 256,
+            max_websockets_per_ip: 256,
+            max_games_in_memory: 20_000,
+            create_rate: Rate::per_minute(60, 20),
+            move_rate: Rate::per_minute(1200, 60),
+            hint_rate: Rate::per_minute(30, 10),
+            chat_rate: Rate::per_minute(120, 30),
+            engine_jobs_per_ip: 4,
+            metrics: true,
         }
     }
 }
@@ -73,6 +108,7 @@ pub(crate) async fn serve_connections(
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let per_ip = PerClient::new(limits.max_connections_per_ip);
     let (close_tx, close_rx) = watch::channel(false);
     let mut conns = JoinSet::new();
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -85,9 +121,9 @@ pub(crate) async fn serve_connections(
             slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
             () = &mut shutdown => break,
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => (stream, peer),
+                Ok(accepted) => accepted,
                 Err(e) if is_connection_error(&e) => continue,
                 Err(_) => {
                     // Out of file descriptors or memory: wait for some to be freed.
@@ -97,12 +133,14 @@ pub(crate) async fn serve_connections(
             },
             () = &mut shutdown => break,
         };
-        let (stream, peer) = stream;
         let _ = stream.set_nodelay(true);
-        // Handlers may read the client's address (`ConnectInfo`).
+        let Some(held) = per_ip.try_take(peer.ip()) else {
+            conns.spawn(refuse(stream, slot));
+            continue;
+        };
         let service = TowerToHyperService::new(app.clone().map_request(
-            move |mut req: axum::http::Request<hyper::body::Incoming>| {
-                req.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+            move |mut req: axum::extract::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(ConnectInfo(peer));
                 req
             },
         ));
@@ -111,7 +149,7 @@ pub(crate) async fn serve_connections(
             .with_upgrades();
         let mut close = close_rx.clone();
         conns.spawn(async move {
-            let _slot = slot;
+            let (_slot, _held) = (slot, held);
             tokio::pin!(conn);
             tokio::select! {
                 _ = conn.as_mut() => return,
@@ -131,6 +169,23 @@ pub(crate) async fn serve_connections(
         conns.shutdown().await;
     }
     Ok(())
+}
+
+/// The answer to a connection over the per-IP cap.
+const REFUSED: &[u8] = b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\
+retry-after: 5\r\nconnection: close\r\ncontent-length: 98\r\n\r\n\
+{\"error\":\"too many open connections from your address\",\"code\":\"too_many_connections\",\"status\":429}";
+
+/// Answers 429 on a connection over the per-IP cap and closes it, without
+/// reading the request (within a second, holding its connection slot).
+async fn refuse(mut stream: tokio::net::TcpStream, slot: tokio::sync::OwnedSemaphorePermit) {
+    use tokio::io::AsyncWriteExt;
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(REFUSED).await?;
+        stream.shutdown().await
+    })
+    .await;
+    drop(slot);
 }
 
 fn is_connection_error(e: &std::io::Error) -> bool {

@@ -29,6 +29,69 @@ pub struct Prepared {
     pub token: String,
     /// The event to send once committed.
     pub event: MoveEvent,
+    /// The legal moves after it, if worked out already (off the game's lock).
+    legal_after: Option<Vec<String>>,
+}
+
+/// What checking a move needs of a game, copied out of its lock so that
+/// the rules work ([`prepare_move`]) runs on a blocking thread.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveInput {
+    pos: Position,
+    /// The game's step count when copied.
+    pub seq: u64,
+    /// The game's undo count when copied.
+    pub epoch: u64,
+}
+
+/// Checks a move token completely on a copy of the position, records its
+/// sowing trace (at most `trace_limit` events) and, with `with_legal`,
+/// works out the legal moves after it. The heavy rules work of a move
+/// (proving a sowing finite or endless, for every candidate with
+/// `with_legal`): call from a blocking thread for live moves.
+///
+/// # Errors
+/// 409 if the game is over; 422 `bad_move` if the token is unreadable,
+/// `illegal_move` if the move is illegal.
+pub fn prepare_move(
+    input: MoveInput,
+    token: &str,
+    trace_limit: usize,
+    with_legal: bool,
+) -> Result<Prepared, ApiError> {
+    let pos = input.pos;
+    if pos.is_over() {
+        return Err(ApiError::conflict("game_over", "the game is over"));
+    }
+    let m = pos
+        .parse_move(token)
+        .map_err(|e| ApiError::unprocessable("bad_move", e.to_string()))?;
+    let mut after = pos;
+    let mut trace = Trace::new(trace_limit);
+    let played: Played = after
+        .play_observed(m, &mut trace)
+        .map_err(|e| ApiError::unprocessable("illegal_move", format!("{} is illegal: {e}", token.trim())))?;
+    let side = pos.to_move();
+    let expected_next = if played.extra_turn { side } else { side.other() };
+    let canonical = pos.move_token(m).to_string();
+    Ok(Prepared {
+        m,
+        token: canonical.clone(),
+        event: MoveEvent {
+            seq: input.seq + 1,
+            epoch: input.epoch,
+            round: pos.round(),
+            side,
+            token: canonical,
+            board_before: pos.board().to_vec(),
+            captured_before: caps(&pos),
+            trace,
+            captured: played.captured,
+            extra_turn: played.extra_turn,
+            passed: !after.is_over() && after.to_move() != expected_next,
+        },
+        legal_after: with_legal.then(|| after.legal_tokens()),
+    })
 }
 
 /// A game in memory.
@@ -60,6 +123,8 @@ pub struct LiveGame {
     pub clock_timer: Option<tokio::task::AbortHandle>,
     /// When each side's last chat messages were sent (the flood limit).
     pub chat_sent: [std::collections::VecDeque<i64>; 2],
+    /// The legal moves of the current position, once worked out.
+    pub(crate) legal: std::sync::OnceLock<Vec<String>>,
 }
 
 pub(crate) fn caps(p: &Position) -> [u8; 2] {
@@ -96,6 +161,7 @@ impl LiveGame {
             times: Vec::new(),
             clock_timer: None,
             chat_sent: Default::default(),
+            legal: std::sync::OnceLock::new(),
         })
     }
 
@@ -193,39 +259,26 @@ impl LiveGame {
     /// 409 if the game is over; 422 `bad_move` if the token is unreadable,
     /// `illegal_move` if the move is illegal.
     pub fn prepare(&self, token: &str, trace_limit: usize) -> Result<Prepared, ApiError> {
+        prepare_move(self.move_input()?, token, trace_limit, false)
+    }
+
+    /// What [`prepare_move`] needs of this game.
+    ///
+    /// # Errors
+    /// 409 `game_over` once a player resigned.
+    pub fn move_input(&self) -> Result<MoveInput, ApiError> {
         self.check_not_resigned()?;
-        let pos = *self.position();
-        if pos.is_over() {
-            return Err(ApiError::conflict("game_over", "the game is over"));
-        }
-        let m = pos
-            .parse_move(token)
-            .map_err(|e| ApiError::unprocessable("bad_move", e.to_string()))?;
-        let mut after = pos;
-        let mut trace = Trace::new(trace_limit);
-        let played: Played = after.play_observed(m, &mut trace).map_err(|e| {
-            ApiError::unprocessable("illegal_move", format!("{} is illegal: {e}", token.trim()))
-        })?;
-        let side = pos.to_move();
-        let expected_next = if played.extra_turn { side } else { side.other() };
-        let canonical = pos.move_token(m).to_string();
-        Ok(Prepared {
-            m,
-            token: canonical.clone(),
-            event: MoveEvent {
-                seq: self.seq() + 1,
-                epoch: self.epoch,
-                round: pos.round(),
-                side,
-                token: canonical,
-                board_before: pos.board().to_vec(),
-                captured_before: caps(&pos),
-                trace,
-                captured: played.captured,
-                extra_turn: played.extra_turn,
-                passed: !after.is_over() && after.to_move() != expected_next,
-            },
+        Ok(MoveInput {
+            pos: *self.position(),
+            seq: self.seq(),
+            epoch: self.epoch,
         })
+    }
+
+    /// Works out the legal moves of the current position if not done yet
+    /// (the rules work of a view: call from a blocking thread).
+    pub fn warm(&self) {
+        self.legal_tokens_ref();
     }
 
     /// Applies a prepared move (after it was stored).
@@ -233,6 +286,10 @@ impl LiveGame {
         self.play.play(p.m).expect("a prepared move is legal");
         // A move withdraws a draw offer.
         self.draw_offer = None;
+        self.legal = std::sync::OnceLock::new();
+        if let Some(legal) = p.legal_after {
+            let _ = self.legal.set(legal);
+        }
         let pos = *self.position();
         self.steps.push(StepView {
             seq: self.seq() + 1,
@@ -345,6 +402,7 @@ impl LiveGame {
     /// Starts the next round (after [`LiveGame::check_next_round`] and storing the step).
     pub fn commit_next_round(&mut self) {
         let started = self.play.start_next_round();
+        self.legal = std::sync::OnceLock::new();
         assert!(started, "checked before");
         let pos = *self.position();
         self.steps.push(StepView {
@@ -441,7 +499,11 @@ impl LiveGame {
 
     /// Legal move tokens for the player to move.
     pub fn legal_tokens(&self) -> Vec<String> {
-        self.position().legal_tokens()
+        self.legal_tokens_ref().clone()
+    }
+
+    fn legal_tokens_ref(&self) -> &Vec<String> {
+        self.legal.get_or_init(|| self.position().legal_tokens())
     }
 
     /// The stored tokens of the first `keep` steps.
@@ -460,6 +522,7 @@ impl LiveGame {
         self.steps = g.steps;
         self.stop_reason = g.stop_reason;
         self.times.truncate(keep as usize);
+        self.legal = g.legal;
     }
 
     /// A trace limit for live moves.

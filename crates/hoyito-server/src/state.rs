@@ -2,6 +2,7 @@
 //! evicted when idle) and the engine's thread budget.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -10,8 +11,10 @@ use tokio::sync::{broadcast, watch, Semaphore};
 use crate::ai;
 use crate::engine_task::kick_engine;
 use crate::error::ApiError;
+use crate::limits::{Held, PerClient, RateLimit};
 use crate::listen::Limits;
 use crate::live::{LiveGame, Prepared};
+use crate::metrics::Metrics;
 use crate::store::Store;
 use crate::view::MoveEvent;
 
@@ -66,6 +69,47 @@ pub struct AppState {
     pub(crate) ws_slots: Arc<Semaphore>,
     /// Post-game analyses (`crate::analysis`).
     pub(crate) analyses: crate::analysis::Analyses,
+    /// Rate limits per client IP.
+    pub(crate) rates: Rates,
+    /// Open WebSockets per client IP.
+    pub(crate) ws_per_ip: Arc<PerClient>,
+    /// Engine jobs queued or running per client IP.
+    pub(crate) engine_per_ip: Arc<PerClient>,
+    /// The metrics served at `/metrics`.
+    pub(crate) metrics: Metrics,
+}
+
+/// The rate limits per client IP of the API's routes.
+#[derive(Debug, Clone)]
+pub(crate) struct Rates {
+    pub(crate) create: Arc<RateLimit>,
+    pub(crate) moves: Arc<RateLimit>,
+    pub(crate) hints: Arc<RateLimit>,
+    pub(crate) chat: Arc<RateLimit>,
+}
+
+impl Rates {
+    fn new(limits: &Limits) -> Rates {
+        Rates {
+            create: Arc::new(RateLimit::new("new games", limits.create_rate)),
+            moves: Arc::new(RateLimit::new("moves", limits.move_rate)),
+            hints: Arc::new(RateLimit::new("hints", limits.hint_rate)),
+            chat: Arc::new(RateLimit::new("chat messages", limits.chat_rate)),
+        }
+    }
+
+    /// Requests refused by the rate limits so far.
+    pub(crate) fn refused(&self) -> u64 {
+        self.create.refused() + self.moves.refused() + self.hints.refused() + self.chat.refused()
+    }
+
+    /// Forgets clients back to their full allowance.
+    pub(crate) fn forget_idle(&self) {
+        self.create.forget_idle();
+        self.moves.forget_idle();
+        self.hints.forget_idle();
+        self.chat.forget_idle();
+    }
 }
 
 impl AppState {
@@ -96,6 +140,10 @@ impl AppState {
             tablebases: tablebases.map(Arc::new),
             ws_slots: Arc::new(Semaphore::new(limits.max_websockets.max(1))),
             analyses: crate::analysis::Analyses::new(crate::analysis::analysis_workers(engine_threads)),
+            rates: Rates::new(&limits),
+            ws_per_ip: PerClient::new(limits.max_websockets_per_ip),
+            engine_per_ip: PerClient::new(limits.engine_jobs_per_ip),
+            metrics: Metrics::new(),
             limits,
         })
     }
@@ -106,10 +154,29 @@ impl AppState {
         f: impl FnOnce(&Store) -> rusqlite::Result<T> + Send + 'static,
     ) -> Result<T, ApiError> {
         let store = self.store.clone();
-        tokio::task::spawn_blocking(move || f(&store))
+        let result = tokio::task::spawn_blocking(move || f(&store))
             .await
-            .map_err(|e| ApiError::internal(format!("storage task failed: {e}")))?
-            .map_err(ApiError::from)
+            .map_err(|e| ApiError::internal(format!("storage task failed: {e}")))
+            .and_then(|r| r.map_err(ApiError::from));
+        if result.is_err() {
+            self.metrics.db_errors.inc();
+        }
+        result
+    }
+
+    /// Deep engine jobs running or waiting.
+    pub(crate) fn engine_queue_depth(&self) -> usize {
+        self.engine_jobs.load(Ordering::Acquire)
+    }
+
+    /// Runs rules work (replaying a game, proving sowings, listing legal
+    /// moves) on a blocking thread, off the async executor.
+    pub(crate) async fn rules<T: Send + 'static>(
+        f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        tokio::task::spawn_blocking(f)
+            .await
+            .map_err(|e| ApiError::internal(format!("rules task failed: {e}")))?
     }
 
     pub(crate) fn cached(&self, id: &str) -> Option<Arc<Slot>> {
@@ -120,8 +187,33 @@ impl AppState {
             .cloned()
     }
 
+    /// Makes room for one more game in memory: at
+    /// [`Limits::max_games_in_memory`], drops the least recently used games
+    /// that nobody uses (they stay stored), a tenth of the cap at once.
+    ///
+    /// # Errors
+    /// 503 `server_full` if every game in memory is in use.
+    pub(crate) fn make_room(&self) -> Result<(), ApiError> {
+        let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if make_room(&mut map, self.limits.max_games_in_memory) {
+            Ok(())
+        } else {
+            Err(ApiError::unavailable(
+                "server_full",
+                "the server holds as many games in memory as it may, all in use; try again later",
+            )
+            .retry_after(5))
+        }
+    }
+
+    /// Holds `game` in memory (or returns the copy already held), after
+    /// [`AppState::make_room`] (which the caller should call first, before
+    /// storing anything).
     pub(crate) fn insert(&self, id: String, game: LiveGame) -> Arc<Slot> {
         let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if !map.contains_key(&id) {
+            make_room(&mut map, self.limits.max_games_in_memory);
+        }
         map.entry(id)
             .or_insert_with(|| {
                 Arc::new(Slot {
@@ -143,14 +235,21 @@ impl AppState {
         if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(ApiError::no_game(id));
         }
+        self.make_room()?;
         let key = id.to_string();
         let loaded = self.db(move |s| s.load(&key)).await?;
         let Some((meta, undos, steps)) = loaded else {
             return Err(ApiError::no_game(id));
         };
         let timed = meta.clock.is_some();
-        let mut game = LiveGame::replay(meta, undos, &steps)
-            .map_err(|e| ApiError::internal(format!("game {id} does not replay: {}", e.message)))?;
+        let key = id.to_string();
+        let mut game = AppState::rules(move || {
+            let game = LiveGame::replay(meta, undos, &steps)
+                .map_err(|e| ApiError::internal(format!("game {key} does not replay: {}", e.message)))?;
+            game.warm();
+            Ok(game)
+        })
+        .await?;
         if timed {
             let key = id.to_string();
             game.times = self.db(move |s| s.step_times(&key)).await?;
@@ -165,6 +264,41 @@ impl AppState {
         }
         Ok(slot)
     }
+}
+
+/// Drops the least recently used games nobody uses from `map` if it holds
+/// `cap` games or more, down to nine tenths of `cap`. False if it still
+/// holds `cap` games (all in use).
+fn make_room(map: &mut HashMap<String, Arc<Slot>>, cap: usize) -> bool {
+    let cap = cap.max(1);
+    if map.len() < cap {
+        return true;
+    }
+    let keep = cap - cap.div_ceil(10);
+    let mut idle: Vec<(i64, String)> = map
+        .iter()
+        .filter(|(_, slot)| evictable(slot))
+        .map(|(k, slot)| (slot.last_used.load(Ordering::Relaxed), k.clone()))
+        .collect();
+    idle.sort_unstable();
+    let excess = map.len().saturating_sub(keep);
+    for (_, k) in idle.into_iter().take(excess) {
+        map.remove(&k);
+    }
+    map.len() < cap
+}
+
+/// Whether a game may leave memory: nobody watches it, no request or
+/// engine search holds it.
+fn evictable(slot: &Arc<Slot>) -> bool {
+    // One reference in the map: no request or task holds it.
+    Arc::strong_count(slot) == 1
+        && slot.tx.receiver_count() == 0
+        // A game whose clock runs keeps its timer in memory.
+        && slot
+            .game
+            .try_lock()
+            .is_ok_and(|g| !g.thinking && g.deadline().is_none())
 }
 
 /// One engine job counted in [`AppState::engine_jobs`] until dropped.
@@ -200,6 +334,48 @@ impl AppState {
         Ok(ticket)
     }
 
+    /// Reserves an engine job for `client`'s move in `g`, if the engine
+    /// will search deeply after it (an engine game above
+    /// [`QUICK_LEVEL_MAX`]); `None` for other games.
+    ///
+    /// # Errors
+    /// 429 `too_many_engine_jobs` if the client has
+    /// [`Limits::engine_jobs_per_ip`] engine jobs queued or running;
+    /// 503 `engine_busy` if the engine queue is full. Both with `Retry-After`.
+    pub(crate) fn reserve_engine(&self, g: &LiveGame, client: IpAddr) -> Result<Option<Held>, ApiError> {
+        if g.meta.mode != crate::store::Mode::Engine || g.meta.level <= QUICK_LEVEL_MAX {
+            return Ok(None);
+        }
+        self.reserve_deep(client).map(Some)
+    }
+
+    /// One engine job for `client` on the deep-search permits (hints and
+    /// deep engine moves): 429 if the client holds its share, 503 if the
+    /// queue is full.
+    pub(crate) fn reserve_deep(&self, client: IpAddr) -> Result<Held, ApiError> {
+        let held = self.engine_per_ip.try_take(client).ok_or_else(|| {
+            ApiError::too_many(
+                "too_many_engine_jobs",
+                format!(
+                    "the engine is already searching {} times for your address; wait for its answers",
+                    self.limits.engine_jobs_per_ip
+                ),
+            )
+            .retry_after(2)
+        })?;
+        if self.engine_jobs.load(Ordering::Acquire) >= self.engine_jobs_max {
+            return Err(ApiError::unavailable(
+                "engine_busy",
+                format!(
+                    "the engine has {} searches queued; try again shortly",
+                    self.engine_jobs_max
+                ),
+            )
+            .retry_after(2));
+        }
+        Ok(held)
+    }
+
     /// The permits an engine move at `level` waits for.
     pub(crate) fn permits_for_level(&self, level: u8) -> &Arc<Semaphore> {
         if level <= QUICK_LEVEL_MAX {
@@ -217,13 +393,7 @@ impl AppState {
         let before = map.len();
         map.retain(|_, slot| {
             let idle = now - slot.last_used.load(Ordering::Relaxed) >= idle_ms;
-            let unwatched = slot.tx.receiver_count() == 0;
-            // A game whose clock runs keeps its timer in memory.
-            let quiet = slot
-                .game
-                .try_lock()
-                .is_ok_and(|g| !g.thinking && g.deadline().is_none());
-            !(idle && unwatched && quiet)
+            !(idle && evictable(slot))
         });
         before - map.len()
     }
@@ -259,6 +429,7 @@ pub(crate) async fn store_last_step(st: &AppState, g: &mut LiveGame, token: Stri
         g.rollback(seq - 1);
         return Err(e);
     }
+    st.metrics.moves.inc();
     Ok(())
 }
 
@@ -266,6 +437,9 @@ pub(crate) async fn store_last_step(st: &AppState, g: &mut LiveGame, token: Stri
 mod tests {
     use super::*;
     use crate::error::{ApiJson, ApiPath};
+    use crate::limits::ClientIp;
+
+    const LOCAL: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
     use crate::handlers::games::{create, get_game};
     use crate::handlers::play::{hint, post_move};
     use crate::store::Mode;
@@ -305,12 +479,21 @@ mod tests {
         let Json(played) = post_move(
             State(st.clone()),
             ApiPath(created.id.clone()),
+            ClientIp(LOCAL),
             headers,
             ApiJson(mv),
         )
         .await
         .unwrap();
         assert_eq!(st.games_in_memory(), 1);
+        // The legal moves after the move were worked out with it, on a
+        // rules thread, not under the game's lock afterwards.
+        {
+            let slot = st.cached(&created.id).unwrap();
+            let g = slot.game.lock().await;
+            assert_eq!(g.legal.get(), Some(&played.game.legal));
+            assert_eq!(played.game.legal, g.position().legal_tokens());
+        }
         // Let the spawned engine checks (which lock the game briefly) run.
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         // Recently used games stay; idle ones go.
@@ -352,6 +535,56 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn games_in_memory_are_capped_and_evicted_least_recently_used_first() {
+        let (_stop, rx) = watch::channel(false);
+        let limits = Limits {
+            max_games_in_memory: 10,
+            ..Limits::default()
+        };
+        let st = AppState::with_options(Store::in_memory().unwrap(), 1, rx, None, limits);
+        let mut ids = Vec::new();
+        for _ in 0..30 {
+            ids.push(new_game(&st, Mode::Hotseat, 3, None).await.0);
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            assert!(st.games_in_memory() <= 10, "{}", st.games_in_memory());
+        }
+        // The oldest went first; every game is still there, reloaded on use.
+        assert!(st.cached(&ids[0]).is_none());
+        assert!(st.cached(&ids[29]).is_some());
+        for id in &ids {
+            let Json(view) = get_game(State(st.clone()), ApiPath(id.clone())).await.unwrap();
+            assert_eq!(view.seq, 0);
+            // Let the engine check spawned on loading (it holds the game) run.
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        // With every game in memory watched, a new one is refused.
+        let watchers: Vec<_> = st
+            .games
+            .lock()
+            .unwrap()
+            .values()
+            .map(|s| s.tx.subscribe())
+            .collect();
+        assert_eq!(watchers.len(), 10);
+        let req = CreateRequest {
+            mode: Mode::Hotseat,
+            rules: RulesSpec::default(),
+            is_match: false,
+            level: 3,
+            side: None,
+            name: None,
+            clock: None,
+            public: false,
+        };
+        let err = create(State(st.clone()), ApiJson(req)).await.unwrap_err();
+        assert_eq!(
+            (err.status, err.code),
+            (StatusCode::SERVICE_UNAVAILABLE, "server_full")
+        );
+        drop(watchers);
+    }
+
+    #[tokio::test]
     async fn a_low_level_engine_move_does_not_wait_behind_deep_searches() {
         let (_stop, rx) = watch::channel(false);
         let st = AppState::new(Store::in_memory().unwrap(), 1, rx);
@@ -379,12 +612,22 @@ mod tests {
         let busy = st.engine_permits.clone().acquire_many_owned(1).await.unwrap();
         let (id, headers) = new_game(&st, Mode::Hotseat, 3, None).await;
         // The first hint waits for the engine...
-        let first = tokio::spawn(hint(State(st.clone()), ApiPath(id.clone()), headers.clone()));
+        let first = tokio::spawn(hint(
+            State(st.clone()),
+            ApiPath(id.clone()),
+            ClientIp(LOCAL),
+            headers.clone(),
+        ));
         tokio::time::sleep(Duration::from_millis(100)).await;
         // ...and a second one for the same game is refused at once.
         let second = tokio::time::timeout(
             Duration::from_secs(2),
-            hint(State(st.clone()), ApiPath(id.clone()), headers.clone()),
+            hint(
+                State(st.clone()),
+                ApiPath(id.clone()),
+                ClientIp(LOCAL),
+                headers.clone(),
+            ),
         )
         .await
         .expect("the second hint must not wait");
@@ -395,13 +638,22 @@ mod tests {
         );
         // Hints of other games queue up to the bound, then get 503.
         let mut waiting = vec![first];
-        for _ in 1..st.engine_jobs_max {
+        // (From different addresses: one address has a smaller share.)
+        for i in 1..st.engine_jobs_max {
             let (other, h) = new_game(&st, Mode::Hotseat, 3, None).await;
-            waiting.push(tokio::spawn(hint(State(st.clone()), ApiPath(other), h)));
+            let ip = ClientIp(std::net::Ipv4Addr::from(i as u32 + 1).into());
+            waiting.push(tokio::spawn(hint(State(st.clone()), ApiPath(other), ip, h)));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
         let (other, h) = new_game(&st, Mode::Hotseat, 3, None).await;
-        let err = hint(State(st.clone()), ApiPath(other), h).await.unwrap_err();
+        let err = hint(
+            State(st.clone()),
+            ApiPath(other),
+            ClientIp([10, 9, 9, 9].into()),
+            h,
+        )
+        .await
+        .unwrap_err();
         assert_eq!(
             (err.status, err.code, err.retry_after),
             (StatusCode::SERVICE_UNAVAILABLE, "engine_busy", Some(2))
@@ -414,7 +666,7 @@ mod tests {
         let Json(answer) = waiting.remove(0).await.unwrap().unwrap();
         assert!(!answer.token.is_empty());
         // And the game takes hints again.
-        let again = hint(State(st.clone()), ApiPath(id), headers).await;
+        let again = hint(State(st.clone()), ApiPath(id), ClientIp(LOCAL), headers).await;
         assert!(again.is_ok(), "{again:?}");
     }
 }

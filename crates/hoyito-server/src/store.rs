@@ -169,12 +169,30 @@ pub enum OpenError {
 ///
 /// A store opened from a file holds an exclusive lock on `<file>.lock` for
 /// its whole life, so two servers never share one database.
+///
+/// Connections: one writer (every write goes through it, in turn), a few
+/// read-only connections for reads (in WAL mode they never wait for a
+/// writer, nor for a lock another process holds), and one for the health
+/// check's test write, which gives up quickly. A store in memory has the
+/// writer only.
 #[derive(Debug)]
 pub struct Store {
     conn: Mutex<Connection>,
+    /// Read-only connections (none in memory).
+    readers: Vec<Mutex<Connection>>,
+    /// Where the next read starts looking for a free reader.
+    next_reader: std::sync::atomic::AtomicUsize,
+    /// The health check's connection (none in memory).
+    health: Option<Mutex<Connection>>,
     /// The locked `<db>.lock` file (`None` in memory); the lock goes with it.
     _lock: Option<File>,
 }
+
+/// Read-only connections of a store opened from a file.
+pub const READERS: usize = 4;
+
+/// How long the health check's test write waits for a lock.
+pub const HEALTH_BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// The lock file of the database at `db`: `<db>.lock`.
 pub fn lock_path(db: &Path) -> PathBuf {
@@ -224,6 +242,17 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, OpenError> {
         let lock = lock_db(path)?;
         let mut store = Store::setup(Connection::open(path)?)?;
+        for _ in 0..READERS {
+            let reader = Connection::open_with_flags(
+                path,
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )?;
+            reader.busy_timeout(std::time::Duration::from_secs(5))?;
+            store.readers.push(Mutex::new(reader));
+        }
+        let health = Connection::open(path)?;
+        health.busy_timeout(HEALTH_BUSY_TIMEOUT)?;
+        store.health = Some(Mutex::new(health));
         store._lock = Some(lock);
         Ok(store)
     }
@@ -244,13 +273,38 @@ impl Store {
         migrate(&mut conn)?;
         Ok(Store {
             conn: Mutex::new(conn),
+            readers: Vec::new(),
+            next_reader: std::sync::atomic::AtomicUsize::new(0),
+            health: None,
             _lock: None,
         })
     }
 
+    /// The writer.
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (transactions roll back).
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A reader: a free one if any, else the next in turn (the writer in memory).
+    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+        if self.readers.is_empty() {
+            return self.conn();
+        }
+        let start = self
+            .next_reader
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        for i in 0..self.readers.len() {
+            let r = &self.readers[(start + i) % self.readers.len()];
+            match r.try_lock() {
+                Ok(guard) => return guard,
+                Err(std::sync::TryLockError::Poisoned(e)) => return e.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => {}
+            }
+        }
+        self.readers[start % self.readers.len()]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// Stores a new game with no moves.
@@ -360,7 +414,7 @@ impl Store {
     /// # Errors
     /// If SQLite fails or a stored row is corrupt.
     pub fn load(&self, id: &str) -> StoreResult<Option<(Meta, u64, Vec<String>)>> {
-        let conn = self.conn();
+        let conn = self.reader();
         let row = conn
             .query_row(
                 "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
@@ -454,7 +508,7 @@ impl Store {
     /// # Errors
     /// If SQLite fails.
     pub fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut st = conn.prepare_cached(
             &format!("SELECT {LISTED} FROM games WHERE (?2 IS NULL OR status = ?2) ORDER BY updated_ms DESC, id LIMIT ?1"),
         )?;
@@ -466,9 +520,14 @@ impl Store {
     /// one-row `health` table.
     ///
     /// # Errors
-    /// If SQLite fails to write (a full disk, a read-only file, a lock held too long).
+    /// If SQLite fails to write (a full disk, a read-only file, a lock held
+    /// for more than [`HEALTH_BUSY_TIMEOUT`]).
     pub fn check_writable(&self) -> StoreResult<()> {
-        self.conn().execute(
+        let conn = match &self.health {
+            Some(h) => h.lock().unwrap_or_else(|e| e.into_inner()),
+            None => self.conn(),
+        };
+        conn.execute(
             "INSERT OR REPLACE INTO health (id, checked_ms) VALUES (1, ?1)",
             params![now_ms()],
         )?;
@@ -508,7 +567,7 @@ impl Store {
     /// # Errors
     /// If SQLite fails.
     pub fn count(&self) -> StoreResult<u64> {
-        self.conn()
+        self.reader()
             .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
     }
 }

@@ -14,6 +14,7 @@ use serde::Serialize;
 use tokio::sync::{broadcast, watch};
 
 use crate::error::{ApiError, ApiPath};
+use crate::limits::ClientIp;
 use crate::listen::WS_MAX_MESSAGE;
 use crate::state::{AppState, Slot};
 use crate::view::{GameView, MoveEvent};
@@ -55,10 +56,18 @@ pub(crate) fn broadcast_move(slot: &Slot, ev: &MoveEvent, game: &GameView) {
 pub(crate) async fn ws(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = st.slot(&id).await?;
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "not_websocket", e.body_text()))?;
+    let per_ip = st.ws_per_ip.try_take(client).ok_or_else(|| {
+        ApiError::too_many(
+            "too_many_websockets",
+            "too many open WebSockets from your address: close some first",
+        )
+        .retry_after(5)
+    })?;
     let permit = st.ws_slots.clone().try_acquire_owned().map_err(|_| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -66,6 +75,7 @@ pub(crate) async fn ws(
             "the server holds as many WebSockets as it may: try again later",
         )
     })?;
+    let open = st.metrics.websockets.clone();
     let session = Session {
         slot,
         shutdown: st.shutdown.clone(),
@@ -78,8 +88,10 @@ pub(crate) async fn ws(
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(WS_WRITE_BUFFER)
         .on_upgrade(move |socket| async move {
+            open.inc();
             session.run(socket).await;
-            drop(permit);
+            open.dec();
+            drop((permit, per_ip));
         }))
 }
 

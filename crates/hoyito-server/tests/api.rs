@@ -146,18 +146,18 @@ async fn bad_input_is_refused_with_json_errors_and_nothing_stored() {
     // More seeds per hole than the server plays (valid rules for the
     // library): 422, for a new game and for an imported record alike.
     let (status, v) = api
-        .post("/api/games", None, json!({ "rules": { "seeds": 7 } }))
+        .post("/api/games", None, json!({ "rules": { "seeds": 9 } }))
         .await;
     assert_eq!(
         (status, error_code(&v)),
         (StatusCode::UNPROCESSABLE_ENTITY, "invalid_rules")
     );
-    assert!(v["error"].as_str().unwrap().contains("at most 6"), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("at most 8"), "{v}");
     let (status, v) = api
         .post(
             "/api/games/import",
             None,
-            json!({ "record": "[Variant \"II\"]\n[Seeds \"8\"]\n\n1 2" }),
+            json!({ "record": "[Variant \"II\"]\n[Seeds \"10\"]\n\n1 2" }),
         )
         .await;
     assert_eq!(
@@ -165,7 +165,7 @@ async fn bad_input_is_refused_with_json_errors_and_nothing_stored() {
         (StatusCode::UNPROCESSABLE_ENTITY, "invalid_record")
     );
     let (status, _) = api
-        .post("/api/games", None, json!({ "rules": { "seeds": 6 } }))
+        .post("/api/games", None, json!({ "rules": { "seeds": 8 } }))
         .await;
     assert_eq!(status, StatusCode::CREATED);
     // Joining a full game: 409; a wrong invite: 403 is checked before (no seat left here).

@@ -5,6 +5,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use hoyito_server::{Limits, Rate};
+
 /// Arguments of `hoyito serve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -17,6 +19,40 @@ pub struct Args {
     /// Endgame tablebases for the level-10 engine (default: ./tablebases if it exists).
     #[arg(long, value_name = "DIR")]
     pub tablebases: Option<PathBuf>,
+    /// Open HTTP connections at most (WebSockets count separately).
+    #[arg(long, default_value_t = Limits::default().max_connections, value_name = "N")]
+    pub max_connections: usize,
+    /// Open HTTP connections per client IP address at most (0: no cap).
+    #[arg(long, default_value_t = Limits::default().max_connections_per_ip, value_name = "N")]
+    pub max_connections_per_ip: usize,
+    /// Open WebSockets at most.
+    #[arg(long, default_value_t = Limits::default().max_websockets, value_name = "N")]
+    pub max_websockets: usize,
+    /// Open WebSockets per client IP address at most (0: no cap).
+    #[arg(long, default_value_t = Limits::default().max_websockets_per_ip, value_name = "N")]
+    pub max_websockets_per_ip: usize,
+    /// Games held in memory at most (the least recently used idle ones are
+    /// dropped from memory first; they stay stored).
+    #[arg(long, default_value_t = Limits::default().max_games_in_memory, value_name = "N")]
+    pub max_games_in_memory: usize,
+    /// New games (and imports) per client IP: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = Limits::default().create_rate, value_name = "N[,BURST]")]
+    pub create_rate: Rate,
+    /// Moves per client IP: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = Limits::default().move_rate, value_name = "N[,BURST]")]
+    pub move_rate: Rate,
+    /// Hints per client IP: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = Limits::default().hint_rate, value_name = "N[,BURST]")]
+    pub hint_rate: Rate,
+    /// Chat messages per client IP: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = Limits::default().chat_rate, value_name = "N[,BURST]")]
+    pub chat_rate: Rate,
+    /// Engine jobs (deep engine moves, hints) queued or running per client IP at most (0: no cap).
+    #[arg(long, default_value_t = Limits::default().engine_jobs_per_ip, value_name = "N")]
+    pub engine_jobs_per_ip: usize,
+    /// Do not serve GET /metrics (Prometheus text format, on the same address).
+    #[arg(long)]
+    pub no_metrics: bool,
 }
 
 /// Serves until Ctrl-C or SIGTERM. Prints `listening on http://ADDR` once bound.
@@ -27,6 +63,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         tablebases: args
             .tablebases
             .or_else(|| Some(PathBuf::from("tablebases")).filter(|d| d.is_dir())),
+        limits: Limits {
+            max_connections: args.max_connections,
+            max_connections_per_ip: args.max_connections_per_ip,
+            max_websockets: args.max_websockets,
+            max_websockets_per_ip: args.max_websockets_per_ip,
+            max_games_in_memory: args.max_games_in_memory,
+            create_rate: args.create_rate,
+            move_rate: args.move_rate,
+            hint_rate: args.hint_rate,
+            chat_rate: args.chat_rate,
+            engine_jobs_per_ip: args.engine_jobs_per_ip,
+            metrics: !args.no_metrics,
+            ..Limits::default()
+        },
     };
     hoyito_server::run(config, |addr| {
         let mut out = std::io::stdout().lock();

@@ -17,11 +17,14 @@ use crate::store::{Meta, Mode};
 use crate::view::GameView;
 use crate::wire::{CreateRequest, ImportRequest, ListQuery, ListResponse, SeatResponse};
 
-/// Most seeds per hole the server plays. With more, an endless sowing that
-/// the core's residue check cannot prove may take minutes to prove by its
-/// cycle (docs/API.md), and the server would stall; the library and the
-/// CLI take any count up to the 240-seed total.
-pub const MAX_SEEDS_PER_HOLE: u8 = 6;
+/// Most seeds per hole the server plays. Up to it, listing the legal moves
+/// of the positions of random games took at most a few milliseconds on
+/// every board (`examples/legal_cost.rs`, docs/PERFORMANCE.md); with many
+/// more, an endless sowing that the core's residue check cannot prove may
+/// take minutes to prove by its cycle. The rules work runs on blocking
+/// threads, so a slow proof holds up only its own request. The library and
+/// the CLI take any count up to the 240-seed total.
+pub const MAX_SEEDS_PER_HOLE: u8 = 8;
 
 /// Refuses rules the server does not play (see [`MAX_SEEDS_PER_HOLE`]).
 fn check_served(rules: &hoyito_core::Rules, code: &'static str) -> Result<(), ApiError> {
@@ -105,6 +108,7 @@ pub(crate) async fn create(
     };
     let game = LiveGame::new(meta.clone(), 0)?;
     let summary = game.summary();
+    st.make_room()?;
     st.db(move |s| s.insert_game(&meta, &summary)).await?;
     let view = game.view();
     let slot = st.insert(id.clone(), game);
@@ -138,8 +142,11 @@ pub(crate) async fn import(
     let rules = Record::read_rules(&req.record)
         .map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))?;
     check_served(&rules, "invalid_record")?;
-    let record =
-        Record::read(&req.record).map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))?;
+    let text = req.record;
+    let record = AppState::rules(move || {
+        Record::read(&text).map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))
+    })
+    .await?;
     let mut steps = Vec::new();
     let mut start = None;
     match &record.body {
@@ -207,8 +214,14 @@ pub(crate) async fn import(
         clock: None,
         public: false,
     };
-    let game = LiveGame::replay(meta.clone(), 0, &steps)?;
+    let (game, meta, steps) = AppState::rules(move || {
+        let game = LiveGame::replay(meta.clone(), 0, &steps)?;
+        game.warm();
+        Ok((game, meta, steps))
+    })
+    .await?;
     let summary = game.summary();
+    st.make_room()?;
     st.db(move |s| s.insert_game_with_steps(&meta, &steps, &summary))
         .await?;
     let view = game.view();

@@ -12,9 +12,10 @@ use hoyito_core::Side;
 use crate::ai;
 use crate::auth::{hash_secret, random_token, seat, secret_matches};
 use crate::ending::Stop;
-use crate::engine_task::kick_engine;
+use crate::engine_task::{kick_engine, kick_engine_for};
 use crate::error::{ApiError, ApiJson, ApiPath};
-use crate::live::{LiveGame, NEXT_ROUND};
+use crate::limits::ClientIp;
+use crate::live::{prepare_move, LiveGame, NEXT_ROUND};
 use crate::state::{commit_stored, store_last_step, AppState, Slot};
 use crate::store::Mode;
 use crate::view::GameView;
@@ -24,49 +25,77 @@ use crate::ws::{broadcast_move, broadcast_state};
 pub(crate) async fn post_move(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<MoveResponse>, ApiError> {
     let slot = st.slot(&id).await?;
-    let mut g = slot.game.lock().await;
-    let seat = seat(&g, &headers)?;
-    if let Some(expect) = req.seq {
-        if expect != g.seq() {
-            return Err(ApiError::conflict(
-                "stale",
-                format!("the game has {} steps, not {expect}: reload it", g.seq()),
-            ));
+    // The rules work runs on a blocking thread without the game's lock; if
+    // the game changed meanwhile, the move is checked again.
+    let mut tries = 0;
+    let (mut g, prepared) = loop {
+        let input = {
+            let mut g = slot.game.lock().await;
+            let seat = seat(&g, &headers)?;
+            if let Some(expect) = req.seq {
+                if expect != g.seq() {
+                    return Err(ApiError::conflict(
+                        "stale",
+                        format!("the game has {} steps, not {expect}: reload it", g.seq()),
+                    ));
+                }
+            }
+            refuse_after_flag(&st, &slot, &mut g).await?;
+            g.check_turn(seat)?;
+            if g.thinking {
+                return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
+            }
+            // A timed game starts once both players are there: nobody's clock may
+            // run for an empty seat.
+            if g.meta.clock.is_some() && (g.meta.tokens.south.is_none() || g.meta.tokens.north.is_none()) {
+                return Err(ApiError::conflict(
+                    "waiting_for_opponent",
+                    "a timed game starts once the second player has joined",
+                ));
+            }
+            g.move_input()?
+        };
+        let token = req.token.clone();
+        let prepared =
+            AppState::rules(move || prepare_move(input, &token, LiveGame::TRACE_LIMIT, true)).await?;
+        let mut g = slot.game.lock().await;
+        if g.seq() == input.seq && g.epoch == input.epoch && !g.thinking {
+            // The mover's time may have run out while the move was checked.
+            refuse_after_flag(&st, &slot, &mut g).await?;
+            break (g, prepared);
         }
-    }
-    // A move after the mover's time ran out is refused (and ends the game
-    // if the timer has not yet).
-    crate::clock::flag_if_due(&st, &slot, &mut g).await?;
+        tries += 1;
+        if tries == 3 {
+            return Err(ApiError::conflict("stale", "the game keeps changing: reload it"));
+        }
+    };
+    // The engine's reply is this client's engine job.
+    let held = st.reserve_engine(&g, client)?;
+    let event = commit_stored(&st, &mut g, prepared).await?;
+    crate::clock::arm(st.clone(), slot.clone(), &mut g);
+    let view = g.view();
+    drop(g);
+    broadcast_move(&slot, &event, &view);
+    kick_engine_for(st.clone(), slot.clone(), held);
+    Ok(Json(MoveResponse { event, game: view }))
+}
+
+/// A move after the mover's time ran out is refused (and ends the game if
+/// the timer has not yet): 409 `flag_fell`.
+async fn refuse_after_flag(st: &Arc<AppState>, slot: &Arc<Slot>, g: &mut LiveGame) -> Result<(), ApiError> {
+    crate::clock::flag_if_due(st, slot, g).await?;
     if let Some(Stop::Flag(side)) = g.stop_reason {
         return Err(ApiError::conflict(
             "flag_fell",
             format!("{side}'s time ran out: the game is over"),
         ));
     }
-    g.check_turn(seat)?;
-    if g.thinking {
-        return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
-    }
-    // A timed game starts once both players are there: nobody's clock may
-    // run for an empty seat.
-    if g.meta.clock.is_some() && (g.meta.tokens.south.is_none() || g.meta.tokens.north.is_none()) {
-        return Err(ApiError::conflict(
-            "waiting_for_opponent",
-            "a timed game starts once the second player has joined",
-        ));
-    }
-    let prepared = g.prepare(&req.token, LiveGame::TRACE_LIMIT)?;
-    let event = commit_stored(&st, &mut g, prepared).await?;
-    crate::clock::arm(st.clone(), slot.clone(), &mut g);
-    let view = g.view();
-    drop(g);
-    broadcast_move(&slot, &event, &view);
-    kick_engine(st.clone(), slot.clone());
-    Ok(Json(MoveResponse { event, game: view }))
+    Ok(())
 }
 
 pub(crate) async fn undo(
@@ -75,11 +104,33 @@ pub(crate) async fn undo(
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = st.slot(&id).await?;
-    let mut g = slot.game.lock().await;
-    seat(&g, &headers)?;
-    let keep = g.undo_target()?;
-    let kept = g.step_tokens(keep);
-    let rebuilt = LiveGame::replay(g.meta.clone(), g.epoch + 1, &kept)?;
+    // The game is rebuilt on a blocking thread without its lock; if it
+    // changed meanwhile, the undo is worked out again.
+    let mut tries = 0;
+    let (mut g, rebuilt) = loop {
+        let (keep, kept, meta, seq, epoch) = {
+            let g = slot.game.lock().await;
+            seat(&g, &headers)?;
+            let keep = g.undo_target()?;
+            (keep, g.step_tokens(keep), g.meta.clone(), g.seq(), g.epoch)
+        };
+        let rebuilt = AppState::rules(move || {
+            let g = LiveGame::replay(meta, epoch + 1, &kept)?;
+            g.warm();
+            Ok(g)
+        })
+        .await?;
+        let g = slot.game.lock().await;
+        if g.seq() == seq && g.epoch == epoch {
+            debug_assert_eq!(rebuilt.seq(), keep);
+            break (g, rebuilt);
+        }
+        tries += 1;
+        if tries == 3 {
+            return Err(ApiError::conflict("stale", "the game keeps changing: reload it"));
+        }
+    };
+    let keep = rebuilt.seq();
     let summary = rebuilt.summary();
     let gid = g.meta.id.clone();
     st.db(move |s| s.truncate(&gid, keep, &summary)).await?;
@@ -230,6 +281,7 @@ impl Drop for HintFlag {
 pub(crate) async fn hint(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
 ) -> Result<Json<HintResponse>, ApiError> {
     let slot = st.slot(&id).await?;
@@ -259,6 +311,7 @@ pub(crate) async fn hint(
         .retry_after(1));
     }
     let _hinting = HintFlag(slot.clone());
+    let held = st.reserve_deep(client)?;
     let ticket = st.try_engine_job()?;
     let permit = st
         .engine_permits
@@ -269,7 +322,7 @@ pub(crate) async fn hint(
     let movetime = st.engine_movetime.min(std::time::Duration::from_millis(800));
     let tablebases = st.tablebases.clone();
     let res = tokio::task::spawn_blocking(move || {
-        let (_permit, _ticket) = (permit, ticket);
+        let (_permit, _ticket, _held) = (permit, ticket, held);
         ai::choose(
             &game,
             level,

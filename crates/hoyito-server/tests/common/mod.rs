@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use hoyito_server::{spawn_local, LocalServer, Store};
+use hoyito_server::{spawn_local_with, Limits, LocalServer, Store};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -16,7 +16,11 @@ pub struct Api {
 
 impl Api {
     pub async fn start(store: Store) -> Api {
-        let (addr, server) = spawn_local(store).await.expect("bind");
+        Api::start_with(store, Limits::default()).await
+    }
+
+    pub async fn start_with(store: Store, limits: Limits) -> Api {
+        let (addr, server) = spawn_local_with(store, limits).await.expect("bind");
         Api {
             base: format!("http://{addr}"),
             // A fresh connection per request: the server closes a connection

@@ -1,0 +1,284 @@
+//! Limits per client, keyed by the client's IP address: rate limits on
+//! requests ([`RateLimit`], a keyed `governor` limiter answering 429 with a
+//! JSON error and `Retry-After`) and counts of things a client holds at
+//! once ([`PerClient`]: connections, WebSockets, engine jobs).
+//!
+//! A [`RateLimit`] guards any route through its middleware [`enforce`]:
+//!
+//! ```text
+//! let chat = Arc::new(RateLimit::new("chat", Rate::per_minute(30, 10)));
+//! post(send_chat).route_layer(axum::middleware::from_fn_with_state(chat, limits::enforce))
+//! ```
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::num::NonZeroU32;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+
+use crate::error::ApiError;
+
+/// A request rate per client: `per_minute` requests a minute on average,
+/// at most `burst` at once. A rate of 0 a minute is no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rate {
+    /// Requests a minute, on average (0: no limit).
+    pub per_minute: u32,
+    /// Requests allowed at once before the rate applies (at least 1).
+    pub burst: u32,
+}
+
+impl Rate {
+    /// `per_minute` requests a minute, `burst` at once.
+    pub const fn per_minute(per_minute: u32, burst: u32) -> Rate {
+        Rate { per_minute, burst }
+    }
+
+    /// No limit.
+    pub const OFF: Rate = Rate::per_minute(0, 0);
+}
+
+/// Why a [`Rate`] could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is no rate: expected N (requests a minute) or N,BURST, e.g. 60,20; 0 for no limit")]
+pub struct BadRate(String);
+
+impl FromStr for Rate {
+    type Err = BadRate;
+
+    /// `N` (N a minute, bursts of N) or `N,BURST`; `0` is no limit.
+    fn from_str(s: &str) -> Result<Rate, BadRate> {
+        let bad = || BadRate(s.to_string());
+        let (n, burst) = match s.split_once(',') {
+            Some((n, b)) => (n.trim(), Some(b.trim())),
+            None => (s.trim(), None),
+        };
+        let per_minute: u32 = n.parse().map_err(|_| bad())?;
+        let burst: u32 = match burst {
+            Some(b) => b.parse().map_err(|_| bad())?,
+            None => per_minute,
+        };
+        if per_minute > 0 && burst == 0 {
+            return Err(bad());
+        }
+        Ok(Rate::per_minute(per_minute, burst))
+    }
+}
+
+impl std::fmt::Display for Rate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.per_minute, self.burst)
+    }
+}
+
+/// A rate limit per client IP on one kind of request.
+pub struct RateLimit {
+    what: &'static str,
+    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    refused: std::sync::atomic::AtomicU64,
+}
+
+impl std::fmt::Debug for RateLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RateLimit")
+            .field("what", &self.what)
+            .field("on", &self.limiter.is_some())
+            .finish()
+    }
+}
+
+impl RateLimit {
+    /// A limit of `rate` per client on requests of kind `what` (named in
+    /// the error message, e.g. `"game creations"`).
+    pub fn new(what: &'static str, rate: Rate) -> RateLimit {
+        let limiter = NonZeroU32::new(rate.per_minute).map(|n| {
+            let burst = NonZeroU32::new(rate.burst).unwrap_or(NonZeroU32::MIN);
+            governor::RateLimiter::keyed(Quota::per_minute(n).allow_burst(burst))
+        });
+        RateLimit {
+            what,
+            limiter,
+            refused: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// Counts one request of `client`.
+    ///
+    /// # Errors
+    /// 429 `rate_limited`, with `Retry-After` in seconds, if the client is
+    /// over the rate.
+    pub fn check(&self, client: IpAddr) -> Result<(), ApiError> {
+        let Some(limiter) = &self.limiter else {
+            return Ok(());
+        };
+        limiter.check_key(&client).map_err(|not_until| {
+            self.refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            ApiError::too_many(
+                "rate_limited",
+                format!(
+                    "too many {} from your address; try again in {} s",
+                    self.what,
+                    seconds.max(1)
+                ),
+            )
+            .retry_after(seconds.max(1))
+        })
+    }
+
+    /// Requests refused so far.
+    pub fn refused(&self) -> u64 {
+        self.refused.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Forgets clients whose limit is back to full (call now and then, so
+    /// the table does not grow with every address ever seen).
+    pub fn forget_idle(&self) {
+        if let Some(l) = &self.limiter {
+            l.retain_recent();
+            l.shrink_to_fit();
+        }
+    }
+}
+
+/// Middleware: counts the request against the [`RateLimit`] of its state
+/// and answers 429 (JSON, `Retry-After`) when the client is over it.
+pub async fn enforce(State(limit): State<Arc<RateLimit>>, req: Request, next: Next) -> Response {
+    let client = client_of(req.extensions());
+    match limit.check(client) {
+        Ok(()) => next.run(req).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The address requests without a known peer count under (handlers called
+/// directly, in tests).
+const UNKNOWN: IpAddr = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+
+fn client_of(ext: &axum::http::Extensions) -> IpAddr {
+    ext.get::<ConnectInfo<SocketAddr>>().map_or(UNKNOWN, |c| c.0.ip())
+}
+
+/// The client's IP address, from the connection (set by the connection
+/// loop); the unspecified address when unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientIp(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp(client_of(&parts.extensions)))
+    }
+}
+
+/// How many of something each client holds at once (connections,
+/// WebSockets, engine jobs), with a cap per client.
+#[derive(Debug)]
+pub struct PerClient {
+    max: usize,
+    held: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One thing held by a client in a [`PerClient`], released when dropped.
+#[derive(Debug)]
+pub struct Held {
+    counts: Arc<PerClient>,
+    client: IpAddr,
+}
+
+impl PerClient {
+    /// At most `max` per client (0: no cap).
+    pub fn new(max: usize) -> Arc<PerClient> {
+        Arc::new(PerClient {
+            max: if max == 0 { usize::MAX } else { max },
+            held: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Takes one for `client`; `None` if it holds the cap already.
+    pub fn try_take(self: &Arc<Self>, client: IpAddr) -> Option<Held> {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let n = held.entry(client).or_insert(0);
+        if *n >= self.max {
+            return None;
+        }
+        *n += 1;
+        Some(Held {
+            counts: self.clone(),
+            client,
+        })
+    }
+
+    /// How many `client` holds.
+    pub fn held_by(&self, client: IpAddr) -> usize {
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        held.get(&client).copied().unwrap_or(0)
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut held = self.counts.held.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = held.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.client);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_are_read_with_or_without_a_burst() {
+        assert_eq!("60".parse(), Ok(Rate::per_minute(60, 60)));
+        assert_eq!("60, 20".parse(), Ok(Rate::per_minute(60, 20)));
+        assert_eq!("0".parse(), Ok(Rate::OFF));
+        for bad in ["", "x", "60,", "-1", "5,0"] {
+            assert!(bad.parse::<Rate>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_client_over_its_rate_is_told_when_to_come_back() {
+        let limit = RateLimit::new("moves", Rate::per_minute(6, 2));
+        let (a, b) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
+        assert!(limit.check(a).is_ok());
+        assert!(limit.check(a).is_ok());
+        let e = limit.check(a).unwrap_err();
+        assert_eq!((e.status.as_u16(), e.code), (429, "rate_limited"));
+        // One request comes back every 10 s.
+        assert!(matches!(e.retry_after, Some(1..=10)), "{e:?}");
+        // Another client is not affected.
+        assert!(limit.check(b).is_ok());
+        // No limit at all.
+        let off = RateLimit::new("moves", Rate::OFF);
+        assert!((0..1000).all(|_| off.check(a).is_ok()));
+    }
+
+    #[test]
+    fn per_client_counts_are_capped_and_released() {
+        let counts = PerClient::new(2);
+        let ip: IpAddr = [10, 0, 0, 1].into();
+        let first = counts.try_take(ip).unwrap();
+        let _second = counts.try_take(ip).unwrap();
+        assert!(counts.try_take(ip).is_none());
+        assert!(counts.try_take([10, 0, 0, 2].into()).is_some());
+        drop(first);
+        assert_eq!(counts.held_by(ip), 1);
+        assert!(counts.try_take(ip).is_some());
+    }
+}

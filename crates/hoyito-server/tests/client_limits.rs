@@ -1,0 +1,230 @@
+//! Limits per client IP against a real server on loopback: connections,
+//! WebSockets, and the rates of creations, moves, hints and chat (429 with a JSON
+//! error and `Retry-After`, nothing changed).
+
+mod common;
+
+use std::time::Duration;
+
+use common::{error_code, first_legal, Api};
+use hoyito_server::{Limits, Rate, Store};
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_over_the_per_ip_cap_are_refused_with_a_json_429() {
+    let limits = Limits {
+        max_connections_per_ip: 3,
+        ..Limits::default()
+    };
+    let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
+    let addr = api.base.trim_start_matches("http://").to_string();
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(TcpStream::connect(&addr).await.unwrap());
+    }
+    // Give the server time to accept the three.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut extra = TcpStream::connect(&addr).await.unwrap();
+    let _ = extra
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await;
+    let mut got = Vec::new();
+    tokio::time::timeout(Duration::from_secs(3), extra.read_to_end(&mut got))
+        .await
+        .expect("the extra connection is answered and closed")
+        .unwrap();
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 429"), "{text}");
+    assert!(text.to_ascii_lowercase().contains("retry-after: 5"), "{text}");
+    let body: serde_json::Value = serde_json::from_str(text.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(error_code(&body), "too_many_connections");
+    // A freed slot takes a new connection again.
+    held.pop();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, _) = api.get("/api/health").await;
+    assert_eq!(status, 200);
+    drop(held);
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creations_moves_and_hints_over_their_rates_get_429_and_change_nothing() {
+    let limits = Limits {
+        create_rate: Rate::per_minute(6, 3),
+        move_rate: Rate::per_minute(6, 2),
+        hint_rate: Rate::per_minute(6, 1),
+        ..Limits::default()
+    };
+    let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
+    let mut created = Vec::new();
+    for _ in 0..3 {
+        created.push(api.create(json!({"mode": "hotseat"})).await);
+    }
+    let res = api
+        .http
+        .post(format!("{}/api/games", api.base))
+        .json(&json!({"mode": "hotseat"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 429);
+    let retry: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=10).contains(&retry), "{retry}");
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(error_code(&body), "rate_limited");
+    let (_, listed) = api.get("/api/games").await;
+    assert_eq!(listed["games"].as_array().unwrap().len(), 3, "{listed}");
+
+    // Moves: two pass, the third is refused and not played.
+    let (id, token, _) = &created[0];
+    for _ in 0..2 {
+        let g = api.game(id).await;
+        let (status, v) = api.play(id, token, &first_legal(&g)).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    let g = api.game(id).await;
+    let (status, v) = api.play(id, token, &first_legal(&g)).await;
+    assert_eq!((status.as_u16(), error_code(&v)), (429, "rate_limited"), "{v}");
+    assert_eq!(api.game(id).await["seq"], 2);
+
+    // Hints: one, then 429.
+    let (id, token, _) = &created[1];
+    let (status, v) = api
+        .post(&format!("/api/games/{id}/hint"), Some(token), json!({}))
+        .await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = api
+        .post(&format!("/api/games/{id}/hint"), Some(token), json!({}))
+        .await;
+    assert_eq!((status.as_u16(), error_code(&v)), (429, "rate_limited"), "{v}");
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_from_one_address_is_limited_across_games() {
+    // The per-player flood limit is 5 in 10 s; the address's limit is lower
+    // here, so it is the one that answers, across two games.
+    let limits = Limits {
+        chat_rate: Rate::per_minute(6, 3),
+        ..Limits::default()
+    };
+    let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
+    let mut sent = 0;
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let (id, south, created) = api.create(json!({"mode": "online"})).await;
+        let invite = created["invite"]
+            .as_str()
+            .unwrap()
+            .split("invite=")
+            .nth(1)
+            .unwrap()
+            .to_string();
+        let (status, v) = api
+            .post(
+                &format!("/api/games/{id}/join"),
+                None,
+                json!({ "invite": invite }),
+            )
+            .await;
+        assert_eq!(status, 200, "{v}");
+        games.push((id, south));
+    }
+    let mut refused = None;
+    for (id, south) in games.iter().cycle().take(4) {
+        let (status, v) = api
+            .post(
+                &format!("/api/games/{id}/chat"),
+                Some(south),
+                json!({ "text": "hola" }),
+            )
+            .await;
+        if status == 201 {
+            sent += 1;
+        } else {
+            refused = Some((status.as_u16(), error_code(&v).to_string()));
+            break;
+        }
+    }
+    assert_eq!(sent, 3);
+    assert_eq!(refused, Some((429, "rate_limited".to_string())));
+    let mut stored = 0;
+    for (id, _) in &games {
+        let (_, v) = api.get(&format!("/api/games/{id}/chat")).await;
+        stored += v["messages"].as_array().unwrap().len();
+    }
+    assert_eq!(stored, 3, "the refused message is not stored");
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_over_the_per_ip_cap_are_refused() {
+    let limits = Limits {
+        max_websockets_per_ip: 1,
+        ..Limits::default()
+    };
+    let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
+    let (id, _, _) = api.create(json!({"mode": "hotseat"})).await;
+    let url = format!("{}/api/games/{id}/ws", api.base.replace("http://", "ws://"));
+    let (_first, _) = tokio_tungstenite::connect_async(&url)
+        .await
+        .expect("the first WebSocket");
+    match tokio_tungstenite::connect_async(&url).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(res)) => {
+            assert_eq!(res.status(), 429);
+            let body: serde_json::Value = serde_json::from_slice(res.body().as_deref().unwrap()).unwrap();
+            assert_eq!(error_code(&body), "too_many_websockets");
+        }
+        other => panic!("a second WebSocket from the same address: {other:?}"),
+    }
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_a_bounded_share_of_deep_engine_searches() {
+    let limits = Limits {
+        engine_jobs_per_ip: 2,
+        ..Limits::default()
+    };
+    let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
+    let mut deep = Vec::new();
+    for _ in 0..3 {
+        deep.push(
+            api.create(json!({"mode": "engine", "level": 10, "side": "south"}))
+                .await,
+        );
+    }
+    // Two level-10 replies are searched for this address...
+    for (id, token, v) in &deep[..2] {
+        let (status, v) = api.play(id, token, &first_legal(&v["game"])).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    // ...a third move that would need one is refused, and not played.
+    let (id, token, v) = &deep[2];
+    let (status, body) = api.play(id, token, &first_legal(&v["game"])).await;
+    assert_eq!(
+        (status.as_u16(), error_code(&body)),
+        (429, "too_many_engine_jobs"),
+        "{body}"
+    );
+    assert_eq!(api.game(id).await["seq"], 0);
+    // A level-1 game still gets its reply at once.
+    let (quick, qtoken, qv) = api
+        .create(json!({"mode": "engine", "level": 1, "side": "south"}))
+        .await;
+    let (status, v) = api.play(&quick, &qtoken, &first_legal(&qv["game"])).await;
+    assert_eq!(status, 200, "{v}");
+    let start = std::time::Instant::now();
+    api.wait_for(&quick, |g| g["seq"].as_u64() >= Some(2)).await;
+    assert!(start.elapsed() < Duration::from_secs(1), "{:?}", start.elapsed());
+    // Once the engine answered, the address may ask again.
+    for (id, _, _) in &deep[..2] {
+        api.wait_for(id, |g| g["seq"].as_u64() >= Some(2) && g["thinking"] == false)
+            .await;
+    }
+    let (status, v) = api.play(id, token, &first_legal(&v["game"])).await;
+    assert_eq!(status, 200, "{v}");
+    api.stop().await;
+}

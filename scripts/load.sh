@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Capacity figures of hoyito serve on loopback (docs/PERFORMANCE.md): memory
+# per idle game and per open WebSocket, /api/health with 20,000 idle
+# connections held (19,000 where the open-files limit is 20,000), a level-1 reply while 50 level-10 games think, and move
+# latency over 1,000 active games. Builds with the optimised test profile.
+# Takes about three minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ulimit -n 65536 || ulimit -n "$(ulimit -Hn)"
+echo "open files limit: $(ulimit -n)"
+cargo build --profile test -p hoyito-cli -p hoyito-server --example capacity --example loadtest
+bin=target/debug/hoyito
+cap=target/debug/examples/capacity
+dir=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+
+start() { # start PORT [flags…]: hoyito serve on 127.0.0.1:PORT, a fresh database
+  local port=$1; shift
+  rm -f "$dir"/load.db* "$dir/out"
+  HOYITO_LOG=off "$bin" serve --addr "127.0.0.1:$port" --db "$dir/load.db" "$@" >"$dir/out" &
+  pid=$!
+  until grep -q listening "$dir/out" 2>/dev/null; do sleep 0.1; done
+}
+stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
+
+port=18191
+echo "== memory per idle game"
+start $port --create-rate 0
+"$cap" --url "http://127.0.0.1:$port" --pid "$pid" idle-games 20000
+stop
+echo "== memory per open WebSocket"
+start $port --max-websockets-per-ip 0
+"$cap" --url "http://127.0.0.1:$port" --pid "$pid" sockets 5000
+stop
+echo "== /api/health with 19,000 idle connections held (200 per address; the client needs file descriptors too)"
+start $port
+"$cap" --url "http://127.0.0.1:$port" idle-conns 19000
+stop
+echo "== level-1 reply while 50 level-10 games think"
+start $port
+"$cap" --url "http://127.0.0.1:$port" engine-fairness 50
+stop
+echo "== move latency over 1,000 active games (one move every 333 ms each: 3,000 moves/s offered)"
+start $port --create-rate 0 --move-rate 0 --max-connections-per-ip 0 --max-websockets-per-ip 0
+target/debug/examples/loadtest --url "http://127.0.0.1:$port" --games 1000 --think-ms 333 --seconds 20
+stop

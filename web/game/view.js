@@ -9,6 +9,7 @@ import { renderAll } from './render.js';
 import { SPEEDS, pump } from './animation.js';
 import { onHole, nextRound, bindInput } from './input.js';
 import { openSocket } from './socket.js';
+import { isLocalId, bindLocalDownload } from '../local/backend.js';
 
 function layout(id, speed) {
   return `
@@ -57,6 +58,7 @@ export function gamePage(app, id) {
   const S = createState(id, seats.get(id));
   document.title = `Hoyito — ${id}`;
   app.innerHTML = layout(id, S.speed);
+  if (isLocalId(id)) bindLocalDownload(document.getElementById('download'), id);
 
   // The context every part of the page works on.
   let closeSocket = null;

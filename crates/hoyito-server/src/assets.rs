@@ -16,8 +16,8 @@ use crate::api::AppState;
 macro_rules! assets {
     ($($path:literal => $mime:literal),* $(,)?) => {
         /// Embedded files: URL path, content type, contents.
-        pub const ASSETS: &[(&str, &str, &str)] = &[
-            $(($path, $mime, include_str!(concat!("../../../web", $path)))),*
+        pub const ASSETS: &[(&str, &str, &[u8])] = &[
+            $(($path, $mime, include_bytes!(concat!("../../../web", $path)))),*
         ];
     };
 }
@@ -44,10 +44,67 @@ assets! {
     "/style.css" => "text/css; charset=utf-8",
     "/rules.md" => "text/markdown; charset=utf-8",
     "/favicon.svg" => "image/svg+xml",
+    // The offline, installable app: service worker (served from the root,
+    // so its scope is the whole app), manifest, icons, games on this
+    // device with the WebAssembly rules and engine.
+    "/sw.js" => "text/javascript; charset=utf-8",
+    "/manifest.webmanifest" => "application/manifest+json",
+    "/icons/icon-192.png" => "image/png",
+    "/icons/icon-512.png" => "image/png",
+    "/icons/maskable-512.png" => "image/png",
+    "/pwa.js" => "text/javascript; charset=utf-8",
+    "/local/backend.js" => "text/javascript; charset=utf-8",
+    "/local/game.js" => "text/javascript; charset=utf-8",
+    "/local/store.js" => "text/javascript; charset=utf-8",
+    "/local/engine-worker.js" => "text/javascript; charset=utf-8",
+    "/wasm/hoyito_wasm.js" => "text/javascript; charset=utf-8",
+    "/wasm/hoyito_wasm_bg.wasm" => "application/wasm",
+}
+
+/// The file listing every embedded file, which the service worker caches
+/// when it installs (so nothing needs listing twice).
+pub const PRECACHE_PATH: &str = "/precache.json";
+
+/// The JSON of [`PRECACHE_PATH`]: `{"version": …, "files": [paths]}`, the
+/// version a hash of every file's contents (it changes with any file).
+pub fn precache_json() -> String {
+    // FNV-1a over paths and contents: a fingerprint, not a security measure.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (path, _, body) in ASSETS {
+        for &b in path.as_bytes().iter().chain(body.iter()) {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    let files: Vec<&str> = std::iter::once("/")
+        .chain(ASSETS.iter().map(|(p, _, _)| *p).filter(|p| *p != "/sw.js"))
+        .collect();
+    serde_json::json!({ "version": format!("{h:016x}"), "files": files }).to_string()
+}
+
+/// Writes the app as static files under `dir` (every embedded file, and
+/// [`PRECACHE_PATH`]): any static host can serve it for games on the
+/// device, offline included; features that need the server say so.
+/// Returns the number of files written.
+///
+/// # Errors
+/// If a directory or file cannot be written.
+pub fn export_site(dir: &std::path::Path) -> std::io::Result<usize> {
+    let write = |path: &str, body: &[u8]| -> std::io::Result<()> {
+        let file = dir.join(path.trim_start_matches('/'));
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&file, body)
+    };
+    for (path, _, body) in ASSETS {
+        write(path, body)?;
+    }
+    write(PRECACHE_PATH, precache_json().as_bytes())?;
+    Ok(ASSETS.len() + 1)
 }
 
 /// The embedded file at `path`, if any: content type and contents.
-pub fn asset(path: &str) -> Option<(&'static str, &'static str)> {
+pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
     ASSETS
         .iter()
         .find(|(p, _, _)| *p == path)
@@ -64,6 +121,16 @@ async fn serve(method: Method, uri: Uri) -> Response {
         res.headers_mut()
             .insert(header::ALLOW, header::HeaderValue::from_static("GET, HEAD"));
         return res;
+    }
+    if path == PRECACHE_PATH {
+        return (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            precache_json(),
+        )
+            .into_response();
     }
     if let Some(dir) = std::env::var_os("HOYITO_WEB_DIR") {
         // Development: serve the files from disk so that edits show without a rebuild.

@@ -164,6 +164,13 @@ macro_rules! shared_methods {
                 self.0.notation()
             }
 
+            /// Whether the player to move chooses the sowing direction
+            /// (legal tokens then end in `L` or `R`).
+            #[wasm_bindgen(js_name = directionChoice)]
+            pub fn direction_choice(&self) -> bool {
+                self.0.direction_choice()
+            }
+
             /// The current round's move tokens.
             pub fn tokens(&self) -> Vec<String> {
                 self.0.tokens()

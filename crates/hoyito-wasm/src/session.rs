@@ -302,6 +302,11 @@ impl Session {
         })
     }
 
+    /// Whether the player to move chooses the sowing direction.
+    pub fn direction_choice(&self) -> bool {
+        !self.contest.is_over() && !self.position().is_over() && self.position().direction_is_choice()
+    }
+
     /// The current position as the RULES.md §7 state.
     pub fn state(&self) -> State {
         State::from_position(self.position())
@@ -456,4 +461,115 @@ pub fn random_playouts(n: u64, rules: Rules, seed: u64) -> PlayoutTotals {
         }
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hoyito_core::Variant;
+
+    #[test]
+    fn options_take_the_rules_md_spellings_and_refuse_the_rest() {
+        let r = parse_options(r#"{"variant":"III","holes":8,"direction":"per_move","capture_side":"opponent"}"#).unwrap();
+        assert_eq!(r.variant(), Variant::III);
+        assert_eq!(r.holes(), 8);
+        assert_eq!(parse_options("null").unwrap(), Rules::default());
+        for (bad, says) in [
+            (r#"{"variant":"IV"}"#, "variant"),
+            (r#"{"holes":13}"#, "13 holes"),
+            (r#"{"colour":"red"}"#, "unknown option \"colour\""),
+            (r#"{"seeds":0}"#, "0 seeds"),
+            ("[1]", "must be an object"),
+        ] {
+            let e = parse_options(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_is_refused_with_its_reason_and_changes_nothing() {
+        let mut s = Session::game(Rules::standard(Variant::II));
+        s.play("3").unwrap();
+        let before = (s.notation(), s.tokens());
+        for (bad, says) in [("9", "hole"), ("x", ""), ("3R", "direction")] {
+            let e = s.play(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+            assert_eq!((s.notation(), s.tokens()), before);
+        }
+    }
+
+    #[test]
+    fn the_trace_replays_to_the_board_after_the_move() {
+        let mut s = Session::game(Rules::standard(Variant::III));
+        for _ in 0..30 {
+            if s.is_over() {
+                break;
+            }
+            let token = s.legal_moves()[0].clone();
+            let p = s.play(&token).unwrap();
+            let mut board: Vec<u32> = p.board_before.iter().map(|&x| x as u32).collect();
+            let mut captured = 0;
+            for e in &p.trace.events {
+                match *e {
+                    Event::Lap(h, n) => {
+                        assert_eq!(board[h as usize], n as u32);
+                        board[h as usize] = 0;
+                    }
+                    Event::Seed(h) => board[h as usize] += 1,
+                    Event::Capture(h, n) => {
+                        board[h as usize] -= n as u32;
+                        captured += n as u32;
+                    }
+                }
+            }
+            if !s.state().over {
+                assert_eq!(board, s.state().board.iter().map(|&x| x as u32).collect::<Vec<_>>());
+                assert_eq!(captured, p.captured as u32);
+            }
+        }
+    }
+
+    #[test]
+    fn the_engine_answers_legal_moves_and_scores_every_move() {
+        let s = Session::game(Rules::standard(Variant::II));
+        for level in [1, 5, 10] {
+            let m = s.best_move(level, Some(Duration::from_millis(100)), 7).unwrap().unwrap();
+            assert!(s.legal_moves().contains(&m), "level {level}: {m}");
+        }
+        assert!(s.best_move(0, None, 1).is_err() && s.best_move(11, None, 1).is_err());
+        let a = s.analyze(6, Duration::from_millis(500)).unwrap();
+        let mut tokens: Vec<_> = a.moves.iter().map(|m| m.token.clone()).collect();
+        tokens.sort();
+        let mut legal = s.legal_moves();
+        legal.sort();
+        assert_eq!(tokens, legal);
+        assert!(a.moves.windows(2).all(|w| w[0].score >= w[1].score));
+        assert_eq!(a.best.as_deref(), Some(a.moves[0].token.as_str()));
+    }
+
+    #[test]
+    fn matches_go_from_round_to_round() {
+        let mut s = Session::new_match(Rules::new(Variant::I, 4).unwrap());
+        assert!(s.start_next_round().is_err());
+        let mut rounds = 1;
+        while !s.is_over() && rounds < 4 {
+            if s.can_start_next_round() {
+                s.start_next_round().unwrap();
+                rounds += 1;
+                continue;
+            }
+            let t = s.legal_moves()[0].clone();
+            s.play(&t).unwrap();
+        }
+        assert_eq!(s.rounds().len(), rounds);
+        assert!(s.record().contains("1."));
+    }
+
+    #[test]
+    fn playouts_count_every_game() {
+        let t = random_playouts(50, Rules::standard(Variant::I), 3);
+        assert_eq!(t.games, 50);
+        assert_eq!(t.south_wins + t.north_wins + t.draws, 50);
+        assert_eq!(t, random_playouts(50, Rules::standard(Variant::I), 3));
+    }
 }

@@ -32,10 +32,11 @@ cargo build -p hoyito-wasm --target wasm32-unknown-unknown --profile wasm --lock
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-wasm-bindgen --target web --no-typescript --out-dir "$tmp" \
-  "$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm/hoyito_wasm.wasm"
+# wasm-opt runs before wasm-bindgen: Debian's wasm-opt mistypes the table of
+# JavaScript references that wasm-bindgen adds.
 wasm-opt -O3 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  "$tmp/hoyito_wasm_bg.wasm" -o "$out/hoyito_wasm_bg.wasm"
-cp "$tmp/hoyito_wasm.js" "$out/hoyito_wasm.js"
+  "$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm/hoyito_wasm.wasm" -o "$tmp/hoyito_wasm.wasm"
+wasm-bindgen --target web --no-typescript --out-dir "$tmp/out" "$tmp/hoyito_wasm.wasm"
+cp "$tmp/out/hoyito_wasm_bg.wasm" "$tmp/out/hoyito_wasm.js" "$out/"
 echo "build-wasm: $(wc -c < "$out/hoyito_wasm_bg.wasm") bytes ($(gzip -9n < "$out/hoyito_wasm_bg.wasm" | wc -c) gzipped) in $out"

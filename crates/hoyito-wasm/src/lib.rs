@@ -183,8 +183,8 @@ macro_rules! shared_methods {
             }
 
             /// `"south"`, `"north"` or `"draw"` once over, else null.
-            pub fn result(&self) -> Option<String> {
-                self.0.result().map(|r| r.name().to_string())
+            pub fn result(&self) -> JsValue {
+                to_js(&self.0.result().map(|r| r.name()))
             }
 
             /// The record of the game or match (the text `hoyito replay` reads).

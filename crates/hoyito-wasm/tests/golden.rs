@@ -1,7 +1,8 @@
 //! The golden games the Node test (`tests/wasm.test.mjs`) replays through the
 //! WebAssembly module: games and matches of every variant and option, with
 //! pseudo-random moves, and after every ply what the native crates say
-//! (notation, legal moves, the move's sowing events). This test rebuilds
+//! (notation, legal moves and the move's sowing events, the last two as
+//! FNV-1a hashes to keep the file small). This test rebuilds
 //! them natively and fails if `tests/golden.json` differs; with
 //! `HOYITO_BLESS=1` it rewrites the file.
 
@@ -27,13 +28,41 @@ fn rule_sets() -> Vec<RulesSpec> {
             ..RulesSpec::default()
         };
         out.push(base);
-        out.push(RulesSpec { holes: 4 + i as u8 * 3, seeds: 3, ..base });
-        out.push(RulesSpec { skip_origin: true, seeds: 6, holes: 5, ..base });
-        out.push(RulesSpec { direction: DirectionRule::PerPlayer, ..base });
-        out.push(RulesSpec { direction: DirectionRule::PerMove, holes: 7, ..base });
-        out.push(RulesSpec { two_hole_opening: true, ..base });
-        out.push(RulesSpec { repetition: Repetition::OwnRow, holes: 4, seeds: 2, ..base });
-        out.push(RulesSpec { capture_side: CaptureSide::Opponent, holes: 8, ..base });
+        out.push(RulesSpec {
+            holes: 4 + i as u8 * 3,
+            seeds: 3,
+            ..base
+        });
+        out.push(RulesSpec {
+            skip_origin: true,
+            seeds: 6,
+            holes: 5,
+            ..base
+        });
+        out.push(RulesSpec {
+            direction: DirectionRule::PerPlayer,
+            ..base
+        });
+        out.push(RulesSpec {
+            direction: DirectionRule::PerMove,
+            holes: 7,
+            ..base
+        });
+        out.push(RulesSpec {
+            two_hole_opening: true,
+            ..base
+        });
+        out.push(RulesSpec {
+            repetition: Repetition::OwnRow,
+            holes: 4,
+            seeds: 2,
+            ..base
+        });
+        out.push(RulesSpec {
+            capture_side: CaptureSide::Opponent,
+            holes: 8,
+            ..base
+        });
         out.push(RulesSpec {
             holes: 12,
             seeds: 5,
@@ -79,7 +108,11 @@ fn golden_game(spec: RulesSpec, as_match: bool, mut seed: u64) -> Value {
             game = session.contest().current().clone();
             rounds += 1;
             steps.push("next".to_string());
-            plies.push(json!({ "step": "next", "notation": session.notation(), "legal": session.legal_moves() }));
+            plies.push(json!([
+                "next",
+                session.notation(),
+                fnv(&session.legal_moves().join(" "))
+            ]));
             continue;
         }
         let legal = session.legal_moves();
@@ -91,20 +124,20 @@ fn golden_game(spec: RulesSpec, as_match: bool, mut seed: u64) -> Value {
         assert_eq!(session.state(), state);
         let events = serde_json::to_string(&played.trace.events).unwrap();
         steps.push(token.clone());
-        plies.push(json!({
-            "step": token,
-            "notation": state.notation,
-            "legal": session.legal_moves(),
-            "over": state.over,
-            "captured": state.captured,
-            "side": played.side,
-            "captured_seeds": played.captured,
-            "extra_turn": played.extra_turn,
-            "passed": played.passed,
-            "laps": played.trace.laps,
-            "truncated": played.trace.truncated,
-            "events": fnv(&events),
-        }));
+        // [step, notation, legal moves, events, mover, captured, extra turn, pass, laps, cut, over]
+        plies.push(json!([
+            token,
+            state.notation,
+            fnv(&session.legal_moves().join(" ")),
+            fnv(&events),
+            played.side,
+            played.captured,
+            played.extra_turn,
+            played.passed,
+            played.trace.laps,
+            played.trace.truncated,
+            state.over,
+        ]));
     }
     json!({
         "options": spec,

@@ -21,9 +21,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         if !a.dir.is_dir() {
             bail!("{} is not a directory", a.dir.display());
         }
-        let mut entries = std::fs::read_dir(&a.dir).with_context(|| format!("cannot read {}", a.dir.display()))?;
+        let mut entries =
+            std::fs::read_dir(&a.dir).with_context(|| format!("cannot read {}", a.dir.display()))?;
         if !a.force && entries.next().is_some() {
-            bail!("{} is not empty: choose an empty directory or pass --force", a.dir.display());
+            bail!(
+                "{} is not empty: choose an empty directory or pass --force",
+                a.dir.display()
+            );
         }
     }
     let n = hoyito_server::assets::export_site(&a.dir)

@@ -173,3 +173,35 @@ async fn serve(method: Method, uri: Uri) -> Response {
 pub fn router() -> Router<Arc<AppState>> {
     Router::new().fallback(serve)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_offline_app_is_embedded_with_its_content_types() {
+        assert_eq!(asset("/wasm/hoyito_wasm_bg.wasm").unwrap().0, "application/wasm");
+        assert_eq!(
+            asset("/manifest.webmanifest").unwrap().0,
+            "application/manifest+json"
+        );
+        assert!(asset("/sw.js").unwrap().0.starts_with("text/javascript"));
+        assert_eq!(&asset("/wasm/hoyito_wasm_bg.wasm").unwrap().1[..4], b"\0asm");
+    }
+
+    #[test]
+    fn the_precache_list_names_every_file_but_the_service_worker() {
+        let v: serde_json::Value = serde_json::from_str(&precache_json()).unwrap();
+        let files: Vec<&str> = v["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
+        assert_eq!(files[0], "/");
+        assert_eq!(files.len(), ASSETS.len());
+        assert!(!files.contains(&"/sw.js"));
+        assert!(ASSETS.iter().all(|(p, _, _)| *p == "/sw.js" || files.contains(p)));
+        assert_eq!(v["version"].as_str().unwrap().len(), 16);
+    }
+}

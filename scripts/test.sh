@@ -21,6 +21,21 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 /usr/bin/chromium --version
 
+step "WebAssembly tools (wasm32 target, wasm-bindgen-cli of Cargo.lock, wasm-opt)"
+rustup target add wasm32-unknown-unknown
+wasm_bindgen=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }')" != "$wasm_bindgen" ]; then
+  # Its own lock file first; a registry mirror may lack one of its pinned versions.
+  cargo install wasm-bindgen-cli --version "$wasm_bindgen" --locked || cargo install wasm-bindgen-cli --version "$wasm_bindgen"
+fi
+if ! command -v wasm-opt >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binaryen >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binaryen >/dev/null
+  fi
+fi
+
 step "npm packages (playwright-core)"
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
 
@@ -35,6 +50,21 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 step "cargo test (all crates, doctests included)"
 cargo test --workspace --locked
+
+step "WebAssembly module: a rebuild gives the files in web/wasm/"
+wasm_out=$(mktemp -d)
+bash scripts/build-wasm.sh "$wasm_out"
+for f in hoyito_wasm.js hoyito_wasm_bg.wasm; do
+  if ! cmp -s "web/wasm/$f" "$wasm_out/$f"; then
+    echo "web/wasm/$f differs from a rebuild of crates/hoyito-wasm: run scripts/build-wasm.sh and commit web/wasm/" >&2
+    echo "(tools: $(rustc -V); wasm-bindgen $wasm_bindgen; $(wasm-opt --version))" >&2
+    exit 1
+  fi
+done
+rm -rf "$wasm_out"
+
+step "WebAssembly module against the native crates (node --test)"
+node --test crates/hoyito-wasm/tests/
 
 step "optimised build for the browser tests (profile e2e: release without LTO)"
 cargo build --profile e2e --locked -p hoyito-cli

@@ -1,4 +1,8 @@
 // The server's HTTP API, and the seats this browser holds (kept in localStorage).
+// Requests about games on this device are answered by local/backend.js.
+
+import { t } from './i18n.js';
+import { isLocalPath, localApi, localSummaries } from './local/backend.js';
 
 /** An error answer of the API: its message, HTTP status and error code. */
 export class ApiError extends Error {
@@ -11,10 +15,29 @@ export class ApiError extends Error {
 
 /** Calls the API: JSON in and out, `token` as the bearer. Throws ApiError. */
 export async function api(method, path, body, token) {
+  if (isLocalPath(path)) {
+    try { return await localApi(method, path, body); } catch (e) { throw new ApiError({ error: e.message, code: e.code }, e.status || 500); }
+  }
+  // The list of games: the server's (if it answers) and this device's.
+  if (method === 'GET' && /^\/api\/games(\?|$)/.test(path)) {
+    const server = await serverApi(method, path, body, token).catch(() => ({ games: [] }));
+    const local = await localSummaries();
+    return { ...server, games: [...local, ...(server.games || [])].sort((a, b) => b.updated_ms - a.updated_ms) };
+  }
+  return serverApi(method, path, body, token);
+}
+
+async function serverApi(method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    // No network (offline): say that this needs a connection.
+    throw new ApiError({ error: t('offline.needed'), code: 'offline' }, 0);
+  }
   const text = await res.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = null; }

@@ -1,6 +1,8 @@
 // Hoyito in the browser. The pieces:
 //   api.js          the server's HTTP API and the seats this browser holds
 //   router.js       which page a path shows; navigation without reloads
+//   pwa.js          the service worker (offline app); whether the server answers
+//   local/*.js      games on this device: WebAssembly rules (wasm/), engine worker, IndexedDB
 //   ui.js           escaping, side names, the toast
 //   i18n.js         English, Spanish and Haitian Kreyòl strings
 //   board.js        the SVG board
@@ -21,5 +23,7 @@
 //     game/chat.js      chat of online games
 
 import { startRouter } from './router.js';
+import { registerServiceWorker } from './pwa.js';
 
 startRouter();
+registerServiceWorker();

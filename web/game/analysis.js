@@ -9,6 +9,7 @@ import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
 import { esc, sideName, toast, toastError } from '../ui.js';
 import { navigate } from '../router.js';
+import { isLocalId } from '../local/backend.js';
 import { buildFrames, isOver, parseToken, rowStart } from './state.js';
 import { drawGraph, formatEval } from './graph.js';
 
@@ -54,10 +55,40 @@ function poll(G) {
   }, POLL_MS);
 }
 
+/** The record of the game shown (from this device for a game on it). */
+async function recordText(S) {
+  if (isLocalId(S.id)) return api('GET', `/api/games/${S.id}/record`);
+  const res = await fetch(`/api/games/${S.id}/record`);
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return res.text();
+}
+
+/**
+ * A game on this device is analysed by the server's engine: its record is
+ * imported (a copy on the server), the analysis started there, and the page
+ * goes to the copy, where the analysis shows as it comes.
+ */
+async function analyseOnServer(G) {
+  const r = await api('POST', '/api/games/import', { record: await recordText(G.S) });
+  seats.set(r.id, { token: r.token, seat: r.seat });
+  await api('POST', `/api/games/${r.id}/analysis`, {});
+  navigate(`/g/${r.id}`);
+}
+
 async function start(G) {
   const { A } = G;
   if (A.starting) return;
   A.starting = true;
+  if (isLocalId(G.S.id)) {
+    try {
+      await analyseOnServer(G);
+    } catch (err) {
+      toast(t('an.failed', { error: err.message }), 'error');
+    } finally {
+      A.starting = false;
+    }
+    return;
+  }
   try {
     A.view = await api('POST', `/api/games/${G.S.id}/analysis`, {});
     if (A.view.status !== 'done') poll(G);
@@ -247,9 +278,7 @@ async function playFrom(G, k, mode) {
   const { S } = G;
   const v = S.view;
   try {
-    const res = await fetch(`/api/games/${S.id}/record`);
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const text = await res.text();
+    const text = await recordText(S);
     const skip = /^\[(Result|Score|Rounds|Termination|Annotator|South|North|SouthReview|NorthReview) /;
     const header = [];
     for (const line of text.split('\n')) {

@@ -6,6 +6,7 @@ import { api, seats } from '../api.js';
 import { esc, toast, toastError } from '../ui.js';
 import { navigate } from '../router.js';
 import { isOver, say, playerName } from './state.js';
+import { isLocalId, createLocalGame } from '../local/backend.js';
 
 /** The sentence telling how `v` was stopped (resigned, aborted, drawn, flagged), or ''. */
 export function stopSentence(S, v) {
@@ -28,11 +29,12 @@ export function stopStepLabel(S, s) {
 const moved = (v, side) => v.history.some((s) => s.kind === 'move' && s.side === side);
 
 /** Whether this browser's player may abort now: seated, the game goes on, not both have moved. */
-export const canAbort = (S, v) => !!S.seat && !isOver(v) && !(moved(v, 'south') && moved(v, 'north'));
+export const canAbort = (S, v) => !!S.seat && !isLocalId(S.id) && !isOver(v) && !(moved(v, 'south') && moved(v, 'north'));
 
 /** Whether this browser's player may offer a draw now. */
 export function canOfferDraw(S, v) {
-  if (!S.seat || S.seat === 'both' || isOver(v) || v.mode === 'hotseat' || v.state.over) return false;
+  // Games on this device have no draw offers: resign or play on.
+  if (!S.seat || S.seat === 'both' || isLocalId(S.id) || isOver(v) || v.mode === 'hotseat' || v.state.over) return false;
   // The computer is asked once per move.
   if (v.mode === 'engine') return v.state.to_move === S.seat && !v.thinking && S.drawAskedAt !== `${v.epoch}:${v.seq}`;
   return v.draw_offer !== S.seat;
@@ -122,7 +124,9 @@ export function bindAfter(G) {
     const { S } = G;
     b.disabled = true;
     try {
-      const r = await api('POST', '/api/games', rematchBody(S, S.view));
+      // A game on this device is followed by another one on this device.
+      const body = rematchBody(S, S.view);
+      const r = isLocalId(S.id) ? await createLocalGame(body) : await api('POST', '/api/games', body);
       seats.set(r.id, { token: r.token, seat: r.seat, invite: r.invite || null });
       navigate(`/g/${r.id}`);
     } catch (err) {

@@ -1,5 +1,8 @@
 // The game's live WebSocket: every move and state change the server sends,
-// reconnecting with backoff when the connection drops.
+// reconnecting with backoff when the connection drops. A game on this
+// device is followed through local/backend.js instead.
+
+import { isLocalId, subscribe } from '../local/backend.js';
 
 /**
  * Connects to game `id`'s WebSocket, handing each message's game view (and
@@ -7,6 +10,7 @@
  * `onStatus(connected)` when the connection opens or drops. Returns a function that closes it for good.
  */
 export function openSocket(id, onGame, onStatus, onChat = () => {}) {
+  if (isLocalId(id)) return subscribe(id, onGame, onStatus);
   let ws = null;
   let closed = false;
   let backoff = 0;

@@ -14,6 +14,7 @@ import { bindEndings } from './endings.js';
 import { bindChat, loadChat, onChat } from './chat.js';
 import { stopClock } from './clock.js';
 import { resetAlerts } from './alerts.js';
+import { isLocalId, bindLocalDownload } from '../local/backend.js';
 
 function layout(id, speed) {
   return `
@@ -69,6 +70,7 @@ export function gamePage(app, id) {
   const S = createState(id, seats.get(id));
   document.title = `Hoyito — ${id}`;
   app.innerHTML = layout(id, S.speed);
+  if (isLocalId(id)) bindLocalDownload(document.getElementById('download'), id);
 
   // The context every part of the page works on.
   let closeSocket = null;

@@ -4,10 +4,12 @@ import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
 import { esc, sideName, toastError } from '../ui.js';
 import { navigate } from '../router.js';
+import { createLocalGame } from '../local/backend.js';
+import { serverReachable } from '../pwa.js';
 
 // The last settings started with are offered again (localStorage).
 const SAVED = 'hoyito.new-game';
-const FIELDS = ['mode', 'variant', 'holes', 'level', 'side', 'match', 'seeds', 'direction',
+const FIELDS = ['mode', 'where', 'variant', 'holes', 'level', 'side', 'match', 'seeds', 'direction',
   'repetition', 'capture_side', 'two_hole_opening', 'skip_origin', 'clock', 'public'];
 
 // Time controls offered for online games: [value, label].
@@ -60,6 +62,11 @@ export function newGamePage(app) {
         <label><input type="radio" name="mode" value="hotseat"> ${t('mode.hotseat')}</label>
         <label><input type="radio" name="mode" value="online"> ${t('mode.online')}</label>
       </fieldset>
+      <fieldset class="modes" id="where"><legend>${t('new.where')}</legend>
+        <label><input type="radio" name="where" value="device"> ${t('where.device')}</label>
+        <label><input type="radio" name="where" value="server" checked> ${t('where.server')}</label>
+      </fieldset>
+      <p id="offline-note" class="muted" hidden>${t('offline.note')}</p>
       <div class="grid">
         <label class="wide">${t('new.variant')}<select name="variant">
           ${opt('I', t('variant.I'), true)}${opt('II', t('variant.II'))}${opt('III', t('variant.III'))}</select></label>
@@ -96,11 +103,21 @@ export function newGamePage(app) {
     form.querySelector('.for-engine').hidden = mode !== 'engine';
     for (const el of form.querySelectorAll('.for-seat')) el.hidden = mode === 'hotseat';
     for (const el of form.querySelectorAll('.for-online')) el.hidden = mode !== 'online';
+    document.getElementById('where').hidden = mode === 'online';
   };
   restore(form);
   form.elements.nickname.value = localStorage.getItem('hoyito.name') || '';
   form.addEventListener('change', sync);
   sync();
+  // Without the server (offline, or a static copy of the app): games on this device only.
+  serverReachable().then((up) => {
+    if (up || !form.isConnected) return;
+    document.getElementById('offline-note').hidden = false;
+    for (const el of [form.querySelector('input[name="mode"][value="online"]'), form.querySelector('input[name="where"][value="server"]'), document.getElementById('upload')]) el.disabled = true;
+    form.querySelector('input[name="where"][value="device"]').checked = true;
+    if (form.mode.value === 'online') form.querySelector('input[name="mode"][value="engine"]').checked = true;
+    sync();
+  });
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const f = form;
@@ -124,7 +141,8 @@ export function newGamePage(app) {
     remember(form);
     if (name) localStorage.setItem('hoyito.name', name); else localStorage.removeItem('hoyito.name');
     try {
-      const r = await api('POST', '/api/games', body);
+      const local = body.mode !== 'online' && f.where.value === 'device';
+      const r = local ? await createLocalGame(body) : await api('POST', '/api/games', body);
       seats.set(r.id, { token: r.token, seat: r.seat, invite: r.invite || null });
       navigate(`/g/${r.id}`);
     } catch (err) {

@@ -1,9 +1,9 @@
 //! The [`Engine`]: its settings, what a search reports, and the entry points
 //! [`Engine::search`] and [`Engine::analyze`].
 
+use crate::clock::Instant;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 use hoyito_core::{Game, Move};
 use rand::rngs::SmallRng;

@@ -41,6 +41,7 @@
 
 pub use hoyito_core;
 
+mod clock;
 mod engine;
 mod eval;
 mod level;

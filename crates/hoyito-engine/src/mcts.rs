@@ -2,8 +2,8 @@
 //! playouts to the end of the game and score-aware rewards (a win is worth
 //! most, a larger margin a little more).
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use hoyito_core::{Game, Move, Position, RepetitionTracker, Side};
 use rand::rngs::SmallRng;

@@ -53,7 +53,7 @@ pub trait Prover {
 
     /// Gives up once `nodes` positions in all (over the prover's life) have
     /// been counted, or once `deadline` has passed; `None` lifts a limit.
-    fn set_budget(&mut self, nodes: Option<u64>, deadline: Option<std::time::Instant>);
+    fn set_budget(&mut self, nodes: Option<u64>, deadline: Option<crate::clock::Instant>);
 
     /// The positions counted so far.
     fn nodes(&self) -> u64;

@@ -3,7 +3,7 @@
 //! best move perfectly (or swindles, see [`Engine::set_swindle`]) if the
 //! proof finishes within its budget.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use hoyito_core::Position;
 

@@ -12,8 +12,8 @@
 //! assert_eq!(Mark::of_loss(BLUNDER + 10), Mark::Blunder);
 //! ```
 
+use crate::clock::Instant;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use hoyito_core::{Game, Move, Position, Side};
 

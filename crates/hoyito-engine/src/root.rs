@@ -2,8 +2,8 @@
 //! moves with principal variation search, and, among moves of equal value,
 //! the one that gives a fallible opponent the most chances to err.
 
+use crate::clock::Instant;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use hoyito_core::{Game, Move, Position, Side};
 

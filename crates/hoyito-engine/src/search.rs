@@ -14,8 +14,8 @@
 //! ([`split_value`]): the engine treats a second occurrence as the end a
 //! third would bring, like draw-by-repetition in chess engines.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use hoyito_core::{Move, Position, RepetitionKey, Side};
 

@@ -28,8 +28,8 @@ use crate::api::AppState;
 macro_rules! assets {
     ($($path:literal => $mime:literal),* $(,)?) => {
         /// Embedded files: URL path, content type, contents.
-        pub const ASSETS: &[(&str, &str, &str)] = &[
-            $(($path, $mime, include_str!(concat!("../../../web", $path)))),*
+        pub const ASSETS: &[(&str, &str, &[u8])] = &[
+            $(($path, $mime, include_bytes!(concat!("../../../web", $path)))),*
         ];
     };
 }
@@ -65,10 +65,60 @@ assets! {
     "/style.css" => "text/css; charset=utf-8",
     "/rules.md" => "text/markdown; charset=utf-8",
     "/favicon.svg" => "image/svg+xml",
+    // The offline, installable app: service worker (served from the root,
+    // so its scope is the whole app), manifest, icons, games on this
+    // device with the WebAssembly rules and engine.
+    "/sw.js" => "text/javascript; charset=utf-8",
+    "/manifest.webmanifest" => "application/manifest+json",
+    "/icons/icon-192.png" => "image/png",
+    "/icons/icon-512.png" => "image/png",
+    "/icons/maskable-512.png" => "image/png",
+    "/pwa.js" => "text/javascript; charset=utf-8",
+    "/local/backend.js" => "text/javascript; charset=utf-8",
+    "/local/game.js" => "text/javascript; charset=utf-8",
+    "/local/store.js" => "text/javascript; charset=utf-8",
+    "/local/engine-worker.js" => "text/javascript; charset=utf-8",
+    "/wasm/hoyito_wasm.js" => "text/javascript; charset=utf-8",
+    "/wasm/hoyito_wasm_bg.wasm" => "application/wasm",
+}
+
+/// The file listing every embedded file, which the service worker caches
+/// when it installs (so nothing needs listing twice).
+pub const PRECACHE_PATH: &str = "/precache.json";
+
+/// The JSON of [`PRECACHE_PATH`]: `{"version": …, "files": [paths]}`, the
+/// version this build's fingerprint ([`build_fingerprint`]).
+pub fn precache_json() -> String {
+    let files: Vec<&str> = std::iter::once("/")
+        .chain(ASSETS.iter().map(|(p, _, _)| *p).filter(|p| *p != "/sw.js"))
+        .collect();
+    serde_json::json!({ "version": build_fingerprint(), "files": files }).to_string()
+}
+
+/// Writes the app as static files under `dir` (every embedded file, and
+/// [`PRECACHE_PATH`]): any static host can serve it for games on the
+/// device, offline included; features that need the server say so.
+/// Returns the number of files written.
+///
+/// # Errors
+/// If a directory or file cannot be written.
+pub fn export_site(dir: &std::path::Path) -> std::io::Result<usize> {
+    let write = |path: &str, body: &[u8]| -> std::io::Result<()> {
+        let file = dir.join(path.trim_start_matches('/'));
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&file, body)
+    };
+    for (path, _, body) in ASSETS {
+        write(path, body)?;
+    }
+    write(PRECACHE_PATH, precache_json().as_bytes())?;
+    Ok(ASSETS.len() + 1)
 }
 
 /// The embedded file at `path`, if any: content type and contents.
-pub fn asset(path: &str) -> Option<(&'static str, &'static str)> {
+pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
     ASSETS
         .iter()
         .find(|(p, _, _)| *p == path)
@@ -89,7 +139,7 @@ pub fn build_fingerprint() -> &'static str {
         let mut h = Sha256::new();
         for (path, _, body) in ASSETS {
             h.update(path.as_bytes());
-            h.update(body.as_bytes());
+            h.update(body);
         }
         h.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect()
     })
@@ -100,6 +150,7 @@ fn index_html() -> &'static str {
     static INDEX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     INDEX.get_or_init(|| {
         let (_, raw) = asset("/index.html").expect("index.html is embedded");
+        let raw = std::str::from_utf8(raw).expect("index.html is UTF-8");
         let v = build_fingerprint();
         raw.replace("src=\"/app.js\"", &format!("src=\"/v/{v}/app.js\""))
             .replace("href=\"/style.css\"", &format!("href=\"/v/{v}/style.css\""))
@@ -111,9 +162,9 @@ fn index_html() -> &'static str {
 }
 
 /// A file's body as sent (the index with fingerprinted paths).
-fn body_of(path: &str, body: &'static str) -> &'static str {
+fn body_of(path: &str, body: &'static [u8]) -> &'static [u8] {
     if path == "/index.html" {
-        index_html()
+        index_html().as_bytes()
     } else {
         body
     }
@@ -129,14 +180,14 @@ fn prepared() -> &'static [Prepared] {
                 let body = body_of(path, body);
                 use sha2::{Digest, Sha256};
                 use std::io::Write;
-                let hash = Sha256::digest(body.as_bytes());
+                let hash = Sha256::digest(body);
                 let etag = format!(
                     "\"{}\"",
                     hash[..12].iter().map(|b| format!("{b:02x}")).collect::<String>()
                 );
                 let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
                 let gzip = gz
-                    .write_all(body.as_bytes())
+                    .write_all(body)
                     .and_then(|()| gz.finish())
                     .ok()
                     .filter(|z| z.len() < body.len());
@@ -172,6 +223,16 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
         res.headers_mut()
             .insert(header::ALLOW, header::HeaderValue::from_static("GET, HEAD"));
         return res;
+    }
+    if path == PRECACHE_PATH {
+        return (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            precache_json(),
+        )
+            .into_response();
     }
     // A fingerprinted path: the file below it, immutable if the fingerprint is this build's.
     let (path, immutable) = match path.strip_prefix("/v/").and_then(|rest| rest.split_once('/')) {
@@ -273,8 +334,8 @@ mod tests {
                     .gzip
                     .as_ref()
                     .unwrap_or_else(|| panic!("{path} is not compressed"));
-                let mut out = String::new();
-                std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut out).unwrap();
+                let mut out = Vec::new();
+                std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut out).unwrap();
                 assert_eq!(out, body_of(path, body), "{path}");
             }
         }
@@ -282,5 +343,32 @@ mod tests {
         tags.sort_unstable();
         tags.dedup();
         assert_eq!(tags.len(), ASSETS.len());
+    }
+
+    #[test]
+    fn the_offline_app_is_embedded_with_its_content_types() {
+        assert_eq!(asset("/wasm/hoyito_wasm_bg.wasm").unwrap().0, "application/wasm");
+        assert_eq!(
+            asset("/manifest.webmanifest").unwrap().0,
+            "application/manifest+json"
+        );
+        assert!(asset("/sw.js").unwrap().0.starts_with("text/javascript"));
+        assert_eq!(&asset("/wasm/hoyito_wasm_bg.wasm").unwrap().1[..4], b"\0asm");
+    }
+
+    #[test]
+    fn the_precache_list_names_every_file_but_the_service_worker() {
+        let v: serde_json::Value = serde_json::from_str(&precache_json()).unwrap();
+        let files: Vec<&str> = v["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
+        assert_eq!(files[0], "/");
+        assert_eq!(files.len(), ASSETS.len());
+        assert!(!files.contains(&"/sw.js"));
+        assert!(ASSETS.iter().all(|(p, _, _)| *p == "/sw.js" || files.contains(p)));
+        assert_eq!(v["version"].as_str().unwrap().len(), 16);
     }
 }

@@ -22,7 +22,7 @@ fn the_served_rules_are_the_authoritative_text() {
     let (mime, served) = hoyito_server::assets::asset("/rules.md").expect("the rules page is embedded");
     assert!(mime.starts_with("text/markdown"));
     assert!(
-        served == authoritative,
+        served == authoritative.as_bytes(),
         "the binary embeds an old web/rules.md: rebuild"
     );
 }

@@ -22,6 +22,7 @@ macro_rules! outln {
 pub mod analyze;
 pub mod bench;
 pub mod common;
+pub mod export_site;
 pub mod perft;
 pub mod play;
 pub mod replay;

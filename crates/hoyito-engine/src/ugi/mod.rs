@@ -379,11 +379,9 @@ impl<W: Write + Send + 'static> Session<W> {
                 // Checked now, against the current rules, so a bad path is
                 // reported here rather than silently ignored at `go`.
                 let dir = PathBuf::from(value);
-                let layers = Engine::with_level(1)
-                    .load_tablebases(self.rules, &dir)
-                    .map_err(|e| {
-                        format!("option TablebaseDir not changed: cannot use the tablebases in {value}: {e}")
-                    })?;
+                let layers = check_tablebases(self.rules, &dir).map_err(|e| {
+                    format!("option TablebaseDir not changed: cannot use the tablebases in {value}: {e}")
+                })?;
                 self.out.line(&format!(
                     "info string tablebases in {value}: layers of {} seeds",
                     layers.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
@@ -456,6 +454,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 if self.hash_mb != DEFAULT_HASH_MB {
                     e.set_hash_mb(self.hash_mb);
                 }
+                #[cfg(feature = "tablebase")]
                 if let Some(dir) = &self.tablebases {
                     // Rules the tables do not cover are simply searched.
                     if let Err(err) = e.load_tablebases(self.rules, dir) {
@@ -534,6 +533,21 @@ impl<W: Write + Send + 'static> Drop for Session<W> {
 }
 
 /// A `combo` option line: its name, default and values.
+/// Opens the tablebases of `rules` under `dir` to check them; the seed
+/// counts of their layers.
+#[cfg(feature = "tablebase")]
+fn check_tablebases(rules: hoyito_core::Rules, dir: &std::path::Path) -> Result<Vec<u32>, String> {
+    Engine::with_level(1)
+        .load_tablebases(rules, dir)
+        .map_err(|e| e.to_string())
+}
+
+/// Without the `tablebase` feature there are no tablebases to use.
+#[cfg(not(feature = "tablebase"))]
+fn check_tablebases(_rules: hoyito_core::Rules, _dir: &std::path::Path) -> Result<Vec<u32>, String> {
+    Err("this engine was built without tablebases".into())
+}
+
 fn combo<'a>(name: &str, default: &str, vars: impl IntoIterator<Item = &'a str>) -> String {
     let vars: String = vars.into_iter().map(|v| format!(" var {v}")).collect();
     format!("option name {name} type combo default {default}{vars}")

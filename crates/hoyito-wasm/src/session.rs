@@ -1,0 +1,594 @@
+//! The binding's logic in plain Rust (no JavaScript types), so that it is
+//! tested natively: options, a game or match with its sowing traces, the
+//! engine under the server's time limits, random playouts.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use hoyito_core::{
+    playout, Contest, GameResult, Position, Record, RepetitionTracker, Rules, RulesSpec, Side, SowObserver,
+    State,
+};
+use hoyito_engine::{Engine, Limits};
+use rand::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+
+use crate::Error;
+
+/// Longest time the engine thinks about one move, as on the server
+/// (`hoyito_server::ai::ENGINE_MOVETIME`): levels 1–9 stop earlier at their
+/// depth, level 10 uses all of it.
+pub const ENGINE_MOVETIME: Duration = Duration::from_millis(1500);
+
+/// The longest `timeMs` `analyze` accepts.
+pub const MAX_ANALYZE_MS: u32 = 60_000;
+
+/// Most events kept in one move's trace (as the server's): a sowing of
+/// thousands of laps cannot be watched seed by seed.
+pub const MAX_TRACE_EVENTS: usize = 4096;
+
+/// The option names of `new Game(options)`, with the RULES.md spellings.
+const OPTION_NAMES: [&str; 8] = [
+    "variant",
+    "holes",
+    "seeds",
+    "skip_origin",
+    "direction",
+    "two_hole_opening",
+    "repetition",
+    "capture_side",
+];
+
+/// Reads the rules from the JSON text of an options object. Missing options
+/// take their standard values; unknown names and bad values are errors.
+pub fn parse_options(json: &str) -> Result<Rules, Error> {
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| Error::Options(e.to_string()))?;
+    let value = match value {
+        serde_json::Value::Null => serde_json::Value::Object(Default::default()),
+        serde_json::Value::Object(map) => {
+            if let Some(k) = map.keys().find(|k| !OPTION_NAMES.contains(&k.as_str())) {
+                return Err(Error::Options(format!(
+                    "unknown option {k:?}: expected {}",
+                    OPTION_NAMES.join(", ")
+                )));
+            }
+            serde_json::Value::Object(map)
+        }
+        _ => return Err(Error::Options("options must be an object".into())),
+    };
+    let spec: RulesSpec = serde_json::from_value(value).map_err(|e| Error::Options(e.to_string()))?;
+    Ok(Rules::try_from(spec)?)
+}
+
+/// One sowing event, serialised as a short array (the server's shape):
+/// `["l", hole, seeds]` a lap starts, `["s", hole]` a seed dropped,
+/// `["c", hole, seeds]` the mover captured `seeds` from `hole`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// A lap starts: `seeds` lifted from `hole`.
+    Lap(u8, u8),
+    /// A seed dropped into a hole.
+    Seed(u8),
+    /// The mover captured `seeds` from `hole`.
+    Capture(u8, u8),
+}
+
+impl Serialize for Event {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Event::Lap(h, n) => ("l", h, n).serialize(s),
+            Event::Seed(h) => ("s", h).serialize(s),
+            Event::Capture(h, n) => ("c", h, n).serialize(s),
+        }
+    }
+}
+
+/// The events of one move, cut at [`MAX_TRACE_EVENTS`].
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Trace {
+    /// The events kept, in order.
+    pub events: Vec<Event>,
+    /// Laps sown (all of them, kept or not).
+    pub laps: u32,
+    /// Whether events were dropped past the limit.
+    pub truncated: bool,
+}
+
+impl Trace {
+    fn push(&mut self, e: Event) {
+        if self.events.len() < MAX_TRACE_EVENTS {
+            self.events.push(e);
+        } else {
+            self.truncated = true;
+        }
+    }
+}
+
+impl SowObserver for Trace {
+    fn lap(&mut self, hole: usize, seeds: u8) {
+        self.laps += 1;
+        self.push(Event::Lap(hole as u8, seeds));
+    }
+    fn seed(&mut self, hole: usize) {
+        self.push(Event::Seed(hole as u8));
+    }
+    fn capture(&mut self, hole: usize, seeds: u8) {
+        self.push(Event::Capture(hole as u8, seeds));
+    }
+}
+
+/// What `play(token)` returns: the move as it was played (the fields of the
+/// server's `MoveEvent` that belong to the rules).
+#[derive(Debug, Clone, Serialize)]
+pub struct Played {
+    /// The move's token, in its canonical spelling.
+    pub token: String,
+    /// The mover.
+    pub side: Side,
+    /// Round of the move (1 in a single game).
+    pub round: u32,
+    /// Board before the move.
+    pub board_before: Vec<u8>,
+    /// `[south, north]` captured before the move.
+    pub captured_before: [u8; 2],
+    /// The sowing events, for the animation.
+    pub trace: Trace,
+    /// Seeds captured by the move (the last-four award included).
+    pub captured: u8,
+    /// The mover moves again.
+    pub extra_turn: bool,
+    /// The player who should have moved next had no legal move and passed.
+    pub passed: bool,
+}
+
+/// One round of a match (or the single game), as the server's `RoundView`.
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundInfo {
+    /// Round number, from 1.
+    pub round: u32,
+    /// The board at the start of the round.
+    pub start_board: Vec<u8>,
+    /// Closed holes in this round.
+    pub closed: Vec<usize>,
+    /// Who started the round.
+    pub starter: Side,
+    /// `[south, north]` reserve carried into the round.
+    pub reserve: [u8; 2],
+    /// Moves played in the round.
+    pub moves: usize,
+    /// Whether the round is over.
+    pub over: bool,
+    /// `south`, `north`, `draw` once over.
+    pub winner: Option<&'static str>,
+    /// Why it ended.
+    pub reason: Option<&'static str>,
+    /// `[south, north]`: captured plus reserve.
+    pub score: [u32; 2],
+}
+
+/// A match's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchResult {
+    /// `south`, `north` or `draw`.
+    pub winner: &'static str,
+    /// Rounds played.
+    pub rounds: u32,
+}
+
+/// One move's score in an analysis.
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveScore {
+    /// The move's token.
+    #[serde(rename = "move")]
+    pub token: String,
+    /// Its score in seeds (final captured margin, reserves included) from
+    /// the side to move's view.
+    pub score: i32,
+    /// Its principal variation, starting with the move.
+    pub pv: Vec<String>,
+}
+
+/// What `analyze` returns.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// The best move, or null once the game is over.
+    pub best: Option<String>,
+    /// Its score in seeds.
+    pub score: Option<i32>,
+    /// Every legal move's score, best first.
+    pub moves: Vec<MoveScore>,
+}
+
+/// Totals of `randomPlayouts`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct PlayoutTotals {
+    /// Games played.
+    pub games: u64,
+    /// Moves played in all of them.
+    pub plies: u64,
+    /// Games South won.
+    pub south_wins: u64,
+    /// Games North won.
+    pub north_wins: u64,
+    /// Drawn games.
+    pub draws: u64,
+}
+
+/// A single game or a match, with what the JavaScript classes need.
+#[derive(Debug, Clone)]
+pub struct Session {
+    contest: Contest,
+}
+
+fn caps(p: &Position) -> [u8; 2] {
+    let c = p.captured();
+    [c.south, c.north]
+}
+
+/// Checks an engine level (1 to 10).
+pub fn check_level(level: u8) -> Result<u8, Error> {
+    if (1..=10).contains(&level) {
+        Ok(level)
+    } else {
+        Err(Error::Level(level))
+    }
+}
+
+impl Session {
+    /// A new single game.
+    pub fn game(rules: Rules) -> Session {
+        Session {
+            contest: Contest::new_game(rules),
+        }
+    }
+
+    /// A new match.
+    pub fn new_match(rules: Rules) -> Session {
+        Session {
+            contest: Contest::new_match(rules),
+        }
+    }
+
+    /// The game or match.
+    pub fn contest(&self) -> &Contest {
+        &self.contest
+    }
+
+    fn position(&self) -> &Position {
+        self.contest.position()
+    }
+
+    /// Legal move tokens of the player to move (none once over).
+    pub fn legal_moves(&self) -> Vec<String> {
+        if self.contest.is_over() || self.position().is_over() {
+            return Vec::new();
+        }
+        self.position().legal_tokens()
+    }
+
+    /// Plays `token`, returning what the move did; on an error nothing changes.
+    pub fn play(&mut self, token: &str) -> Result<Played, Error> {
+        let pos = *self.position();
+        if self.contest.is_over() || pos.is_over() {
+            return Err(Error::Move(if self.contest.can_start_next_round() {
+                "this round is over: start the next round".into()
+            } else {
+                "the game is over".into()
+            }));
+        }
+        let m = pos.parse_move(token).map_err(|e| Error::Move(e.to_string()))?;
+        let mut after = pos;
+        let mut trace = Trace::default();
+        let played = after
+            .play_observed(m, &mut trace)
+            .map_err(|e| Error::Move(format!("{} is illegal: {e}", token.trim())))?;
+        // The same move through the game, which adds the repetition rule.
+        self.contest
+            .play(m)
+            .map_err(|e| Error::Move(format!("{} is illegal: {e}", token.trim())))?;
+        let side = pos.to_move();
+        let expected_next = if played.extra_turn { side } else { side.other() };
+        Ok(Played {
+            token: pos.move_token(m).to_string(),
+            side,
+            round: pos.round(),
+            board_before: pos.board().to_vec(),
+            captured_before: caps(&pos),
+            trace,
+            captured: played.captured,
+            extra_turn: played.extra_turn,
+            passed: !after.is_over() && after.to_move() != expected_next,
+        })
+    }
+
+    /// Whether the player to move chooses the sowing direction.
+    pub fn direction_choice(&self) -> bool {
+        !self.contest.is_over() && !self.position().is_over() && self.position().direction_is_choice()
+    }
+
+    /// The current position as the RULES.md §7 state.
+    pub fn state(&self) -> State {
+        State::from_position(self.position())
+    }
+
+    /// Whether the game (or the whole match) is over.
+    pub fn is_over(&self) -> bool {
+        self.contest.is_over()
+    }
+
+    /// The current position's notation.
+    pub fn notation(&self) -> String {
+        self.position().to_notation()
+    }
+
+    /// The tokens of the current round's moves.
+    pub fn tokens(&self) -> Vec<String> {
+        self.contest.current().tokens()
+    }
+
+    /// Takes back the current round's last move; returns its token.
+    pub fn undo(&mut self) -> Option<String> {
+        let game = match &mut self.contest {
+            Contest::Game(g) => g,
+            Contest::Match(_) => return None,
+        };
+        let before = game.positions();
+        let m = game.undo()?;
+        let at = before[before.len() - 2];
+        Some(at.move_token(m).to_string())
+    }
+
+    /// Every round so far.
+    pub fn rounds(&self) -> Vec<RoundInfo> {
+        self.contest
+            .rounds()
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let s = g.start();
+                let e = g.position();
+                let o = e.outcome();
+                let (c, r) = (e.captured(), e.reserve());
+                RoundInfo {
+                    round: i as u32 + 1,
+                    start_board: s.board().to_vec(),
+                    closed: s.closed_holes().collect(),
+                    starter: s.to_setup().to_move,
+                    reserve: [s.reserve().south, s.reserve().north],
+                    moves: g.moves().len(),
+                    over: o.is_some(),
+                    winner: o.map(|o| o.result().name()),
+                    reason: o.map(|o| o.reason.name()),
+                    score: [c.south as u32 + r.south as u32, c.north as u32 + r.north as u32],
+                }
+            })
+            .collect()
+    }
+
+    /// The result of the game or match once it is over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.contest.result()
+    }
+
+    /// The match result once the match is over (`None` for a single game).
+    pub fn match_result(&self) -> Option<MatchResult> {
+        let o = self.contest.as_match()?.outcome()?;
+        Some(MatchResult {
+            winner: o.result().name(),
+            rounds: o.rounds,
+        })
+    }
+
+    /// Whether the current round of a match is over and the next can start.
+    pub fn can_start_next_round(&self) -> bool {
+        self.contest.can_start_next_round()
+    }
+
+    /// Starts the next round of a match.
+    pub fn start_next_round(&mut self) -> Result<(), Error> {
+        if self.contest.start_next_round() {
+            Ok(())
+        } else {
+            Err(Error::NextRound)
+        }
+    }
+
+    /// The game or match as a record (the text `hoyito replay` reads).
+    pub fn record(&self) -> String {
+        Record::from(self.contest.clone()).write()
+    }
+
+    /// The engine's move at `level` (1 to 10) within `time` (the server's
+    /// limit unless given); `None` once the game is over.
+    pub fn best_move(&self, level: u8, time: Option<Duration>, seed: u64) -> Result<Option<String>, Error> {
+        let level = check_level(level)?;
+        let game = self.contest.current();
+        let mut engine = Engine::with_level(level);
+        engine.set_seed(seed);
+        let limits = Limits {
+            movetime: Some(time.unwrap_or(ENGINE_MOVETIME)),
+            ..Limits::default()
+        };
+        let res = engine.search(game, limits, &AtomicBool::new(false), &mut |_| {});
+        Ok(res.best.map(|m| game.position().move_token(m).to_string()))
+    }
+
+    /// Every legal move's score at `level` within `time`, best first.
+    pub fn analyze(&self, level: u8, time: Duration) -> Result<Analysis, Error> {
+        let level = check_level(level)?;
+        let game = self.contest.current();
+        let pos = *game.position();
+        let mut engine = Engine::with_level(level);
+        let limits = Limits {
+            movetime: Some(time),
+            ..Limits::default()
+        };
+        let moves: Vec<MoveScore> = engine
+            .analyze(game, limits, &AtomicBool::new(false))
+            .into_iter()
+            .map(|(m, score, pv)| MoveScore {
+                token: pos.move_token(m).to_string(),
+                score,
+                pv: pos.line_tokens(&pv),
+            })
+            .collect();
+        Ok(Analysis {
+            best: moves.first().map(|m| m.token.clone()),
+            score: moves.first().map(|m| m.score),
+            moves,
+        })
+    }
+}
+
+/// `n` uniformly random games from the start under `rules`, drawn from a
+/// generator seeded with `seed` exactly as `hoyito bench --seed` does, so
+/// the same seed gives the same totals natively and in WebAssembly.
+pub fn random_playouts(n: u64, rules: Rules, seed: u64) -> PlayoutTotals {
+    let start = Position::new(rules);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut below = |k: usize| playout::uniform_below(k, || rng.next_u32());
+    let mut tracker = RepetitionTracker::new();
+    let mut t = PlayoutTotals::default();
+    for _ in 0..n {
+        let (end, plies) = playout::random_game(start, &mut below, &mut tracker);
+        t.games += 1;
+        t.plies += plies;
+        match end.outcome().and_then(|o| o.winner) {
+            Some(Side::South) => t.south_wins += 1,
+            Some(Side::North) => t.north_wins += 1,
+            None => t.draws += 1,
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hoyito_core::Variant;
+
+    #[test]
+    fn options_take_the_rules_md_spellings_and_refuse_the_rest() {
+        let r =
+            parse_options(r#"{"variant":"III","holes":8,"direction":"per_move","capture_side":"opponent"}"#)
+                .unwrap();
+        assert_eq!(r.variant(), Variant::III);
+        assert_eq!(r.holes(), 8);
+        assert_eq!(parse_options("null").unwrap(), Rules::default());
+        for (bad, says) in [
+            (r#"{"variant":"IV"}"#, "variant"),
+            (r#"{"holes":13}"#, "13 holes"),
+            (r#"{"colour":"red"}"#, "unknown option \"colour\""),
+            (r#"{"seeds":0}"#, "0 seeds"),
+            ("[1]", "must be an object"),
+        ] {
+            let e = parse_options(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_is_refused_with_its_reason_and_changes_nothing() {
+        let mut s = Session::game(Rules::standard(Variant::II));
+        s.play("3").unwrap();
+        let before = (s.notation(), s.tokens());
+        for (bad, says) in [("9", "hole"), ("x", ""), ("3R", "direction")] {
+            let e = s.play(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+            assert_eq!((s.notation(), s.tokens()), before);
+        }
+    }
+
+    #[test]
+    fn the_trace_replays_to_the_board_after_the_move() {
+        let mut s = Session::game(Rules::standard(Variant::III));
+        for _ in 0..30 {
+            if s.is_over() {
+                break;
+            }
+            let token = s.legal_moves()[0].clone();
+            let p = s.play(&token).unwrap();
+            let mut board: Vec<u32> = p.board_before.iter().map(|&x| x as u32).collect();
+            let mut captured = 0;
+            for e in &p.trace.events {
+                match *e {
+                    Event::Lap(h, n) => {
+                        assert_eq!(board[h as usize], n as u32);
+                        board[h as usize] = 0;
+                    }
+                    Event::Seed(h) => board[h as usize] += 1,
+                    Event::Capture(h, n) => {
+                        board[h as usize] -= n as u32;
+                        captured += n as u32;
+                    }
+                }
+            }
+            if !s.state().over {
+                assert_eq!(
+                    board,
+                    s.state().board.iter().map(|&x| x as u32).collect::<Vec<_>>()
+                );
+                assert_eq!(captured, p.captured as u32);
+            }
+        }
+    }
+
+    #[test]
+    fn the_engine_answers_legal_moves_and_scores_every_move() {
+        let s = Session::game(Rules::standard(Variant::II));
+        for level in [1, 5, 10] {
+            let m = s
+                .best_move(level, Some(Duration::from_millis(100)), 7)
+                .unwrap()
+                .unwrap();
+            assert!(s.legal_moves().contains(&m), "level {level}: {m}");
+        }
+        assert!(s.best_move(0, None, 1).is_err() && s.best_move(11, None, 1).is_err());
+        let a = s.analyze(6, Duration::from_millis(500)).unwrap();
+        let mut tokens: Vec<_> = a.moves.iter().map(|m| m.token.clone()).collect();
+        tokens.sort();
+        let mut legal = s.legal_moves();
+        legal.sort();
+        assert_eq!(tokens, legal);
+        assert!(a.moves.windows(2).all(|w| w[0].score >= w[1].score));
+        assert_eq!(a.best.as_deref(), Some(a.moves[0].token.as_str()));
+    }
+
+    #[test]
+    fn matches_go_from_round_to_round() {
+        let mut s = Session::new_match(Rules::new(Variant::I, 4).unwrap());
+        assert!(s.start_next_round().is_err());
+        let mut rounds = 1;
+        while !s.is_over() && rounds < 4 {
+            if s.can_start_next_round() {
+                s.start_next_round().unwrap();
+                rounds += 1;
+                continue;
+            }
+            let t = s.legal_moves()[0].clone();
+            s.play(&t).unwrap();
+        }
+        assert_eq!(s.rounds().len(), rounds);
+        assert!(s.record().contains("[Match \"yes\"]"), "{}", s.record());
+    }
+
+    #[test]
+    fn playouts_count_every_game() {
+        let t = random_playouts(50, Rules::standard(Variant::I), 3);
+        assert_eq!(t.games, 50);
+        assert_eq!(t.south_wins + t.north_wins + t.draws, 50);
+        assert_eq!(t, random_playouts(50, Rules::standard(Variant::I), 3));
+    }
+
+    /// The generator is `hoyito bench`'s (SmallRng on this 64-bit machine).
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn the_generator_is_the_one_of_hoyito_bench() {
+        let mut ours = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut bench = rand::rngs::SmallRng::seed_from_u64(7);
+        for _ in 0..1000 {
+            assert_eq!(ours.next_u32(), bench.next_u32());
+        }
+    }
+}

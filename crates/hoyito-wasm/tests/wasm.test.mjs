@@ -1,0 +1,132 @@
+// The WebAssembly module against the native crates: loads the module the
+// app serves (web/wasm/, or $HOYITO_WASM_DIR) with initSync and replays the
+// golden games of tests/golden.json (every variant and option, games and
+// matches; written by the native crates, see tests/golden.rs), comparing
+// every ply: notation, legal moves, the move's sowing events, the final
+// state, the rounds and the record. Then the API's errors and the engine.
+// Run: node --test crates/hoyito-wasm/tests/
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dir = process.env.HOYITO_WASM_DIR || join(here, '..', '..', '..', 'web', 'wasm');
+const wasm = await import(join(dir, 'hoyito_wasm.js'));
+wasm.initSync({ module: readFileSync(join(dir, 'hoyito_wasm_bg.wasm')) });
+const { Game, Match, randomPlayouts } = wasm;
+const golden = JSON.parse(readFileSync(join(here, 'golden.json'), 'utf8'));
+
+/** FNV-1a, as tests/golden.rs. */
+function fnv(text) {
+  let h = 0x811c9dc5;
+  for (const b of Buffer.from(text, 'utf8')) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+test('golden games of every variant and option replay ply by ply as natively', () => {
+  assert.ok(golden.games.length >= 30);
+  const seen = new Set();
+  for (const [i, g] of golden.games.entries()) {
+    const o = g.options;
+    seen.add(`${o.variant} ${o.direction} ${o.two_hole_opening} ${o.skip_origin} ${o.repetition} ${o.capture_side} ${g.match}`);
+    const play = g.match ? new Match(o) : new Game(o);
+    for (const [k, p] of g.plies.entries()) {
+      const [step, notation, legal] = p;
+      const where = `game ${i} ply ${k + 1} (${step})`;
+      if (step === 'next') {
+        play.startNextRound();
+      } else {
+        const [, , , events, side, captured, extraTurn, passed, laps, truncated, over] = p;
+        const ev = play.play(step);
+        assert.equal(ev.token, step, where);
+        assert.equal(ev.side, side, where);
+        assert.equal(ev.captured, captured, where);
+        assert.equal(ev.extra_turn, extraTurn, where);
+        assert.equal(ev.passed, passed, where);
+        assert.equal(ev.trace.laps, laps, where);
+        assert.equal(ev.trace.truncated, truncated, where);
+        assert.equal(fnv(JSON.stringify(ev.trace.events)), events, where);
+        assert.equal(play.state().over, over, where);
+      }
+      assert.equal(play.notation(), notation, where);
+      assert.equal(fnv(play.legalMoves().join(' ')), legal, where);
+    }
+    assert.deepEqual(play.state(), g.final_state, `game ${i}: final state`);
+    assert.equal(play.result(), g.result, `game ${i}: result`);
+    assert.deepEqual(play.rounds(), g.rounds, `game ${i}: rounds`);
+    assert.equal(play.record(), g.record, `game ${i}: record`);
+    play.free();
+  }
+  // Every variant, both direction rules and every option appear.
+  for (const v of ['I', 'II', 'III']) {
+    for (const want of ['per_player', 'per_move', 'true', 'own_row', 'opponent']) {
+      assert.ok([...seen].some((s) => s.startsWith(`${v} `) && s.includes(want)), `${v} ${want}`);
+    }
+  }
+  assert.ok([...seen].some((s) => s.endsWith('true')), 'a match');
+});
+
+test('random playouts give the native totals for the same seed', () => {
+  for (const p of golden.playouts) {
+    const t = randomPlayouts(p.n, p.options, p.seed);
+    assert.deepEqual(t, p.totals);
+  }
+});
+
+test('play throws an Error with the reason and leaves the game unchanged', () => {
+  const g = new Game({ variant: 'II', holes: 6 });
+  g.play('3');
+  const before = [g.notation(), g.legalMoves()];
+  for (const [bad, says] of [['9', /hole/], ['abc', /./], ['3R', /direction/]]) {
+    assert.throws(() => g.play(bad), (e) => e instanceof Error && says.test(e.message));
+    assert.deepEqual([g.notation(), g.legalMoves()], before);
+  }
+  assert.equal(g.isOver(), false);
+  assert.equal(g.state().to_move, 'north');
+});
+
+test('bad options are refused with a clear message', () => {
+  assert.throws(() => new Game({ variant: 'IV' }), /variant/);
+  assert.throws(() => new Game({ holes: 3 }), /3 holes/);
+  assert.throws(() => new Game({ colour: 'red' }), /unknown option "colour"/);
+  assert.throws(() => randomPlayouts(1.5, {}, 1), /whole number/);
+  assert.deepEqual(new Game().state().board, Array(12).fill(4));
+  assert.deepEqual(new Game({ direction: 'per_move' }).legalMoves().slice(0, 2), ['1L', '1R']);
+});
+
+test('the engine answers legal moves; analyze scores every move, best first', () => {
+  const g = new Game({ variant: 'III' });
+  for (const level of [1, 3, 5]) assert.ok(g.legalMoves().includes(g.bestMove(level)), `level ${level}`);
+  assert.throws(() => g.bestMove(11), /level 11/);
+  const a = g.analyze({ level: 5, timeMs: 300 });
+  assert.deepEqual(a.moves.map((m) => m.move).sort(), g.legalMoves().sort());
+  assert.equal(a.best, a.moves[0].move);
+  assert.equal(a.score, a.moves[0].score);
+  for (let i = 1; i < a.moves.length; i += 1) assert.ok(a.moves[i - 1].score >= a.moves[i].score);
+  assert.ok(a.moves.every((m) => m.pv[0] === m.move));
+  assert.throws(() => g.analyze({ level: 5, timeMs: 0 }), /timeMs/);
+  assert.throws(() => g.analyze({ depth: 5 }), /unknown field/);
+  // The time limit holds in WebAssembly too (a clock that works there).
+  const t0 = performance.now();
+  g.bestMove(10, 200);
+  assert.ok(performance.now() - t0 < 2000);
+});
+
+test('a match starts its next round only when a round is over', () => {
+  const m = new Match({ variant: 'I', holes: 4 });
+  assert.throws(() => m.startNextRound(), /next round/);
+  while (!m.canStartNextRound() && !m.isOver()) m.play(m.legalMoves()[0]);
+  if (m.canStartNextRound()) {
+    assert.equal(m.matchResult(), null);
+    m.startNextRound();
+    assert.equal(m.round(), 2);
+    assert.equal(m.rounds().length, 2);
+  } else {
+    // A player was left with too few seeds: the match ended with its first round.
+    assert.deepEqual(m.matchResult(), { winner: m.result(), rounds: 1 });
+    assert.throws(() => m.startNextRound(), /next round/);
+  }
+});

@@ -3,6 +3,7 @@
 # (Debian's chromium, the npm packages of the browser tests), then runs the
 # format check, clippy with warnings as errors, the API docs with warnings as
 # errors, every Rust test and doctest,
+# the PostgreSQL tests against a throwaway server (scripts/postgres.sh),
 # the end-to-end browser tests against an optimised build of the binary,
 # and the Python package's tests (scripts/test-python.sh).
 set -euo pipefail
@@ -11,12 +12,15 @@ cd "$(dirname "$0")/.."
 started=$SECONDS
 step() { printf '\n== %s == (%ds)\n' "$*" $((SECONDS - started)); }
 
-step "system packages (chromium for the browser tests)"
-if [ ! -x /usr/bin/chromium ]; then
+step "system packages (chromium for the browser tests, postgresql)"
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 && command -v psql >/dev/null || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 fi
 /usr/bin/chromium --version
@@ -50,6 +54,14 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 step "cargo test (all crates, doctests included)"
 cargo test --workspace --locked
+
+step "PostgreSQL: storage against SQLite, two server nodes, kill -9 rounds"
+pg_dir=$(mktemp -d)
+trap 'bash scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
+eval "$(bash scripts/postgres.sh start "$pg_dir")"
+cargo test --locked -p hoyito-server --test postgres -- --ignored
+cargo test --locked -p hoyito-cli --test reliability -- --ignored
+bash scripts/postgres.sh stop "$pg_dir"
 
 step "WebAssembly module: a rebuild gives the files in web/wasm/"
 wasm_out=$(mktemp -d)

@@ -20,6 +20,11 @@ const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
 /// Starts `hoyito serve` on a free port over `dir/games.db`, without rate
 /// limits (the clients here play as fast as they can from one address).
 fn serve(dir: &Path) -> (Child, String) {
+    serve_db(dir, dir.join("games.db").as_os_str())
+}
+
+/// [`serve`] over database `db` (a file or a PostgreSQL URL).
+fn serve_db(dir: &Path, db: &std::ffi::OsStr) -> (Child, String) {
     let mut child = Command::new(BIN)
         .args([
             "serve",
@@ -31,7 +36,7 @@ fn serve(dir: &Path) -> (Child, String) {
             "0",
             "--db",
         ])
-        .arg(dir.join("games.db"))
+        .arg(db)
         .current_dir(dir)
         .env("HOYITO_LOG", "off")
         .stdout(Stdio::piped())
@@ -145,11 +150,36 @@ fn play(
 #[test]
 fn no_acknowledged_move_is_lost_across_kill_9_rounds() {
     let dir = tempfile_dir("kill9");
+    let db = dir.join("games.db");
+    kill_9_rounds(&dir, db.as_os_str());
+}
+
+/// The same rounds with the games in PostgreSQL (`HOYITO_TEST_POSTGRES`,
+/// a server whose user may create databases; `scripts/test.sh` starts one).
+#[test]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+fn no_acknowledged_move_is_lost_across_kill_9_rounds_on_postgres() {
+    let admin = std::env::var("HOYITO_TEST_POSTGRES").expect("HOYITO_TEST_POSTGRES: a PostgreSQL URL");
+    let name = format!("hoyito_kill9_{}", std::process::id());
+    let created = Command::new("psql")
+        .args([admin.as_str(), "-q", "-c", &format!("CREATE DATABASE {name}")])
+        .status()
+        .expect("psql (Debian's postgresql-client)");
+    assert!(created.success(), "CREATE DATABASE {name}");
+    let (base, _) = admin.rsplit_once('/').expect("a URL with a database");
+    let dir = tempfile_dir("kill9-pg");
+    kill_9_rounds(&dir, std::ffi::OsStr::new(&format!("{base}/{name}")));
+}
+
+/// Six rounds of four players moving in their own hot-seat games while the
+/// server is killed with SIGKILL; then every acknowledged move must be
+/// found, once, in order.
+fn kill_9_rounds(dir: &Path, db: &std::ffi::OsStr) {
     let players = 4;
     let mut games: Vec<Vec<(String, String)>> = vec![Vec::new(); players];
     let mut acked_all: Vec<(String, u64, String)> = Vec::new();
     for round in 0..6u64 {
-        let (mut child, addr) = serve(&dir);
+        let (mut child, addr) = serve_db(dir, db);
         for g in games.iter_mut().filter(|g| g.is_empty()) {
             let (status, v) = post(
                 &addr,
@@ -201,7 +231,7 @@ fn no_acknowledged_move_is_lost_across_kill_9_rounds() {
         acked_all.len()
     );
     // A last check after the last kill: every move, once, in order.
-    let (mut child, addr) = serve(&dir);
+    let (mut child, addr) = serve_db(dir, db);
     for (id, seq, token) in &acked_all {
         let v = game(&addr, id);
         let step = &v["history"][(*seq - 1) as usize];
@@ -229,7 +259,7 @@ fn no_acknowledged_move_is_lost_across_kill_9_rounds() {
     }
     let _ = child.kill();
     let _ = child.wait();
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 fn tempfile_dir(what: &str) -> std::path::PathBuf {

@@ -128,9 +128,16 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
-impl From<rusqlite::Error> for ApiError {
-    fn from(e: rusqlite::Error) -> ApiError {
-        ApiError::internal(format!("storage: {e}"))
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> ApiError {
+        match e {
+            // Another server node changed the game first: nothing was stored.
+            crate::store::StoreError::Conflict { .. } => ApiError::conflict(
+                "stale",
+                "the game changed meanwhile (on another server): reload it",
+            ),
+            e => ApiError::internal(format!("storage: {e}")),
+        }
     }
 }
 

@@ -36,6 +36,7 @@ pub mod live;
 pub mod log;
 pub mod metrics;
 pub mod names;
+mod nodes;
 pub mod state;
 pub mod store;
 pub mod trace;
@@ -103,6 +104,10 @@ pub async fn serve_on(
 ) -> std::io::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let state = AppState::with_options(store, engine_threads(), stop_rx, tablebases, limits.clone());
+    // Other server nodes on the same database (PostgreSQL).
+    let nodes = nodes::follow(state.clone())
+        .await
+        .map_err(|e| std::io::Error::other(format!("following the other server nodes: {e}")))?;
     let sweeper = {
         let state = state.clone();
         tokio::spawn(async move {
@@ -129,6 +134,8 @@ pub async fn serve_on(
     let _ = sweeper.await;
     clocks.abort();
     let _ = clocks.await;
+    nodes.abort();
+    let _ = nodes.await;
     result
 }
 

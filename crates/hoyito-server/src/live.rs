@@ -275,6 +275,23 @@ impl LiveGame {
         })
     }
 
+    /// Takes the stored state of `fresh` (the same game reloaded from the
+    /// database after another server node changed it), keeping what only
+    /// this node knows: the engine's search, the clock's timer, the chat
+    /// flood counts. A changed game withdraws a draw offer.
+    pub fn refresh(&mut self, fresh: LiveGame) {
+        if fresh.seq() != self.seq() || fresh.epoch != self.epoch {
+            self.draw_offer = None;
+        }
+        self.meta = fresh.meta;
+        self.play = fresh.play;
+        self.steps = fresh.steps;
+        self.epoch = fresh.epoch;
+        self.stop_reason = fresh.stop_reason;
+        self.times = fresh.times;
+        self.legal = fresh.legal;
+    }
+
     /// Works out the legal moves of the current position if not done yet
     /// (the rules work of a view: call from a blocking thread).
     pub fn warm(&self) {

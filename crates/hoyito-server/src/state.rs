@@ -77,6 +77,9 @@ pub struct AppState {
     pub(crate) engine_per_ip: Arc<PerClient>,
     /// The metrics served at `/metrics`.
     pub(crate) metrics: Metrics,
+    /// Asks for a game to be reloaded from the database (after another
+    /// server node changed it first); set while following other nodes.
+    pub(crate) reloads: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<crate::store::Change>>,
 }
 
 /// The rate limits per client IP of the API's routes.
@@ -144,6 +147,7 @@ impl AppState {
             ws_per_ip: PerClient::new(limits.max_websockets_per_ip),
             engine_per_ip: PerClient::new(limits.engine_jobs_per_ip),
             metrics: Metrics::new(),
+            reloads: std::sync::OnceLock::new(),
             limits,
         })
     }
@@ -151,13 +155,27 @@ impl AppState {
     /// Runs a storage call on a blocking thread.
     pub(crate) async fn db<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&Store) -> rusqlite::Result<T> + Send + 'static,
+        f: impl FnOnce(&Store) -> crate::store::StoreResult<T> + Send + 'static,
     ) -> Result<T, ApiError> {
         let store = self.store.clone();
         let result = tokio::task::spawn_blocking(move || f(&store))
             .await
             .map_err(|e| ApiError::internal(format!("storage task failed: {e}")))
-            .and_then(|r| r.map_err(ApiError::from));
+            .and_then(|r| {
+                r.map_err(|e| {
+                    // Another node stored first: this node's copy is stale.
+                    if let (crate::store::StoreError::Conflict { id, .. }, Some(reloads)) =
+                        (&e, self.reloads.get())
+                    {
+                        let _ = reloads.send(crate::store::Change {
+                            node: String::new(),
+                            game: id.clone(),
+                            chat: None,
+                        });
+                    }
+                    ApiError::from(e)
+                })
+            });
         if result.is_err() {
             self.metrics.db_errors.inc();
         }

@@ -13,8 +13,10 @@ pub struct Args {
     /// Address to listen on (port 0 picks a free port, printed at start).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// SQLite database holding every game and move (created if missing).
-    #[arg(long, default_value = "./hoyito.db")]
+    /// Database holding every game and move: an SQLite file (created if
+    /// missing), or a PostgreSQL URL (postgres://user:password@host/db),
+    /// which several `hoyito serve` nodes may share.
+    #[arg(long, default_value = "./hoyito.db", value_name = "FILE|URL")]
     pub db: PathBuf,
     /// Endgame tablebases for the level-10 engine (default: ./tablebases if it exists).
     #[arg(long, value_name = "DIR")]

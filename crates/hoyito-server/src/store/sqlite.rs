@@ -1,9 +1,4 @@
-//! [`Store`]: every game and every move in SQLite.
-//!
-//! Two tables: `games` (one row per game: mode, rules, seats, a summary for
-//! listing) and `moves` (one row per stored step: a move token, or `next`
-//! for the start of the next round of a match). A game is rebuilt by
-//! replaying its rows, so the moves are the only truth.
+//! [`Sqlite`]: the embedded database, one file beside the server.
 //!
 //! The database runs in WAL mode with `synchronous = NORMAL`: a committed
 //! move survives the server process being killed; a power failure may lose
@@ -17,154 +12,16 @@ use fs4::fs_std::FileExt;
 
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use rusqlite::{params, Connection, OptionalExtension};
-use serde::{Deserialize, Serialize};
 
-/// How a game is played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// A person against the engine.
-    Engine,
-    /// Two people on one device: one token moves for both seats.
-    Hotseat,
-    /// Two people on two devices, joined through an invite link.
-    Online,
-}
+use super::{
+    now as now_ms, ChatMessage, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreResult, Summary,
+    LISTED,
+};
 
-impl Mode {
-    /// The name stored and sent: `engine`, `hotseat`, `online`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Engine => "engine",
-            Mode::Hotseat => "hotseat",
-            Mode::Online => "online",
-        }
-    }
-    fn parse(s: &str) -> Option<Mode> {
-        match s {
-            "engine" => Some(Mode::Engine),
-            "hotseat" => Some(Mode::Hotseat),
-            "online" => Some(Mode::Online),
-            _ => None,
-        }
-    }
-}
+/// A result of SQLite.
+type SqlResult<T> = rusqlite::Result<T>;
 
-/// What is fixed when a game is created (plus the seat tokens, bound later
-/// for online games).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Meta {
-    /// The game id (URL-safe).
-    pub id: String,
-    /// Creation time, milliseconds since the Unix epoch.
-    pub created_ms: i64,
-    /// How the game is played.
-    pub mode: Mode,
-    /// The rules.
-    pub rules: Rules,
-    /// Whether this is a match of rounds rather than a single game.
-    pub is_match: bool,
-    /// Engine level 1–10 (engine games; also used for hints).
-    pub level: u8,
-    /// The engine's seat in an engine game.
-    pub engine_side: Option<Side>,
-    /// A start position in notation, for imported single games that did not start at the standard start.
-    pub start: Option<String>,
-    /// The hash ([`crate::auth::hash_secret`]) of each seat's secret token
-    /// (the same token for both in hot-seat).
-    pub tokens: ByPlayer<Option<String>>,
-    /// The hash of the secret of an online game's invite link (cleared once
-    /// the seat is taken).
-    pub invite: Option<String>,
-    /// The players' nicknames, where given.
-    pub names: ByPlayer<Option<String>>,
-    /// The game's clock, if it has one (online games).
-    pub clock: Option<crate::clock::ClockSpec>,
-    /// An online game listed in the lobby, whose free seat anyone may take.
-    pub public: bool,
-}
-
-/// A summary kept with each game for listing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Summary {
-    /// `waiting` (online, second seat free), `playing`, or `over`.
-    pub status: &'static str,
-    /// Stored steps (moves and round starts).
-    pub plies: u64,
-    /// `south`, `north`, `draw` once over.
-    pub result: Option<&'static str>,
-    /// Captured seeds plus reserve, `[south, north]`, in the current round.
-    pub score: [u32; 2],
-    /// The side to move while the game goes on.
-    pub to_move: Option<&'static str>,
-}
-
-/// A game in the list.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ListedGame {
-    /// The game id.
-    pub id: String,
-    /// `engine`, `hotseat`, `online`.
-    pub mode: String,
-    /// The rules.
-    pub rules: RulesSpec,
-    /// A match of rounds?
-    #[serde(rename = "match")]
-    pub is_match: bool,
-    /// Engine level.
-    pub level: u8,
-    /// Creation time (ms since the epoch).
-    pub created_ms: i64,
-    /// Last change (ms since the epoch).
-    pub updated_ms: i64,
-    /// `waiting`, `playing`, `over`.
-    pub status: String,
-    /// Stored steps.
-    pub plies: u64,
-    /// Result once over.
-    pub result: Option<String>,
-    /// `[south, north]` score.
-    pub score: [u32; 2],
-    /// The side to move while the game goes on.
-    pub to_move: Option<String>,
-    /// `[south, north]` nicknames.
-    pub names: [Option<String>; 2],
-    /// The game's clock, if it has one.
-    pub clock: Option<crate::clock::ClockSpec>,
-    /// Listed in the lobby: its free seat may be taken without an invite.
-    pub public: bool,
-}
-
-/// A storage failure.
-pub type StoreResult<T> = Result<T, rusqlite::Error>;
-
-/// Why [`Store::open`] failed.
-#[derive(Debug, thiserror::Error)]
-pub enum OpenError {
-    /// Another store (another `hoyito serve`) holds the database's lock file.
-    #[error("database {} is in use by another hoyito serve (its lock file {} is held)", .db.display(), .lock.display())]
-    InUse {
-        /// The database file.
-        db: PathBuf,
-        /// The lock file next to it.
-        lock: PathBuf,
-    },
-    /// The lock file could not be created or locked.
-    #[error("cannot lock database {}: {source} (lock file {})", .db.display(), .lock.display())]
-    Lock {
-        /// The database file.
-        db: PathBuf,
-        /// The lock file next to it.
-        lock: PathBuf,
-        /// The failure.
-        source: std::io::Error,
-    },
-    /// SQLite failed to open the database or set up its schema.
-    #[error(transparent)]
-    Sqlite(#[from] rusqlite::Error),
-}
-
-/// The SQLite database of games and moves. Cheap calls; use from blocking
+/// The SQLite database of games and moves (the embedded default). Cheap calls; use from blocking
 /// threads (`spawn_blocking`), not from async code directly.
 ///
 /// A store opened from a file holds an exclusive lock on `<file>.lock` for
@@ -176,7 +33,7 @@ pub enum OpenError {
 /// check's test write, which gives up quickly. A store in memory has the
 /// writer only.
 #[derive(Debug)]
-pub struct Store {
+pub struct Sqlite {
     conn: Mutex<Connection>,
     /// Read-only connections (none in memory).
     readers: Vec<Mutex<Connection>>,
@@ -224,14 +81,7 @@ fn lock_db(db: &Path) -> Result<File, OpenError> {
     Ok(file)
 }
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
-impl Store {
+impl Sqlite {
     /// Opens (creating if needed) the database at `path`, and locks it
     /// (through `<path>.lock`) until the store is dropped.
     ///
@@ -239,9 +89,9 @@ impl Store {
     /// [`OpenError::InUse`] if another store holds the database; otherwise if
     /// the lock file or the database cannot be opened or the schema cannot
     /// be created.
-    pub fn open(path: &Path) -> Result<Store, OpenError> {
+    pub fn open(path: &Path) -> Result<Sqlite, OpenError> {
         let lock = lock_db(path)?;
-        let mut store = Store::setup(Connection::open(path)?)?;
+        let mut store = Sqlite::setup(Connection::open(path)?)?;
         for _ in 0..READERS {
             let reader = Connection::open_with_flags(
                 path,
@@ -261,17 +111,17 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn in_memory() -> StoreResult<Store> {
-        Store::setup(Connection::open_in_memory()?)
+    pub fn in_memory() -> SqlResult<Sqlite> {
+        Sqlite::setup(Connection::open_in_memory()?)
     }
 
-    fn setup(mut conn: Connection) -> StoreResult<Store> {
+    fn setup(mut conn: Connection) -> SqlResult<Sqlite> {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(Store {
+        Ok(Sqlite {
             conn: Mutex::new(conn),
             readers: Vec::new(),
             next_reader: std::sync::atomic::AtomicUsize::new(0),
@@ -311,7 +161,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails (e.g. the id exists).
-    pub fn insert_game(&self, meta: &Meta, summary: &Summary) -> StoreResult<()> {
+    pub fn insert_game(&self, meta: &Meta, summary: &Summary) -> SqlResult<()> {
         insert_game_row(&self.conn(), meta, summary)
     }
 
@@ -320,12 +170,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn insert_game_with_steps(
-        &self,
-        meta: &Meta,
-        steps: &[String],
-        summary: &Summary,
-    ) -> StoreResult<()> {
+    pub fn insert_game_with_steps(&self, meta: &Meta, steps: &[String], summary: &Summary) -> SqlResult<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         insert_game_row(&tx, meta, summary)?;
@@ -342,23 +187,16 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails (e.g. the step exists).
-    pub fn append(&self, id: &str, seq: u64, token: &str, summary: &Summary) -> StoreResult<()> {
+    pub fn append(&self, id: &str, seq: u64, token: &str, summary: &Summary) -> SqlResult<()> {
         self.append_at(id, seq, token, now_ms(), summary)
     }
 
-    /// [`Store::append`], with the time the step was played (ms since the
+    /// [`Sqlite::append`], with the time the step was played (ms since the
     /// epoch), which the clocks are computed from.
     ///
     /// # Errors
     /// If SQLite fails (e.g. the step exists).
-    pub fn append_at(
-        &self,
-        id: &str,
-        seq: u64,
-        token: &str,
-        at_ms: i64,
-        summary: &Summary,
-    ) -> StoreResult<()> {
+    pub fn append_at(&self, id: &str, seq: u64, token: &str, at_ms: i64, summary: &Summary) -> SqlResult<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
@@ -373,7 +211,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn truncate(&self, id: &str, keep: u64, summary: &Summary) -> StoreResult<()> {
+    pub fn truncate(&self, id: &str, keep: u64, summary: &Summary) -> SqlResult<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
@@ -397,7 +235,7 @@ impl Store {
         token: &str,
         name: Option<&str>,
         summary: &Summary,
-    ) -> StoreResult<()> {
+    ) -> SqlResult<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let sql = match side {
@@ -413,7 +251,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails or a stored row is corrupt.
-    pub fn load(&self, id: &str) -> StoreResult<Option<(Meta, u64, Vec<String>)>> {
+    pub fn load(&self, id: &str) -> SqlResult<Option<(Meta, u64, Vec<String>)>> {
         let conn = self.reader();
         let row = conn
             .query_row(
@@ -507,7 +345,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
+    pub fn list(&self, limit: u32, status: Option<&str>) -> SqlResult<Vec<ListedGame>> {
         let conn = self.reader();
         let mut st = conn.prepare_cached(
             &format!("SELECT {LISTED} FROM games WHERE (?2 IS NULL OR status = ?2) ORDER BY updated_ms DESC, id LIMIT ?1"),
@@ -522,7 +360,7 @@ impl Store {
     /// # Errors
     /// If SQLite fails to write (a full disk, a read-only file, a lock held
     /// for more than [`HEALTH_BUSY_TIMEOUT`]).
-    pub fn check_writable(&self) -> StoreResult<()> {
+    pub fn check_writable(&self) -> SqlResult<()> {
         let conn = match &self.health {
             Some(h) => h.lock().unwrap_or_else(|e| e.into_inner()),
             None => self.conn(),
@@ -539,7 +377,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails (e.g. no such game).
-    pub fn save_analysis(&self, id: &str, epoch: u64, seq: u64, data: &str) -> StoreResult<()> {
+    pub fn save_analysis(&self, id: &str, epoch: u64, seq: u64, data: &str) -> SqlResult<()> {
         self.conn().execute(
             "INSERT OR REPLACE INTO analyses (game_id, epoch, seq, created_ms, data)
              VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -552,7 +390,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn load_analysis(&self, id: &str) -> StoreResult<Option<(u64, u64, String)>> {
+    pub fn load_analysis(&self, id: &str) -> SqlResult<Option<(u64, u64, String)>> {
         self.conn()
             .query_row(
                 "SELECT epoch, seq, data FROM analyses WHERE game_id = ?1",
@@ -566,41 +404,19 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn count(&self) -> StoreResult<u64> {
+    pub fn count(&self) -> SqlResult<u64> {
         self.reader()
             .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
     }
 }
 
-/// A chat message of an online game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ChatMessage {
-    /// Its number in the game's chat, from 1.
-    pub seq: u64,
-    /// Who wrote it.
-    pub side: Side,
-    /// The text (plain text: never to be read as HTML).
-    pub text: String,
-    /// When it was sent (ms since the epoch).
-    pub at_ms: i64,
-}
-
-/// What the lobby lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LobbyKind {
-    /// Public online games waiting for a second player.
-    Open,
-    /// Games being played.
-    Playing,
-}
-
-impl Store {
+impl Sqlite {
     /// When each stored step of game `id` was stored, in order (`None` for
     /// steps stored without a time: imported or older ones).
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn step_times(&self, id: &str) -> StoreResult<Vec<Option<i64>>> {
+    pub fn step_times(&self, id: &str) -> SqlResult<Vec<Option<i64>>> {
         let conn = self.conn();
         let mut st = conn.prepare_cached("SELECT at_ms FROM moves WHERE game_id = ?1 ORDER BY seq")?;
         let rows = st.query_map(params![id], |r| r.get(0))?;
@@ -612,7 +428,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn timed_games(&self) -> StoreResult<Vec<String>> {
+    pub fn timed_games(&self) -> SqlResult<Vec<String>> {
         let conn = self.conn();
         let mut st =
             conn.prepare_cached("SELECT id FROM games WHERE clock IS NOT NULL AND status != 'over'")?;
@@ -631,7 +447,7 @@ impl Store {
         variant: Option<&str>,
         limit: u32,
         offset: u32,
-    ) -> StoreResult<Vec<ListedGame>> {
+    ) -> SqlResult<Vec<ListedGame>> {
         let filter = match kind {
             LobbyKind::Open => "status = 'waiting' AND public = 1",
             LobbyKind::Playing => "status = 'playing'",
@@ -651,7 +467,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn games_by_id(&self, ids: &[String]) -> StoreResult<Vec<ListedGame>> {
+    pub fn games_by_id(&self, ids: &[String]) -> SqlResult<Vec<ListedGame>> {
         let conn = self.conn();
         let list = serde_json::to_string(ids).expect("ids serialise");
         let mut st = conn.prepare_cached(&format!(
@@ -666,7 +482,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails.
-    pub fn add_chat(&self, id: &str, side: Side, text: &str, at_ms: i64) -> StoreResult<ChatMessage> {
+    pub fn add_chat(&self, id: &str, side: Side, text: &str, at_ms: i64) -> SqlResult<ChatMessage> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let seq: u64 = tx.query_row(
@@ -691,7 +507,7 @@ impl Store {
     ///
     /// # Errors
     /// If SQLite fails or a stored side is corrupt.
-    pub fn chat(&self, id: &str, limit: u32) -> StoreResult<Vec<ChatMessage>> {
+    pub fn chat(&self, id: &str, limit: u32) -> SqlResult<Vec<ChatMessage>> {
         let conn = self.conn();
         let mut st = conn.prepare_cached(
             "SELECT seq, side, text, at_ms FROM
@@ -716,11 +532,6 @@ impl Store {
         rows.collect()
     }
 }
-
-/// The columns [`listed_game`] reads.
-pub(crate) const LISTED: &str =
-    "id, mode, rules, is_match, level, created_ms, updated_ms, status, plies, result,
-    score_south, score_north, to_move, south_name, north_name, clock, public";
 
 /// A [`ListedGame`] from a row of the [`LISTED`] columns.
 pub(crate) fn listed_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedGame> {
@@ -755,7 +566,7 @@ pub(crate) fn listed_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedGame>
 pub const SCHEMA_VERSION: i64 = 4;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
-fn migrate(conn: &mut Connection) -> StoreResult<()> {
+fn migrate(conn: &mut Connection) -> SqlResult<()> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if version > SCHEMA_VERSION {
@@ -814,7 +625,7 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
                     r.get::<_, Option<String>>(3)?,
                 ))
             })?;
-            rows.collect::<StoreResult<Vec<_>>>()?
+            rows.collect::<SqlResult<Vec<_>>>()?
         };
         let hash = |s: Option<String>| s.as_deref().map(crate::auth::hash_secret);
         for (id, south, north, invite) in rows {
@@ -863,7 +674,7 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
 }
 
 /// Adds a column to a table unless it has it already.
-fn add_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str, decl: &str) -> StoreResult<()> {
+fn add_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str, decl: &str) -> SqlResult<()> {
     let has: bool = tx.query_row(
         &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
         params![column],
@@ -876,7 +687,7 @@ fn add_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str, decl: &
 }
 
 /// Inserts a game's row.
-fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> StoreResult<()> {
+fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> SqlResult<()> {
     let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
     conn.execute(
         "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
@@ -912,7 +723,7 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> StoreRe
     Ok(())
 }
 
-fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> StoreResult<()> {
+fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> SqlResult<()> {
     tx.execute(
         "UPDATE games SET updated_ms = ?2, status = ?3, plies = ?4, result = ?5, score_south = ?6,
             score_north = ?7, to_move = ?8 WHERE id = ?1",
@@ -930,9 +741,71 @@ fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> Stor
     Ok(())
 }
 
-/// The current time in milliseconds since the Unix epoch.
-pub fn now() -> i64 {
-    now_ms()
+impl Storage for Sqlite {
+    fn insert_game(&self, meta: &Meta, summary: &Summary) -> StoreResult<()> {
+        Ok(Sqlite::insert_game(self, meta, summary)?)
+    }
+    fn insert_game_with_steps(&self, meta: &Meta, steps: &[String], summary: &Summary) -> StoreResult<()> {
+        Ok(Sqlite::insert_game_with_steps(self, meta, steps, summary)?)
+    }
+    fn append_at(&self, id: &str, seq: u64, token: &str, at_ms: i64, summary: &Summary) -> StoreResult<()> {
+        Ok(Sqlite::append_at(self, id, seq, token, at_ms, summary)?)
+    }
+    fn truncate(&self, id: &str, keep: u64, summary: &Summary) -> StoreResult<()> {
+        Ok(Sqlite::truncate(self, id, keep, summary)?)
+    }
+    fn bind_seat(
+        &self,
+        id: &str,
+        side: Side,
+        token: &str,
+        name: Option<&str>,
+        summary: &Summary,
+    ) -> StoreResult<()> {
+        Ok(Sqlite::bind_seat(self, id, side, token, name, summary)?)
+    }
+    fn load(&self, id: &str) -> StoreResult<Option<(Meta, u64, Vec<String>)>> {
+        Ok(Sqlite::load(self, id)?)
+    }
+    fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
+        Ok(Sqlite::list(self, limit, status)?)
+    }
+    fn check_writable(&self) -> StoreResult<()> {
+        Ok(Sqlite::check_writable(self)?)
+    }
+    fn save_analysis(&self, id: &str, epoch: u64, seq: u64, data: &str) -> StoreResult<()> {
+        Ok(Sqlite::save_analysis(self, id, epoch, seq, data)?)
+    }
+    fn load_analysis(&self, id: &str) -> StoreResult<Option<(u64, u64, String)>> {
+        Ok(Sqlite::load_analysis(self, id)?)
+    }
+    fn count(&self) -> StoreResult<u64> {
+        Ok(Sqlite::count(self)?)
+    }
+    fn step_times(&self, id: &str) -> StoreResult<Vec<Option<i64>>> {
+        Ok(Sqlite::step_times(self, id)?)
+    }
+    fn timed_games(&self) -> StoreResult<Vec<String>> {
+        Ok(Sqlite::timed_games(self)?)
+    }
+    fn lobby(
+        &self,
+        kind: LobbyKind,
+        variant: Option<&str>,
+        limit: u32,
+        offset: u32,
+    ) -> StoreResult<Vec<ListedGame>> {
+        Ok(Sqlite::lobby(self, kind, variant, limit, offset)?)
+    }
+    fn games_by_id(&self, ids: &[String]) -> StoreResult<Vec<ListedGame>> {
+        Ok(Sqlite::games_by_id(self, ids)?)
+    }
+    fn add_chat(&self, id: &str, side: Side, text: &str, at_ms: i64) -> StoreResult<ChatMessage> {
+        Ok(Sqlite::add_chat(self, id, side, text, at_ms)?)
+    }
+    fn chat(&self, id: &str, limit: u32) -> StoreResult<Vec<ChatMessage>> {
+        Ok(Sqlite::chat(self, id, limit)?)
+    }
 }
 
 #[cfg(test)]
@@ -943,8 +816,8 @@ mod tests {
     fn a_database_is_opened_by_one_store_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("games.db");
-        let first = Store::open(&db).unwrap();
-        let err = Store::open(&db).unwrap_err();
+        let first = Sqlite::open(&db).unwrap();
+        let err = Sqlite::open(&db).unwrap_err();
         assert!(matches!(err, OpenError::InUse { .. }), "{err:?}");
         let text = err.to_string();
         assert!(
@@ -955,9 +828,9 @@ mod tests {
             "{text}"
         );
         drop(first);
-        let again = Store::open(&db).unwrap();
+        let again = Sqlite::open(&db).unwrap();
         // Another database beside it is not affected.
-        let _other = Store::open(&dir.path().join("other.db")).unwrap();
+        let _other = Sqlite::open(&dir.path().join("other.db")).unwrap();
         drop(again);
     }
 
@@ -967,13 +840,13 @@ mod tests {
     fn version_2_databases_get_the_analyses_table() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("games.db");
-        drop(Store::open(&db).unwrap());
+        drop(Sqlite::open(&db).unwrap());
         {
             let conn = Connection::open(&db).unwrap();
             conn.execute_batch("DROP TABLE analyses; PRAGMA user_version = 2;")
                 .unwrap();
         }
-        let store = Store::open(&db).unwrap();
+        let store = Sqlite::open(&db).unwrap();
         let version: i64 = store
             .conn()
             .query_row("PRAGMA user_version", [], |r| r.get(0))

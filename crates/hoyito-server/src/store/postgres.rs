@@ -1,0 +1,679 @@
+//! [`Postgres`]: the database several server nodes share.
+//!
+//! The same tables as SQLite, in PostgreSQL. A game's row is locked
+//! (`SELECT … FOR UPDATE`) by every change to it, so changes from several
+//! nodes are serialised by the database; a step is stored only after the
+//! last stored one ([`StoreError::Conflict`] otherwise). Every committed
+//! change is announced on the channel [`CHANNEL`] (`NOTIFY`), and each node
+//! follows the others' announcements ([`Storage::follow`]).
+
+use std::time::Duration;
+
+use ::postgres::{Client, GenericClient, NoTls, Row, Transaction};
+use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
+use r2d2_postgres::PostgresConnectionManager;
+
+use super::{
+    now, Change, ChatMessage, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreError, StoreResult,
+    Summary,
+};
+
+/// The `LISTEN`/`NOTIFY` channel of the nodes' [`Change`]s.
+pub const CHANNEL: &str = "hoyito_changes";
+
+/// Connections a node keeps to PostgreSQL at most.
+pub const POOL_SIZE: u32 = 8;
+
+/// The schema version of a PostgreSQL database (the table `hoyito_schema`).
+pub const PG_SCHEMA_VERSION: i32 = 1;
+
+type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+
+/// A PostgreSQL database of games and moves, shared by any number of
+/// server nodes.
+pub struct Postgres {
+    /// Always `Some` but while dropped.
+    pool: Option<Pool>,
+    config: ::postgres::Config,
+    node: String,
+}
+
+impl std::fmt::Debug for Postgres {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Postgres")
+            .field("node", &self.node)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `url` without its password, for messages.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user = &url[scheme + 3..at];
+            match user.split_once(':') {
+                Some((name, _)) => format!("{}{name}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+impl Postgres {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/db`)
+    /// and creates or checks its tables.
+    ///
+    /// # Errors
+    /// [`OpenError::Postgres`] if the URL is malformed, the server cannot be
+    /// reached within 5 s, or the schema cannot be set up.
+    pub fn connect(url: &str) -> Result<Postgres, OpenError> {
+        let failed = |source: StoreError| OpenError::Postgres {
+            url: redact(url),
+            source,
+        };
+        let config: ::postgres::Config = url.parse().map_err(|e| failed(StoreError::Postgres(e)))?;
+        let mut config = config;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(5));
+        }
+        let manager = PostgresConnectionManager::new(config.clone(), NoTls);
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            .min_idle(Some(1))
+            .connection_timeout(Duration::from_secs(5))
+            .build(manager)
+            .map_err(|e| failed(StoreError::Pool(e.to_string())))?;
+        let store = Postgres {
+            pool: Some(pool),
+            config,
+            node: crate::auth::random_token()[..12].to_string(),
+        };
+        let mut conn = store.conn().map_err(failed)?;
+        migrate(&mut conn).map_err(failed)?;
+        Ok(store)
+    }
+
+    fn conn(&self) -> StoreResult<r2d2::PooledConnection<PostgresConnectionManager<NoTls>>> {
+        let pool = self.pool.as_ref().expect("the pool lives as long as the store");
+        pool.get().map_err(|e| StoreError::Pool(e.to_string()))
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        // Closing a connection blocks on its own small runtime, which must
+        // not happen on an async executor's thread: the store may well be
+        // dropped on one.
+        if let Some(pool) = self.pool.take() {
+            let _ = std::thread::Builder::new()
+                .name("hoyito-pg-close".into())
+                .spawn(move || drop(pool));
+        }
+    }
+}
+
+/// Creates the tables if missing, one node at a time (an advisory lock).
+fn migrate(conn: &mut Client) -> StoreResult<()> {
+    let mut tx = conn.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock(7406105)", &[])?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS hoyito_schema (version INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS games (
+            id TEXT PRIMARY KEY,
+            created_ms BIGINT NOT NULL,
+            updated_ms BIGINT NOT NULL,
+            mode TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            is_match BOOLEAN NOT NULL,
+            level SMALLINT NOT NULL,
+            engine_side TEXT,
+            start TEXT,
+            south_token TEXT,
+            north_token TEXT,
+            invite TEXT,
+            undos BIGINT NOT NULL DEFAULT 0,
+            status TEXT NOT NULL,
+            plies BIGINT NOT NULL DEFAULT 0,
+            result TEXT,
+            score_south BIGINT NOT NULL DEFAULT 0,
+            score_north BIGINT NOT NULL DEFAULT 0,
+            to_move TEXT,
+            south_name TEXT,
+            north_name TEXT,
+            clock TEXT,
+            public BOOLEAN NOT NULL DEFAULT FALSE
+        );
+        CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
+        CREATE INDEX IF NOT EXISTS games_status ON games(status, updated_ms);
+        CREATE TABLE IF NOT EXISTS moves (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq BIGINT NOT NULL,
+            token TEXT NOT NULL,
+            at_ms BIGINT,
+            PRIMARY KEY (game_id, seq)
+        );
+        CREATE TABLE IF NOT EXISTS chat (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq BIGINT NOT NULL,
+            side TEXT NOT NULL,
+            text TEXT NOT NULL,
+            at_ms BIGINT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        );
+        CREATE TABLE IF NOT EXISTS analyses (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            epoch BIGINT NOT NULL,
+            seq BIGINT NOT NULL,
+            created_ms BIGINT NOT NULL,
+            data TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS health (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            checked_ms BIGINT NOT NULL
+        );",
+    )?;
+    let version: Option<i32> = tx
+        .query_opt("SELECT version FROM hoyito_schema", &[])?
+        .map(|r| r.get(0));
+    match version {
+        None => {
+            tx.execute(
+                "INSERT INTO hoyito_schema (version) VALUES ($1)",
+                &[&PG_SCHEMA_VERSION],
+            )?;
+        }
+        Some(v) if v > PG_SCHEMA_VERSION => {
+            return Err(StoreError::Corrupt(format!(
+                "the database has schema version {v}; this hoyito reads versions up to {PG_SCHEMA_VERSION}"
+            )));
+        }
+        Some(_) => {}
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Announces a change of game `id` to the other nodes (sent when the
+/// transaction commits).
+fn notify(tx: &mut Transaction<'_>, node: &str, id: &str, chat: Option<u64>) -> StoreResult<()> {
+    let change = Change {
+        node: node.to_string(),
+        game: id.to_string(),
+        chat,
+    };
+    let payload = serde_json::to_string(&change).expect("a change serialises");
+    tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])?;
+    Ok(())
+}
+
+/// Locks game `id`'s row until the transaction ends; its stored steps.
+fn lock_game(tx: &mut Transaction<'_>, id: &str) -> StoreResult<u64> {
+    let row = tx.query_opt("SELECT plies FROM games WHERE id = $1 FOR UPDATE", &[&id])?;
+    match row {
+        Some(r) => Ok(r.get::<_, i64>(0) as u64),
+        None => Err(StoreError::Corrupt(format!("no game {id}"))),
+    }
+}
+
+fn insert_game_row(tx: &mut impl GenericClient, meta: &Meta, summary: &Summary) -> StoreResult<()> {
+    let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
+    let clock = meta
+        .clock
+        .map(|c| serde_json::to_string(&c).expect("a clock serialises"));
+    tx.execute(
+        "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
+            start, south_token, north_token, invite, status, plies, result, score_south, score_north,
+            south_name, north_name, clock, public, to_move)
+         VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+            $17, $18, $19, $20, $21)",
+        &[
+            &meta.id,
+            &meta.created_ms,
+            &meta.mode.name(),
+            &rules,
+            &meta.is_match,
+            &i16::from(meta.level),
+            &meta.engine_side.map(Side::name),
+            &meta.start,
+            &meta.tokens.south,
+            &meta.tokens.north,
+            &meta.invite,
+            &summary.status,
+            &(summary.plies as i64),
+            &summary.result,
+            &i64::from(summary.score[0]),
+            &i64::from(summary.score[1]),
+            &meta.names.south,
+            &meta.names.north,
+            &clock,
+            &meta.public,
+            &summary.to_move,
+        ],
+    )?;
+    Ok(())
+}
+
+fn update_summary(tx: &mut Transaction<'_>, id: &str, s: &Summary) -> StoreResult<()> {
+    tx.execute(
+        "UPDATE games SET updated_ms = $2, status = $3, plies = $4, result = $5, score_south = $6,
+            score_north = $7, to_move = $8 WHERE id = $1",
+        &[
+            &id,
+            &now(),
+            &s.status,
+            &(s.plies as i64),
+            &s.result,
+            &i64::from(s.score[0]),
+            &i64::from(s.score[1]),
+            &s.to_move,
+        ],
+    )?;
+    Ok(())
+}
+
+/// A [`ListedGame`] from a row of the [`super::LISTED`] columns.
+fn listed_game(r: &Row) -> ListedGame {
+    let rules: String = r.get(2);
+    let clock: Option<String> = r.get(15);
+    ListedGame {
+        id: r.get(0),
+        mode: r.get(1),
+        rules: serde_json::from_str(&rules).unwrap_or_default(),
+        is_match: r.get(3),
+        level: r.get::<_, i16>(4) as u8,
+        created_ms: r.get(5),
+        updated_ms: r.get(6),
+        status: r.get(7),
+        plies: r.get::<_, i64>(8) as u64,
+        result: r.get(9),
+        score: [r.get::<_, i64>(10) as u32, r.get::<_, i64>(11) as u32],
+        to_move: r.get(12),
+        names: [r.get(13), r.get(14)],
+        clock: clock.and_then(|c| serde_json::from_str(&c).ok()),
+        public: r.get(16),
+    }
+}
+
+impl Storage for Postgres {
+    fn insert_game(&self, meta: &Meta, summary: &Summary) -> StoreResult<()> {
+        insert_game_row(&mut *self.conn()?, meta, summary)
+    }
+
+    fn insert_game_with_steps(&self, meta: &Meta, steps: &[String], summary: &Summary) -> StoreResult<()> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        insert_game_row(&mut tx, meta, summary)?;
+        let st = tx.prepare("INSERT INTO moves (game_id, seq, token) VALUES ($1, $2, $3)")?;
+        for (i, t) in steps.iter().enumerate() {
+            tx.execute(&st, &[&meta.id, &(i as i64 + 1), t])?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn append_at(&self, id: &str, seq: u64, token: &str, at_ms: i64, summary: &Summary) -> StoreResult<()> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        let stored = lock_game(&mut tx, id)?;
+        if stored + 1 != seq {
+            return Err(StoreError::Conflict {
+                id: id.to_string(),
+                expected: seq.saturating_sub(1),
+                stored,
+            });
+        }
+        tx.execute(
+            "INSERT INTO moves (game_id, seq, token, at_ms) VALUES ($1, $2, $3, $4)",
+            &[&id, &(seq as i64), &token, &at_ms],
+        )?;
+        update_summary(&mut tx, id, summary)?;
+        notify(&mut tx, &self.node, id, None)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn truncate(&self, id: &str, keep: u64, summary: &Summary) -> StoreResult<()> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        lock_game(&mut tx, id)?;
+        tx.execute(
+            "DELETE FROM moves WHERE game_id = $1 AND seq > $2",
+            &[&id, &(keep as i64)],
+        )?;
+        tx.execute("UPDATE games SET undos = undos + 1 WHERE id = $1", &[&id])?;
+        update_summary(&mut tx, id, summary)?;
+        notify(&mut tx, &self.node, id, None)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn bind_seat(
+        &self,
+        id: &str,
+        side: Side,
+        token: &str,
+        name: Option<&str>,
+        summary: &Summary,
+    ) -> StoreResult<()> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        lock_game(&mut tx, id)?;
+        let sql = match side {
+            Side::South => "UPDATE games SET south_token = $2, south_name = $3, invite = NULL WHERE id = $1",
+            Side::North => "UPDATE games SET north_token = $2, north_name = $3, invite = NULL WHERE id = $1",
+        };
+        tx.execute(sql, &[&id, &token, &name])?;
+        update_summary(&mut tx, id, summary)?;
+        notify(&mut tx, &self.node, id, None)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn load(&self, id: &str) -> StoreResult<Option<(Meta, u64, Vec<String>)>> {
+        let mut conn = self.conn()?;
+        // One snapshot for the game and its steps.
+        let mut tx = conn
+            .build_transaction()
+            .isolation_level(::postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()?;
+        let Some(r) = tx.query_opt(
+            "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
+                    south_token, north_token, invite, undos, south_name, north_name, clock, public
+             FROM games WHERE id = $1",
+            &[&id],
+        )?
+        else {
+            return Ok(None);
+        };
+        let corrupt = |what: &str| StoreError::Corrupt(format!("game {id}: bad {what}"));
+        let mode: String = r.get(2);
+        let mode = Mode::parse(&mode).ok_or_else(|| corrupt("mode"))?;
+        let rules: String = r.get(3);
+        let spec: RulesSpec = serde_json::from_str(&rules).map_err(|_| corrupt("rules"))?;
+        let rules = Rules::try_from(spec).map_err(|_| corrupt("rules"))?;
+        let engine_side = match r.get::<_, Option<String>>(6) {
+            Some(s) => Some(s.parse::<Side>().map_err(|_| corrupt("engine side"))?),
+            None => None,
+        };
+        let clock = match r.get::<_, Option<String>>(14) {
+            Some(c) => Some(serde_json::from_str(&c).map_err(|_| corrupt("clock"))?),
+            None => None,
+        };
+        let steps = tx
+            .query("SELECT token FROM moves WHERE game_id = $1 ORDER BY seq", &[&id])?
+            .iter()
+            .map(|r| r.get::<_, String>(0))
+            .collect();
+        tx.commit()?;
+        let meta = Meta {
+            id: r.get(0),
+            created_ms: r.get(1),
+            mode,
+            rules,
+            is_match: r.get(4),
+            level: r.get::<_, i16>(5) as u8,
+            engine_side,
+            start: r.get(7),
+            tokens: ByPlayer::new(r.get(8), r.get(9)),
+            invite: r.get(10),
+            names: ByPlayer::new(r.get(12), r.get(13)),
+            clock,
+            public: r.get(15),
+        };
+        Ok(Some((meta, r.get::<_, i64>(11) as u64, steps)))
+    }
+
+    fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
+        let rows = self.conn()?.query(
+            &format!(
+                "SELECT {} FROM games WHERE ($2::TEXT IS NULL OR status = $2)
+                 ORDER BY updated_ms DESC, id LIMIT $1",
+                super::LISTED
+            ),
+            &[&i64::from(limit), &status],
+        )?;
+        Ok(rows.iter().map(listed_game).collect())
+    }
+
+    fn check_writable(&self) -> StoreResult<()> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        tx.batch_execute("SET LOCAL lock_timeout = '500ms'; SET LOCAL statement_timeout = '2s'")?;
+        tx.execute(
+            "INSERT INTO health (id, checked_ms) VALUES (1, $1)
+             ON CONFLICT (id) DO UPDATE SET checked_ms = EXCLUDED.checked_ms",
+            &[&now()],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn save_analysis(&self, id: &str, epoch: u64, seq: u64, data: &str) -> StoreResult<()> {
+        self.conn()?.execute(
+            "INSERT INTO analyses (game_id, epoch, seq, created_ms, data) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (game_id) DO UPDATE SET epoch = EXCLUDED.epoch, seq = EXCLUDED.seq,
+                created_ms = EXCLUDED.created_ms, data = EXCLUDED.data",
+            &[&id, &(epoch as i64), &(seq as i64), &now(), &data],
+        )?;
+        Ok(())
+    }
+
+    fn load_analysis(&self, id: &str) -> StoreResult<Option<(u64, u64, String)>> {
+        let row = self
+            .conn()?
+            .query_opt("SELECT epoch, seq, data FROM analyses WHERE game_id = $1", &[&id])?;
+        Ok(row.map(|r| (r.get::<_, i64>(0) as u64, r.get::<_, i64>(1) as u64, r.get(2))))
+    }
+
+    fn count(&self) -> StoreResult<u64> {
+        let row = self.conn()?.query_one("SELECT COUNT(*) FROM games", &[])?;
+        Ok(row.get::<_, i64>(0) as u64)
+    }
+
+    fn step_times(&self, id: &str) -> StoreResult<Vec<Option<i64>>> {
+        let rows = self
+            .conn()?
+            .query("SELECT at_ms FROM moves WHERE game_id = $1 ORDER BY seq", &[&id])?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn timed_games(&self) -> StoreResult<Vec<String>> {
+        let rows = self.conn()?.query(
+            "SELECT id FROM games WHERE clock IS NOT NULL AND status != 'over'",
+            &[],
+        )?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn lobby(
+        &self,
+        kind: LobbyKind,
+        variant: Option<&str>,
+        limit: u32,
+        offset: u32,
+    ) -> StoreResult<Vec<ListedGame>> {
+        let filter = match kind {
+            LobbyKind::Open => "status = 'waiting' AND public",
+            LobbyKind::Playing => "status = 'playing'",
+        };
+        let rows = self.conn()?.query(
+            &format!(
+                "SELECT {} FROM games WHERE {filter}
+                   AND ($1::TEXT IS NULL OR (rules::jsonb ->> 'variant') = $1)
+                 ORDER BY updated_ms DESC, id LIMIT $2 OFFSET $3",
+                super::LISTED
+            ),
+            &[&variant, &i64::from(limit), &i64::from(offset)],
+        )?;
+        Ok(rows.iter().map(listed_game).collect())
+    }
+
+    fn games_by_id(&self, ids: &[String]) -> StoreResult<Vec<ListedGame>> {
+        let rows = self.conn()?.query(
+            &format!(
+                "SELECT {} FROM games WHERE id = ANY($1) ORDER BY updated_ms DESC, id",
+                super::LISTED
+            ),
+            &[&ids],
+        )?;
+        Ok(rows.iter().map(listed_game).collect())
+    }
+
+    fn add_chat(&self, id: &str, side: Side, text: &str, at_ms: i64) -> StoreResult<ChatMessage> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        lock_game(&mut tx, id)?;
+        let seq: i64 = tx
+            .query_one(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE game_id = $1",
+                &[&id],
+            )?
+            .get(0);
+        tx.execute(
+            "INSERT INTO chat (game_id, seq, side, text, at_ms) VALUES ($1, $2, $3, $4, $5)",
+            &[&id, &seq, &side.name(), &text, &at_ms],
+        )?;
+        notify(&mut tx, &self.node, id, Some(seq as u64))?;
+        tx.commit()?;
+        Ok(ChatMessage {
+            seq: seq as u64,
+            side,
+            text: text.to_string(),
+            at_ms,
+        })
+    }
+
+    fn chat(&self, id: &str, limit: u32) -> StoreResult<Vec<ChatMessage>> {
+        let rows = self.conn()?.query(
+            "SELECT seq, side, text, at_ms FROM
+               (SELECT * FROM chat WHERE game_id = $1 ORDER BY seq DESC LIMIT $2) AS last
+             ORDER BY seq",
+            &[&id, &i64::from(limit)],
+        )?;
+        rows.iter()
+            .map(|r| {
+                let side: String = r.get(1);
+                Ok(ChatMessage {
+                    seq: r.get::<_, i64>(0) as u64,
+                    side: side
+                        .parse()
+                        .map_err(|_| StoreError::Corrupt(format!("chat of game {id}: bad side")))?,
+                    text: r.get(2),
+                    at_ms: r.get(3),
+                })
+            })
+            .collect()
+    }
+
+    fn node(&self) -> Option<&str> {
+        Some(&self.node)
+    }
+
+    fn follow(&self, to: tokio::sync::mpsc::UnboundedSender<Change>) -> StoreResult<()> {
+        // Connect once here, so that a node that cannot listen fails to start.
+        let client = self.config.connect(NoTls)?;
+        let config = self.config.clone();
+        let node = self.node.clone();
+        std::thread::Builder::new()
+            .name("hoyito-listen".into())
+            .spawn(move || listen(client, &config, &node, &to))
+            .map_err(|e| StoreError::Pool(format!("cannot start the listening thread: {e}")))?;
+        Ok(())
+    }
+}
+
+/// Follows [`CHANNEL`] until `to` closes, reconnecting when the connection
+/// drops. After a reconnection, a change of every game (`game: "*"`) is
+/// sent: announcements made while disconnected are lost.
+fn listen(
+    mut client: Client,
+    config: &::postgres::Config,
+    node: &str,
+    to: &tokio::sync::mpsc::UnboundedSender<Change>,
+) {
+    let mut first = true;
+    loop {
+        if client.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok() {
+            if !first {
+                tracing::warn!("listening to the other nodes again: every game in memory is reloaded");
+                if to
+                    .send(Change {
+                        node: String::new(),
+                        game: "*".into(),
+                        chat: None,
+                    })
+                    .is_err()
+                {
+                    return;
+                }
+            }
+            first = false;
+            loop {
+                if to.is_closed() {
+                    return;
+                }
+                let mut broken = false;
+                {
+                    let mut notes = client.notifications();
+                    let mut iter = notes.timeout_iter(Duration::from_millis(500));
+                    loop {
+                        match ::postgres::fallible_iterator::FallibleIterator::next(&mut iter) {
+                            Ok(Some(n)) => {
+                                let Ok(change) = serde_json::from_str::<Change>(n.payload()) else {
+                                    tracing::warn!(
+                                        payload = n.payload(),
+                                        "an unreadable change announcement"
+                                    );
+                                    continue;
+                                };
+                                if change.node != node && to.send(change).is_err() {
+                                    return;
+                                }
+                            }
+                            Ok(None) => break,
+                            Err(e) => {
+                                tracing::error!(error = %e, "the connection listening to the other nodes dropped");
+                                broken = true;
+                                break;
+                            }
+                        }
+                    }
+                }
+                if broken || client.is_closed() {
+                    break;
+                }
+            }
+        }
+        // Reconnect, once a second, until `to` closes.
+        loop {
+            if to.is_closed() {
+                return;
+            }
+            std::thread::sleep(Duration::from_secs(1));
+            match config.connect(NoTls) {
+                Ok(c) => {
+                    client = c;
+                    break;
+                }
+                Err(e) => tracing::error!(error = %e, "cannot reconnect to PostgreSQL to listen"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_are_left_out_of_messages() {
+        assert_eq!(
+            redact("postgres://hoyito:secret@db:5432/games"),
+            "postgres://hoyito:***@db:5432/games"
+        );
+        assert_eq!(redact("postgres://hoyito@db/games"), "postgres://hoyito@db/games");
+        assert_eq!(redact("postgres:///games"), "postgres:///games");
+    }
+}

@@ -1,0 +1,396 @@
+//! PostgreSQL: the storage calls answer as SQLite's do, a step that does
+//! not follow the last stored one is refused, and two server nodes on one
+//! database share their games live (a move on one reaches a watcher of the
+//! other; simultaneous moves store one).
+//!
+//! These tests need a PostgreSQL server whose user may create databases:
+//! `HOYITO_TEST_POSTGRES=postgres://user@127.0.0.1:PORT/postgres`.
+//! `scripts/test.sh` starts one (`scripts/postgres.sh`) and runs them with
+//! `cargo test -p hoyito-server --test postgres -- --ignored`.
+
+mod common;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use common::{first_legal, Api};
+use futures_util::StreamExt;
+use hoyito_core::{ByPlayer, Rules, Side};
+use hoyito_server::store::{LobbyKind, Meta, Mode, StoreError, Summary};
+use hoyito_server::Store;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+/// A new, empty database on the test server: its URL.
+fn fresh_db() -> String {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let admin = std::env::var("HOYITO_TEST_POSTGRES").expect(
+        "HOYITO_TEST_POSTGRES: the URL of a PostgreSQL server whose user may create databases \
+         (bash scripts/postgres.sh start DIR prints one)",
+    );
+    let name = format!(
+        "hoyito_test_{}_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed),
+        hoyito_server::store::now()
+    );
+    let mut client =
+        postgres::Client::connect(&admin, postgres::NoTls).expect("connect to HOYITO_TEST_POSTGRES");
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .expect("create a test database");
+    let (base, _) = admin.rsplit_once('/').expect("a URL with a database");
+    format!("{base}/{name}")
+}
+
+/// Opens `url` off the async executor (the PostgreSQL client blocks).
+async fn open(url: &str) -> Store {
+    let url = url.to_string();
+    tokio::task::spawn_blocking(move || Store::open(Path::new(&url)).expect("open PostgreSQL"))
+        .await
+        .unwrap()
+}
+
+fn meta(id: &str, mode: Mode, public: bool) -> Meta {
+    Meta {
+        id: id.to_string(),
+        created_ms: 1_700_000_000_000,
+        mode,
+        rules: Rules::default(),
+        is_match: false,
+        level: 3,
+        engine_side: None,
+        start: None,
+        tokens: ByPlayer::new(Some("hash-s".into()), None),
+        invite: Some("hash-i".into()),
+        names: ByPlayer::new(Some("Ana".into()), None),
+        clock: None,
+        public,
+    }
+}
+
+fn summary(status: &'static str, plies: u64) -> Summary {
+    Summary {
+        status,
+        plies,
+        result: None,
+        score: [plies as u32, 0],
+        to_move: Some("south"),
+    }
+}
+
+/// Every storage call, in turn, on `store`: what each answered, with the
+/// times that depend on the clock left out.
+fn exercise(store: &Store) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut log = |what: &str, v: String| out.push(format!("{what}: {v}"));
+    store
+        .insert_game(&meta("g1", Mode::Online, true), &summary("waiting", 0))
+        .unwrap();
+    store
+        .insert_game(&meta("g2", Mode::Hotseat, false), &summary("playing", 0))
+        .unwrap();
+    log(
+        "duplicate id refused",
+        store
+            .insert_game(&meta("g1", Mode::Online, true), &summary("waiting", 0))
+            .is_err()
+            .to_string(),
+    );
+    store
+        .insert_game_with_steps(
+            &meta("g3", Mode::Hotseat, false),
+            &["a".into(), "b".into()],
+            &summary("over", 2),
+        )
+        .unwrap();
+    store
+        .append_at("g2", 1, "c", 1_000, &summary("playing", 1))
+        .unwrap();
+    store.append("g2", 2, "d", &summary("playing", 2)).unwrap();
+    store
+        .append_at("g2", 3, "e", 3_000, &summary("playing", 3))
+        .unwrap();
+    store.truncate("g2", 2, &summary("playing", 2)).unwrap();
+    store
+        .bind_seat("g1", Side::North, "hash-n", Some("Jean"), &summary("playing", 0))
+        .unwrap();
+    let (m, undos, steps) = store.load("g2").unwrap().unwrap();
+    log("load g2", format!("{} {:?} {undos} {steps:?}", m.id, m.mode));
+    let (m, _, _) = store.load("g1").unwrap().unwrap();
+    log(
+        "load g1",
+        format!("{:?} {:?} {:?} {}", m.tokens, m.names, m.invite, m.public),
+    );
+    log(
+        "load missing",
+        format!("{:?}", store.load("nope").unwrap().map(|x| x.1)),
+    );
+    let times = store.step_times("g2").unwrap();
+    log("step times", format!("{} {:?}", times.len(), times[0]));
+    let listed = |l: Vec<hoyito_server::store::ListedGame>| {
+        l.iter()
+            .map(|g| format!("{}/{}/{}/{:?}/{:?}", g.id, g.status, g.plies, g.score, g.names))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut all = store.list(10, None).unwrap();
+    all.sort_by(|a, b| a.id.cmp(&b.id));
+    log("list", listed(all));
+    log("list over", listed(store.list(10, Some("over")).unwrap()));
+    log("lobby playing", {
+        let mut l = store.lobby(LobbyKind::Playing, Some("I"), 10, 0).unwrap();
+        l.sort_by(|a, b| a.id.cmp(&b.id));
+        listed(l)
+    });
+    log(
+        "lobby open",
+        listed(store.lobby(LobbyKind::Open, None, 10, 0).unwrap()),
+    );
+    log(
+        "lobby other variant",
+        listed(store.lobby(LobbyKind::Playing, Some("III"), 10, 0).unwrap()),
+    );
+    let mut by_id = store
+        .games_by_id(&["g3".into(), "x".into(), "g1".into()])
+        .unwrap();
+    by_id.sort_by(|a, b| a.id.cmp(&b.id));
+    log("by id", listed(by_id));
+    for (side, text) in [
+        (Side::South, "hola"),
+        (Side::North, "bonjou"),
+        (Side::South, "adiós"),
+    ] {
+        let m = store.add_chat("g1", side, text, 5).unwrap();
+        log("chat added", format!("{} {:?}", m.seq, m.side));
+    }
+    log("chat last 2", format!("{:?}", store.chat("g1", 2).unwrap()));
+    store.save_analysis("g3", 0, 2, "{\"a\":1}").unwrap();
+    store.save_analysis("g3", 1, 2, "{\"a\":2}").unwrap();
+    log("analysis", format!("{:?}", store.load_analysis("g3").unwrap()));
+    log(
+        "analysis of no game refused",
+        store.save_analysis("nope", 0, 1, "{}").is_err().to_string(),
+    );
+    log("count", store.count().unwrap().to_string());
+    log("timed", format!("{:?}", store.timed_games().unwrap()));
+    store.check_writable().unwrap();
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn storage_answers_on_postgres_as_on_sqlite() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let pg = open(&url).await;
+    let (pg_out, sqlite_out) = tokio::task::spawn_blocking(move || {
+        let sqlite = Store::in_memory().unwrap();
+        (exercise(&pg), exercise(&sqlite))
+    })
+    .await
+    .unwrap();
+    assert_eq!(pg_out.len(), sqlite_out.len());
+    for (p, s) in pg_out.iter().zip(&sqlite_out) {
+        assert_eq!(p, s);
+    }
+    // Opening the same database again (a second node) finds the tables.
+    let again = open(&url).await;
+    let count = tokio::task::spawn_blocking(move || again.count().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(count, 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn a_step_that_does_not_follow_the_last_is_refused() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let a = open(&url).await;
+    let b = open(&url).await;
+    tokio::task::spawn_blocking(move || {
+        a.insert_game(&meta("g", Mode::Hotseat, false), &summary("playing", 0))
+            .unwrap();
+        a.append("g", 1, "a", &summary("playing", 1)).unwrap();
+        // Node b, not knowing of step 1, stores its own step 1: refused.
+        let err = b.append("g", 1, "b", &summary("playing", 1)).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::Conflict {
+                    expected: 0,
+                    stored: 1,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        // A gap is refused too.
+        assert!(matches!(
+            b.append("g", 3, "c", &summary("playing", 3)).unwrap_err(),
+            StoreError::Conflict { .. }
+        ));
+        b.append("g", 2, "b", &summary("playing", 2)).unwrap();
+        let (_, _, steps) = a.load("g").unwrap().unwrap();
+        assert_eq!(steps, ["a", "b"]);
+    })
+    .await
+    .unwrap();
+}
+
+/// The next WebSocket message whose game has `seq` steps, within 5 s.
+async fn next_with_seq<S>(ws: &mut S, seq: u64) -> Value
+where
+    S: futures_util::Stream<
+            Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>,
+        > + Unpin,
+{
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let msg = tokio::time::timeout_at(deadline, ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("no message with seq {seq} within 5 s"))
+            .expect("the socket is open")
+            .expect("a message");
+        let tokio_tungstenite::tungstenite::Message::Text(text) = msg else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(&text).unwrap();
+        if v["game"]["seq"] == seq {
+            return v;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn two_nodes_share_a_game_live() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let a = Api::start(open(&url).await).await;
+    let b = Api::start(open(&url).await).await;
+    // Created on a, joined on b.
+    let (id, south, created) = a.create(json!({ "mode": "online" })).await;
+    let invite = created["invite"]
+        .as_str()
+        .unwrap()
+        .split("invite=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let (status, joined) = b
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({ "invite": invite }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let north = joined["token"].as_str().unwrap().to_string();
+    // A spectator on each node.
+    let ws_url = |api: &Api| format!("{}/api/games/{id}/ws", api.base.replace("http://", "ws://"));
+    let (mut on_a, _) = tokio_tungstenite::connect_async(ws_url(&a)).await.unwrap();
+    let (mut on_b, _) = tokio_tungstenite::connect_async(ws_url(&b)).await.unwrap();
+    // Node a learns of the join (the game is playing there too).
+    a.wait_for(&id, |g| g["status"] == "playing").await;
+    // Moves alternate between the nodes (whoever is to move); each node's
+    // watchers see every one.
+    let mut played = Vec::new();
+    for seq in 1..=8u64 {
+        let (api, node) = if seq % 2 == 1 { (&a, "a") } else { (&b, "b") };
+        // The mover's node knows the last move (it reached it live).
+        let g = api.wait_for(&id, |g| g["seq"] == seq - 1).await;
+        if g["status"] != "playing" {
+            break;
+        }
+        let token = if g["state"]["to_move"] == "south" {
+            &south
+        } else {
+            &north
+        };
+        let mv = first_legal(&g);
+        let (status, v) = api.play(&id, token, &mv).await;
+        assert_eq!(status, StatusCode::OK, "move {seq} on node {node}: {v}");
+        played.push(mv);
+        let seen_a = next_with_seq(&mut on_a, seq).await;
+        let seen_b = next_with_seq(&mut on_b, seq).await;
+        assert_eq!(seen_a["game"]["state"], seen_b["game"]["state"], "move {seq}");
+    }
+    assert!(played.len() >= 2, "moves were played on both nodes");
+    // Both nodes hold the same game, and the database has every move once.
+    let (ga, gb) = (a.game(&id).await, b.game(&id).await);
+    assert_eq!(ga["history"], gb["history"]);
+    assert_eq!(ga["seq"].as_u64().unwrap() as usize, played.len());
+    // Chat crosses nodes too.
+    let (status, v) = a
+        .post(
+            &format!("/api/games/{id}/chat"),
+            Some(&south),
+            json!({ "text": "hola" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let msg = tokio::time::timeout_at(deadline, on_b.next())
+            .await
+            .expect("the chat message reaches node b's watcher")
+            .unwrap()
+            .unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == "chat" {
+                assert_eq!(v["message"]["text"], "hola");
+                break;
+            }
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn simultaneous_moves_on_two_nodes_store_one() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let a = Api::start(open(&url).await).await;
+    let b = Api::start(open(&url).await).await;
+    for round in 0..10 {
+        // A hot-seat game: one token moves on both nodes.
+        let (id, token, created) = a.create(json!({ "mode": "hotseat" })).await;
+        b.game(&id).await; // node b holds it in memory too
+        let _ = created;
+        let legal: Vec<String> = a.game(&id).await["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        let (m1, m2) = (legal[0].clone(), legal[legal.len() - 1].clone());
+        let (ra, rb) = tokio::join!(a.play(&id, &token, &m1), b.play(&id, &token, &m2));
+        let ok = [&ra, &rb].iter().filter(|r| r.0 == StatusCode::OK).count();
+        assert!(ok >= 1, "round {round}: {ra:?} {rb:?}");
+        for r in [&ra, &rb] {
+            assert!(
+                r.0 == StatusCode::OK || r.0 == StatusCode::CONFLICT,
+                "round {round}: a refused move is 409, not {}: {}",
+                r.0,
+                r.1
+            );
+        }
+        // Exactly the acknowledged moves are stored, in order.
+        let wanted = ok as u64;
+        let g = a.wait_for(&id, |g| g["seq"] == wanted).await;
+        let gb = b.wait_for(&id, |g| g["seq"] == wanted).await;
+        assert_eq!(g["history"], gb["history"], "round {round}");
+        if ok == 1 {
+            let winner = if ra.0 == StatusCode::OK { &m1 } else { &m2 };
+            assert_eq!(
+                g["history"][0]["token"].as_str(),
+                Some(winner.as_str()),
+                "round {round}"
+            );
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+}

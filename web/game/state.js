@@ -156,6 +156,21 @@ export function buildFrames(v) {
  * Returns whether the queue changed; a jump (undo, a reconnect after missed
  * moves) empties the queue and asks a running animation to stop.
  */
+/**
+ * The full view of `game`. A move's answer and WebSocket message are deltas
+ * (`history_from` set: only the steps from that index on); the earlier
+ * steps come from the last view accepted. null if that view lacks them (a
+ * message was missed, or an undo came): the caller fetches the game.
+ */
+export function complete(S, game) {
+  if (game.history_from === undefined || game.history_from === null) return game;
+  const cur = S.latest;
+  if (!cur || cur.epoch !== game.epoch || cur.history.length < game.history_from) return null;
+  const full = { ...game, history: cur.history.slice(0, game.history_from).concat(game.history) };
+  delete full.history_from;
+  return full;
+}
+
 export function accept(S, game, ev) {
   const cur = S.latest;
   if (cur && game.epoch < cur.epoch) return false;

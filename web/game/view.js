@@ -4,7 +4,7 @@
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
 import { esc, sideName, toast, toastError } from '../ui.js';
-import { createState, accept, staleThinking } from './state.js';
+import { createState, accept, complete, staleThinking } from './state.js';
 import { renderAll } from './render.js';
 import { SPEEDS, pump } from './animation.js';
 import { onHole, nextRound, bindInput } from './input.js';
@@ -81,7 +81,9 @@ export function gamePage(app, id) {
     S,
     $: (sel) => document.getElementById(sel),
     render: () => { renderAll(G); drawAnalysis(G); },
-    accept(game, ev) {
+    accept(delta, ev) {
+      const game = complete(S, delta);
+      if (!game) { G.resync(); return; }
       if (accept(S, game, ev)) pump(G);
       // The server does not announce the end of a search an undo stopped:
       // ask again until it has ended (a few tenths of a second).

@@ -104,7 +104,7 @@ pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Optio
             };
             g.thinking = false;
             if let Some(event) = event {
-                let view = g.view();
+                let view = g.view_since(event.seq - 1);
                 broadcast_move(&slot, &event, &view);
             }
             drop(g);

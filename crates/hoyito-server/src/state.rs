@@ -454,6 +454,11 @@ pub(crate) async fn store_last_step(st: &AppState, g: &mut LiveGame, token: Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The query of a full game view.
+    fn full() -> crate::error::ApiQuery<crate::wire::GameQuery> {
+        crate::error::ApiQuery(crate::wire::GameQuery { history_from: None })
+    }
     use crate::error::{ApiJson, ApiPath};
     use crate::limits::ClientIp;
 
@@ -519,7 +524,7 @@ mod tests {
         assert_eq!(st.evict_idle(0), 1);
         assert_eq!(st.games_in_memory(), 0);
         // The next request reloads the game exactly as it was.
-        let Json(view) = get_game(State(st.clone()), ApiPath(created.id.clone()))
+        let Json(view) = get_game(State(st.clone()), ApiPath(created.id.clone()), full())
             .await
             .unwrap();
         assert_eq!(st.games_in_memory(), 1);
@@ -570,7 +575,9 @@ mod tests {
         assert!(st.cached(&ids[0]).is_none());
         assert!(st.cached(&ids[29]).is_some());
         for id in &ids {
-            let Json(view) = get_game(State(st.clone()), ApiPath(id.clone())).await.unwrap();
+            let Json(view) = get_game(State(st.clone()), ApiPath(id.clone()), full())
+                .await
+                .unwrap();
             assert_eq!(view.seq, 0);
             // Let the engine check spawned on loading (it holds the game) run.
             tokio::time::sleep(Duration::from_millis(2)).await;
@@ -612,7 +619,9 @@ mod tests {
         let (id, _) = new_game(&st, Mode::Engine, 1, Some(Side::North)).await;
         let replied = tokio::time::timeout(Duration::from_secs(5), async {
             loop {
-                let Json(view) = get_game(State(st.clone()), ApiPath(id.clone())).await.unwrap();
+                let Json(view) = get_game(State(st.clone()), ApiPath(id.clone()), full())
+                    .await
+                    .unwrap();
                 if view.seq >= 1 {
                     return view.seq;
                 }

@@ -131,8 +131,14 @@ pub struct GameView {
     pub thinking: bool,
     /// Every round so far.
     pub rounds: Vec<RoundView>,
-    /// Every stored step.
+    /// Every stored step, or in a delta the steps from [`GameView::history_from`] on.
     pub history: Vec<StepView>,
+    /// Set in a delta (a move's answer and WebSocket message, or
+    /// `GET /api/games/{id}?history_from=N`): `history` holds the steps
+    /// from this index on (0-based: step `history_from + 1` first); the
+    /// earlier ones are those the client has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_from: Option<u64>,
     /// The match result once the match is over.
     pub match_result: Option<MatchResultView>,
     /// The current round is over and the next can start.
@@ -171,6 +177,18 @@ pub struct MoveEvent {
 impl LiveGame {
     /// The full view.
     pub fn view(&self) -> GameView {
+        self.view_from(None)
+    }
+
+    /// A delta: the view with only the steps from index `from` on in its
+    /// history (0-based; every step if `from` is 0, none past the last).
+    /// What a move's answer and WebSocket message carry, so that their size
+    /// does not grow with the game.
+    pub fn view_since(&self, from: u64) -> GameView {
+        self.view_from(Some(from.min(self.seq())))
+    }
+
+    fn view_from(&self, from: Option<u64>) -> GameView {
         let pos = *self.position();
         let rounds = self
             .play
@@ -244,7 +262,8 @@ impl LiveGame {
             legal,
             thinking: self.thinking,
             rounds,
-            history: self.steps.clone(),
+            history: self.steps[from.unwrap_or(0) as usize..].to_vec(),
+            history_from: from,
             match_result: match (self.play.as_match(), self.stop_reason) {
                 (Some(_), Some(stop)) => Some(MatchResultView {
                     winner: stop.result(),

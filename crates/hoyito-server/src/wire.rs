@@ -191,6 +191,15 @@ pub struct ListQuery {
     pub status: Option<String>,
 }
 
+/// `GET /api/games/{id}` query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameQuery {
+    /// Only the steps from this index on in `history` (0-based): the
+    /// history in pages, or what a client that has the first N lacks.
+    pub history_from: Option<u64>,
+}
+
 /// `GET /api/games` answer.
 #[derive(Debug, Serialize)]
 pub struct ListResponse {

@@ -367,6 +367,79 @@ async fn websocket_sends_state_then_moves() {
     api.stop().await;
 }
 
+/// A move's answer and WebSocket message carry a delta (the new step, not
+/// the whole history): their size does not grow with the game, and the
+/// deltas put together give the full history. `?history_from=N` pages it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_carry_deltas_not_the_whole_history() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, token, _) = api
+        .create(json!({ "mode": "hotseat", "match": true, "rules": { "variant": "II" } }))
+        .await;
+    let url = format!("{}/api/games/{id}/ws", api.base.replace("http://", "ws://"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("ws connect");
+    let mut text_of = |m: Option<Result<tokio_tungstenite::tungstenite::Message, _>>| -> String {
+        m.expect("a message")
+            .expect("no error")
+            .into_text()
+            .expect("text")
+            .to_string()
+    };
+    let first: Value = serde_json::from_str(&text_of(ws.next().await)).unwrap();
+    assert_eq!(first["type"], "state");
+    assert!(
+        first["game"].get("history_from").is_none(),
+        "the first message is a full view"
+    );
+    let mut merged: Vec<Value> = Vec::new();
+    let mut sizes = Vec::new();
+    for seq in 1..=40u64 {
+        let g = api.game(&id).await;
+        if g["can_next_round"] == true || g["legal"].as_array().unwrap().is_empty() {
+            break;
+        }
+        let (status, v) = api.play(&id, &token, &first_legal(&g)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["game"]["history_from"], seq - 1, "{v}");
+        assert_eq!(v["game"]["history"].as_array().unwrap().len(), 1);
+        let raw = text_of(
+            tokio::time::timeout(Duration::from_secs(5), ws.next())
+                .await
+                .unwrap(),
+        );
+        let m: Value = serde_json::from_str(&raw).unwrap();
+        assert_eq!(
+            (m["type"].as_str(), m["game"]["history_from"].as_u64()),
+            (Some("move"), Some(seq - 1))
+        );
+        merged.extend(m["game"]["history"].as_array().unwrap().iter().cloned());
+        sizes.push(raw.len() - m["move"].to_string().len());
+    }
+    assert!(sizes.len() >= 10, "{} moves", sizes.len());
+    // The message without its move event: the same size at the end as at
+    // the start (the board and scores vary by a few bytes).
+    let (early, late) = (sizes[1], sizes[sizes.len() - 1]);
+    assert!(
+        late < early + 200,
+        "a move's message grew from {early} to {late} bytes"
+    );
+    let full = api.game(&id).await;
+    assert_eq!(Value::Array(merged), full["history"]);
+    // Pages of the history.
+    let (status, page) = api.get(&format!("/api/games/{id}?history_from=5")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(page["history_from"], 5);
+    assert_eq!(
+        page["history"].as_array().unwrap()[..],
+        full["history"].as_array().unwrap()[5..]
+    );
+    let (status, v) = api.get(&format!("/api/games/{id}?history_from=x")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let (status, v) = api.get(&format!("/api/games/{id}?histroy_from=1")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    api.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn record_download_and_import_round_trip() {
     let api = Api::start(Store::in_memory().unwrap()).await;

@@ -78,7 +78,8 @@ async fn abort_only_before_both_players_have_moved() {
         };
         let (status, v) = api.play(&id, t, &first_legal(&g)).await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        let moved: Vec<&str> = v["game"]["history"]
+        let history = api.game(&id).await["history"].clone();
+        let moved: Vec<&str> = history
             .as_array()
             .unwrap()
             .iter()

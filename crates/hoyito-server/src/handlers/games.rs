@@ -303,10 +303,14 @@ pub(crate) async fn list(
 pub(crate) async fn get_game(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<crate::wire::GameQuery>,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = st.slot(&id).await?;
     let g = slot.game.lock().await;
-    Ok(Json(g.view()))
+    Ok(Json(match q.history_from {
+        Some(from) => g.view_since(from),
+        None => g.view(),
+    }))
 }
 
 pub(crate) async fn record(

@@ -78,7 +78,8 @@ pub(crate) async fn post_move(
     let held = st.reserve_engine(&g, client)?;
     let event = commit_stored(&st, &mut g, prepared).await?;
     crate::clock::arm(st.clone(), slot.clone(), &mut g);
-    let view = g.view();
+    // A delta: the client has the steps before this move.
+    let view = g.view_since(event.seq - 1);
     drop(g);
     broadcast_move(&slot, &event, &view);
     kick_engine_for(st.clone(), slot.clone(), held);

@@ -378,7 +378,7 @@ async fn moves_carry_deltas_not_the_whole_history() {
         .await;
     let url = format!("{}/api/games/{id}/ws", api.base.replace("http://", "ws://"));
     let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("ws connect");
-    let mut text_of = |m: Option<Result<tokio_tungstenite::tungstenite::Message, _>>| -> String {
+    let text_of = |m: Option<Result<tokio_tungstenite::tungstenite::Message, _>>| -> String {
         m.expect("a message")
             .expect("no error")
             .into_text()

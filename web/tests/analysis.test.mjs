@@ -86,6 +86,7 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
   assert.equal(stored.plies.length, total);
 
   // A click on the graph jumps to that ply; the keys move along it.
+  await page.locator('svg.eval-graph').scrollIntoViewIfNeeded();
   const box = await page.locator('svg.eval-graph').boundingBox();
   const pad = (8 / 600) * box.width;
   const target = 2;

@@ -23,7 +23,10 @@ export const binary = process.env.HOYITO_BIN || join(process.env.CARGO_TARGET_DI
 export function startServer(db, addr = '127.0.0.1:0') {
   const dir = db ? null : mkdtempSync(join(tmpdir(), 'hoyito-e2e-'));
   const dbPath = db || join(dir, 'test.db');
-  const proc = spawn(binary, ['serve', '--addr', addr, '--db', dbPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The tests drive games through the API from one address as fast as they
+  // can: no rate limits per address (their own tests are in the server crate).
+  const limits = ['--create-rate', '0', '--move-rate', '0', '--hint-rate', '0', '--chat-rate', '0'];
+  const proc = spawn(binary, ['serve', '--addr', addr, '--db', dbPath, ...limits], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   return new Promise((resolve, reject) => {

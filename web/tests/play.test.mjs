@@ -216,8 +216,9 @@ test('a timed game: the clocks count down, the page reconnects across a server r
     execFileSync('python3', ['-c', `import sqlite3,sys
 c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE moves SET at_ms = at_ms - 57000 WHERE game_id = ?", (sys.argv[2],)); c.commit()`, own.db, created.id]);
     again = await startServer(own.db, new URL(own.url).host);
-    // The page reconnects by itself and shows the clock near its end, then the flag.
-    await page.waitForFunction((side) => /\b[0-3]\.\d$/.test(document.querySelector(`.clock-side[data-side="${side}"]`).textContent), loser, { timeout: 15000 });
+    // The page reconnects by itself (its backoff may have grown to 10 s
+    // while the server was down) and shows the clock near its end, then the flag.
+    await page.waitForFunction((side) => /\b[0-3]\.\d$/.test(document.querySelector(`.clock-side[data-side="${side}"]`).textContent), loser, { timeout: 30000 });
     await page.waitForFunction(() => /You ran out of time/.test(document.getElementById('summary').textContent), null, { timeout: 10000 });
     assert.ok(await page.locator('#conn').isHidden());
     assert.match(await page.textContent('#summary'), /How it ended: time ran out/);

@@ -121,7 +121,7 @@ pub async fn serve_on(
     };
     // Clocks run with nobody watching: their games are loaded at once.
     let clocks = tokio::spawn(clock::arm_stored(state.clone()));
-    let app = router(state);
+    let app = router(state.clone());
     let result = listen::serve_connections(listener, app, &limits, async move {
         shutdown.await;
         let _ = stop_tx.send(true);
@@ -136,7 +136,37 @@ pub async fn serve_on(
     let _ = clocks.await;
     nodes.abort();
     let _ = nodes.await;
+    release(state).await;
     result
+}
+
+/// How long [`serve_on`] waits, once stopped, for the work still holding its
+/// state (engine searches told to stop, requests being finished) to end.
+const RELEASE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Stops the clocks' timers and the engine's searches of the games in
+/// memory, and waits (at most [`RELEASE_WAIT`]) until nothing else holds
+/// the state, so that its store, and the database's lock with it, is
+/// released when `serve_on` returns.
+async fn release(state: std::sync::Arc<AppState>) {
+    let slots: Vec<_> = state
+        .games
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .cloned()
+        .collect();
+    for slot in slots {
+        let mut g = slot.game.lock().await;
+        if let Some(timer) = g.clock_timer.take() {
+            timer.abort();
+        }
+        g.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    let deadline = tokio::time::Instant::now() + RELEASE_WAIT;
+    while std::sync::Arc::strong_count(&state) > 1 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
 }
 
 /// Opens the database, binds the address, calls `on_listen` with the

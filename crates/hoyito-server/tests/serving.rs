@@ -1,5 +1,5 @@
-//! The embedded UI as a real server on loopback sends it: gzip to clients
-//! that accept it, an ETag answered with 304 when it matches, and a
+//! The embedded UI as a real server on loopback sends it: brotli or gzip to
+//! clients that accept them, an ETag answered with 304 when it matches, and a
 //! favicon cached for a day.
 
 use hoyito_server::Store;
@@ -25,7 +25,7 @@ async fn files_are_compressed_revalidated_and_the_favicon_cached() {
     let text = plain.text().await.unwrap();
     assert!(text.contains("export function renderAll"));
 
-    let zipped = get("/game/render.js", &[("accept-encoding", "gzip, br")])
+    let zipped = get("/game/render.js", &[("accept-encoding", "gzip, deflate")])
         .await
         .unwrap();
     assert_eq!(zipped.headers()["content-encoding"], "gzip");
@@ -40,6 +40,21 @@ async fn files_are_compressed_revalidated_and_the_favicon_cached() {
     let mut unzipped = String::new();
     std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut unzipped).unwrap();
     assert_eq!(unzipped, text);
+
+    // Brotli where the client takes it (browsers do): smaller still.
+    let br = get("/game/render.js", &[("accept-encoding", "gzip, deflate, br")])
+        .await
+        .unwrap();
+    assert_eq!(br.headers()["content-encoding"], "br");
+    let br = br.bytes().await.unwrap();
+    assert!(br.len() < body.len(), "brotli {} bytes, gzip {}", br.len(), body.len());
+    let mut unbr = Vec::new();
+    brotli::BrotliDecompress(&mut &br[..], &mut unbr).unwrap();
+    assert_eq!(String::from_utf8(unbr).unwrap(), text);
+    let refused = get("/game/render.js", &[("accept-encoding", "br;q=0, gzip")])
+        .await
+        .unwrap();
+    assert_eq!(refused.headers()["content-encoding"], "gzip");
 
     let again = get("/game/render.js", &[("if-none-match", &etag)]).await.unwrap();
     assert_eq!(again.status(), StatusCode::NOT_MODIFIED);

@@ -371,7 +371,12 @@ mod tests {
                 let mut out = Vec::new();
                 brotli::BrotliDecompress(&mut &br[..], &mut out).unwrap();
                 assert_eq!(out, body_of(path, body), "{path}");
-                assert!(br.len() <= gz.len(), "{path}: brotli {} bytes, gzip {}", br.len(), gz.len());
+                assert!(
+                    br.len() <= gz.len(),
+                    "{path}: brotli {} bytes, gzip {}",
+                    br.len(),
+                    gz.len()
+                );
             }
         }
         let mut tags: Vec<&str> = ready.iter().map(|p| p.etag.as_str()).collect();

@@ -278,8 +278,14 @@ impl LiveGame {
     /// Takes the stored state of `fresh` (the same game reloaded from the
     /// database after another server node changed it), keeping what only
     /// this node knows: the engine's search, the clock's timer, the chat
-    /// flood counts. A changed game withdraws a draw offer.
-    pub fn refresh(&mut self, fresh: LiveGame) {
+    /// flood counts. A changed game withdraws a draw offer. A copy older than
+    /// this game (fewer steps at the same undo count, or fewer undos: read
+    /// before a change this node made meanwhile) is left out: returns
+    /// whether the copy was taken.
+    pub fn refresh(&mut self, fresh: LiveGame) -> bool {
+        if (fresh.epoch, fresh.seq()) < (self.epoch, self.seq()) {
+            return false;
+        }
         if fresh.seq() != self.seq() || fresh.epoch != self.epoch {
             self.draw_offer = None;
         }
@@ -290,6 +296,7 @@ impl LiveGame {
         self.stop_reason = fresh.stop_reason;
         self.times = fresh.times;
         self.legal = fresh.legal;
+        true
     }
 
     /// Works out the legal moves of the current position if not done yet

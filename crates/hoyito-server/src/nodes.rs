@@ -95,7 +95,9 @@ async fn reload(st: &Arc<AppState>, id: &str, slot: &Arc<Slot>) -> Result<(), Ap
         fresh.times = st.db(move |s| s.step_times(&key)).await?;
     }
     let mut g = slot.game.lock().await;
-    g.refresh(fresh);
+    if !g.refresh(fresh) {
+        return Ok(()); // this node changed the game meanwhile: its copy is newer
+    }
     if timed {
         crate::clock::arm(st.clone(), slot.clone(), &mut g);
     }

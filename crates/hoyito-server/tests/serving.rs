@@ -47,7 +47,12 @@ async fn files_are_compressed_revalidated_and_the_favicon_cached() {
         .unwrap();
     assert_eq!(br.headers()["content-encoding"], "br");
     let br = br.bytes().await.unwrap();
-    assert!(br.len() < body.len(), "brotli {} bytes, gzip {}", br.len(), body.len());
+    assert!(
+        br.len() < body.len(),
+        "brotli {} bytes, gzip {}",
+        br.len(),
+        body.len()
+    );
     let mut unbr = Vec::new();
     brotli::BrotliDecompress(&mut &br[..], &mut unbr).unwrap();
     assert_eq!(String::from_utf8(unbr).unwrap(), text);

@@ -32,12 +32,29 @@ function whoseTurn(g) {
   return esc(t('lobby.their_turn'));
 }
 
-async function showLobby(variant) {
-  const q = new URLSearchParams({ limit: '20' });
-  if (variant) q.set('variant', variant);
+/** Games per page of the lobby's lists. */
+const PAGE = 20;
+
+/**
+ * Shows the lobby's first `pages` pages (the open seats and the games
+ * being played page together), with a "More games" button while either
+ * list has more.
+ */
+async function showLobby(variant, pages = 1) {
   const ids = heldIds();
-  if (ids.length) q.set('ids', ids.join(','));
-  const lobby = await api('GET', `/api/lobby?${q}`);
+  const lobby = { open: [], playing: [], mine: [] };
+  let more = false;
+  for (let p = 0; p < pages; p += 1) {
+    const q = new URLSearchParams({ limit: String(PAGE), offset: String(p * PAGE) });
+    if (variant) q.set('variant', variant);
+    if (p === 0 && ids.length) q.set('ids', ids.join(','));
+    const page = await api('GET', `/api/lobby?${q}`);
+    lobby.open.push(...page.open);
+    lobby.playing.push(...page.playing);
+    if (p === 0) lobby.mine = page.mine;
+    more = page.open.length === PAGE || page.playing.length === PAGE;
+    if (!more) break;
+  }
   const box = document.getElementById('lobby');
   if (!box) return;
   const mine = variant ? lobby.mine.filter((g) => g.rules.variant === variant) : lobby.mine;
@@ -46,8 +63,25 @@ async function showLobby(variant) {
       <button type="button" class="primary" data-join="${esc(g.id)}">${t('lobby.join')}</button></li>`)}
     <h2>${t('lobby.playing')}</h2>${lobbyList(lobby.playing, (g) => `<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${g.score[0]}–${g.score[1]}</span>
       <a class="button" href="/g/${esc(g.id)}" data-nav>${t('lobby.watch')}</a></li>`)}
+    ${more ? `<p><button type="button" id="lobby-more">${t('lobby.more')}</button></p>` : ''}
     <h2>${t('lobby.mine')}</h2>${lobbyList(mine, (g) => `<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${whoseTurn(g)}</span>
       <a class="button" href="/g/${esc(g.id)}" data-nav>${t('lobby.open_game')}</a></li>`)}`;
+  const moreButton = document.getElementById('lobby-more');
+  if (moreButton) {
+    moreButton.addEventListener('click', async () => {
+      moreButton.disabled = true;
+      try {
+        await showLobby(variant, pages + 1);
+        // Keyboard users stay where they were: on the button, or on the
+        // last game listed once there is no more.
+        const next = document.getElementById('lobby-more');
+        if (next) next.focus();
+      } catch (err) {
+        moreButton.disabled = false;
+        toastError(err);
+      }
+    });
+  }
   for (const b of box.querySelectorAll('[data-join]')) {
     b.addEventListener('click', async () => {
       const id = b.dataset.join;

@@ -328,6 +328,43 @@ fn a_whole_match() {
 }
 
 #[test]
+fn conceding_a_round_gives_the_seeds_in_play_away() {
+    let path = temp_path("conceded.hoy");
+    let p = path.to_str().unwrap();
+    // South concedes round 1 at once: North takes all 48 seeds and South,
+    // left with fewer than 4, loses the match (RULES.md §5).
+    let (out, ok) = play(&["--humans", "--match"], &format!("concede\nsave {p}\n3\n"));
+    assert!(ok);
+    assert!(
+        out.contains("South concedes: the 48 seeds in play go to North."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Round over (conceded): North wins, 0 to 48."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Match over after 1 round: North wins the match."),
+        "{out}"
+    );
+    assert!(
+        out.contains("The game is over"),
+        "a move after the end is refused: {out}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("concede:south"), "{text}");
+    let record = Record::read(&text).expect("a valid record");
+    assert_eq!(record.match_().unwrap().rounds()[0].conceded(), Some(Side::South));
+    // The loaded record ends conceded; undo takes the concession back.
+    let (out2, ok) = play(&["--humans"], &format!("load {p}\nundo\n3\n"));
+    assert!(ok);
+    assert!(out2.contains("Round over (conceded)"), "{out2}");
+    assert!(out2.contains("Took back 1 ply; South to move."), "{out2}");
+    assert!(out2.contains("South plays 3"), "{out2}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
 fn options_two_hole_opening_and_directions() {
     let (out, ok) = play(
         &["--humans", "--two-hole-opening", "--direction", "per-move"],

@@ -7,6 +7,7 @@ use crate::matchplay::Match;
 use crate::moves::Move;
 use crate::position::{GameResult, Played, Position};
 use crate::rules::Rules;
+use crate::side::Side;
 
 /// A single game or a whole match.
 ///
@@ -117,6 +118,19 @@ impl Contest {
             token: token.trim().to_string(),
             error,
         })
+    }
+
+    /// Ends the current game (round) by `side`'s concession: the seeds in
+    /// play go to the other side and the game (round) is counted
+    /// ([`Game::concede`], [`Match::concede`]).
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] if the game, the round or the match is over.
+    pub fn concede(&mut self, side: Side) -> Result<(), PlayError> {
+        match self {
+            Contest::Game(g) => g.concede(side),
+            Contest::Match(x) => x.concede(side),
+        }
     }
 
     /// Whether the whole contest is over: the game, or the match (a match's

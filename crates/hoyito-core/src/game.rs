@@ -4,6 +4,26 @@ use crate::error::{MoveParseError, PlayError};
 use crate::moves::Move;
 use crate::position::{Played, Position, RepetitionTracker};
 use crate::rules::Rules;
+use crate::side::Side;
+
+/// The record token of a concession: `concede:south` or `concede:north`.
+pub fn concession_token(side: Side) -> String {
+    format!("concede:{}", side.name())
+}
+
+/// The side a concession token names (`concede:south`, `concede:north`, in
+/// any case); `None` for any other text.
+pub fn parse_concession(token: &str) -> Option<Side> {
+    let (kind, side) = token.trim().split_once(':')?;
+    if !kind.eq_ignore_ascii_case("concede") {
+        return None;
+    }
+    match side.to_ascii_lowercase().as_str() {
+        "south" => Some(Side::South),
+        "north" => Some(Side::North),
+        _ => None,
+    }
+}
 
 /// A move token that could not be played: unreadable or illegal.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -22,13 +42,15 @@ pub enum TokenError {
 }
 
 /// One game from a start position, with every move played and the
-/// repetition rule (RULES.md §4) applied after each move.
+/// repetition rule (RULES.md §4) applied after each move; a player may
+/// concede it ([`Game::concede`]).
 #[derive(Debug, Clone)]
 pub struct Game {
     start: Position,
     pos: Position,
     moves: Vec<Move>,
     tracker: RepetitionTracker,
+    conceded: Option<Side>,
 }
 
 impl Game {
@@ -48,6 +70,7 @@ impl Game {
             pos: start,
             moves: Vec::new(),
             tracker,
+            conceded: None,
         }
     }
 
@@ -70,6 +93,22 @@ impl Game {
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.pos.is_over()
+    }
+    /// The side that conceded the game, if one did.
+    pub fn conceded(&self) -> Option<Side> {
+        self.conceded
+    }
+
+    /// Ends the game by `side`'s concession ([`Position::concede`]): the
+    /// seeds still in play go to the other side and the game is counted.
+    /// In a match this resigns one round; the match goes on.
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] if the game is over already.
+    pub fn concede(&mut self, side: Side) -> Result<(), PlayError> {
+        self.pos.concede(side)?;
+        self.conceded = Some(side);
+        Ok(())
     }
 
     /// Plays a move, then applies the repetition rule.
@@ -97,8 +136,13 @@ impl Game {
         })
     }
 
-    /// Takes back the last move (replaying from the start). Returns it.
+    /// Takes back the last move (replaying from the start), and a
+    /// concession after it. Returns the move.
     pub fn undo(&mut self) -> Option<Move> {
+        if self.conceded.is_some() && self.moves.is_empty() {
+            *self = Game::from_position(self.start);
+            return None;
+        }
         let last = self.moves.pop()?;
         let moves = core::mem::take(&mut self.moves);
         *self = Game::from_position(self.start);
@@ -121,13 +165,19 @@ impl Game {
             .collect()
     }
 
-    /// The positions before each move and the final one (`moves().len() + 1` positions).
+    /// The positions before each move and the final one (`moves().len() + 1`
+    /// positions; the final one after a concession, if there was one).
     pub fn positions(&self) -> Vec<Position> {
         let mut g = Game::from_position(self.start);
         let mut out = vec![g.pos];
         for &m in &self.moves {
             g.play(m).expect("moves of a game are legal");
             out.push(g.pos);
+        }
+        if self.conceded.is_some() {
+            if let Some(last) = out.last_mut() {
+                *last = self.pos;
+            }
         }
         out
     }
@@ -147,5 +197,42 @@ mod tests {
         g.undo();
         assert_eq!(*g.position(), before);
         assert!(g.undo().is_none());
+    }
+
+    #[test]
+    fn a_concession_gives_the_seeds_in_play_to_the_other_side() {
+        use crate::position::EndReason;
+        let mut g = Game::new(Rules::standard(Variant::I));
+        g.play_token("3").unwrap();
+        let before = *g.position();
+        g.concede(Side::North).unwrap();
+        let p = *g.position();
+        assert!(p.is_over());
+        assert_eq!(p.outcome().unwrap().reason, EndReason::Conceded);
+        assert_eq!(g.conceded(), Some(Side::North));
+        assert_eq!(p.in_play(), 0);
+        assert!(p.board().iter().all(|&c| c == 0));
+        assert_eq!(p.captured().south, before.captured().south + before.in_play());
+        assert_eq!(p.captured().north, before.captured().north);
+        assert_eq!(g.concede(Side::South), Err(PlayError::GameOver));
+        assert!(g.play_token("1").is_err());
+        // The final position of `positions` is the conceded one.
+        assert_eq!(g.positions().last(), Some(&p));
+        // Undo takes back the concession with the move.
+        g.undo();
+        assert_eq!(g.conceded(), None);
+        assert!(!g.is_over());
+        assert!(g.moves().is_empty());
+    }
+
+    #[test]
+    fn concession_tokens_read_back() {
+        for side in Side::ALL {
+            assert_eq!(parse_concession(&concession_token(side)), Some(side));
+        }
+        assert_eq!(parse_concession("Concede:North"), Some(Side::North));
+        assert_eq!(parse_concession("concede:east"), None);
+        assert_eq!(parse_concession("resign:south"), None);
+        assert_eq!(parse_concession("3L"), None);
     }
 }

@@ -49,7 +49,7 @@ pub use contest::Contest;
 pub use error::{
     MoveParseError, MoveParseReason, OpeningError, PlayError, PositionError, RecordError, RulesError,
 };
-pub use game::{Game, TokenError};
+pub use game::{concession_token, parse_concession, Game, TokenError};
 pub use matchplay::{Match, MatchOutcome};
 pub use moves::{Move, MoveList, SingleMoves, MAX_MOVES, MAX_SINGLE_MOVES};
 pub use position::{

@@ -85,6 +85,21 @@ impl Match {
         Ok(played)
     }
 
+    /// Ends the current round by `side`'s concession ([`Game::concede`]):
+    /// the seeds in play go to the other side and the round is counted; the
+    /// match goes on unless a player is left with too few seeds.
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] if the round or the match is over.
+    pub fn concede(&mut self, side: Side) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.current_mut().concede(side)?;
+        self.check_end();
+        Ok(())
+    }
+
     fn check_end(&mut self) {
         let pos = *self.current().position();
         if !pos.is_over() || self.outcome.is_some() {

@@ -24,7 +24,9 @@
 //! `north`, `draw` or `*`) and `Score` are written from the game and, when
 //! read, checked against the replayed moves. Other tags are kept as they
 //! are. In the body, move tokens are separated by white space; ply numbers
-//! such as `12.` and `{comments}` are ignored.
+//! such as `12.` and `{comments}` are ignored. A game or round ended by a
+//! player's concession ([`Game::concede`]) ends with the token
+//! `concede:south` or `concede:north`.
 //!
 //! # Examples
 //!
@@ -40,7 +42,7 @@
 
 use crate::contest::Contest;
 use crate::error::RecordError;
-use crate::game::Game;
+use crate::game::{concession_token, parse_concession, Game};
 use crate::matchplay::Match;
 use crate::position::Position;
 use crate::rules::{Rules, RulesSpec};
@@ -299,6 +301,10 @@ impl Record {
                     if mat.current().is_over() && !mat.start_next_round() {
                         return Err(err(format!("move {word:?} after the end of the match")));
                     }
+                    if let Some(side) = parse_concession(word) {
+                        mat.concede(side).map_err(|e| err(format!("{word}: {e}")))?;
+                        continue;
+                    }
                     let m = mat
                         .current()
                         .position()
@@ -308,6 +314,10 @@ impl Record {
                 } else {
                     if game.is_over() {
                         return Err(err(format!("move {word:?} after the end of the game")));
+                    }
+                    if let Some(side) = parse_concession(word) {
+                        game.concede(side).map_err(|e| err(format!("{word}: {e}")))?;
+                        continue;
                     }
                     game.play_token(word).map_err(|e| err(e.to_string()))?;
                 }
@@ -357,6 +367,8 @@ impl Record {
 }
 
 fn write_moves(out: &mut String, g: &Game, comments: Option<&Vec<Option<String>>>) {
+    // A concession ends the move list as a token of its own.
+    let concession = g.conceded().map(concession_token);
     if let Some(comments) = comments.filter(|c| c.iter().any(Option::is_some)) {
         for (i, t) in g.tokens().iter().enumerate() {
             out.push_str(&format!("{}. {t}", i + 1));
@@ -366,9 +378,14 @@ fn write_moves(out: &mut String, g: &Game, comments: Option<&Vec<Option<String>>
             }
             out.push('\n');
         }
+        if let Some(c) = &concession {
+            out.push_str(c);
+            out.push('\n');
+        }
         return;
     }
-    for (i, t) in g.tokens().iter().enumerate() {
+    let tokens = g.tokens();
+    for (i, t) in tokens.iter().chain(&concession).enumerate() {
         if i > 0 {
             out.push(if i % 16 == 0 { '\n' } else { ' ' });
         }
@@ -534,6 +551,42 @@ mod tests {
     use super::*;
     use crate::position::GameResult;
     use crate::rules::Variant;
+
+    /// A conceded round is written with its concession token and reads
+    /// back to the same match; a token after it starts the next round.
+    #[test]
+    fn conceded_rounds_read_back() {
+        use crate::side::Side;
+        let mut m = Match::new(Rules::standard(Variant::I));
+        // Play until a side has captured 4 seeds: that side concedes and
+        // keeps enough to play on (fewer than 4 would lose the match).
+        let conceder = loop {
+            let p = *m.current().position();
+            if let Some(side) = Side::ALL.into_iter().find(|&s| p.captured()[s] >= 4) {
+                break side;
+            }
+            m.play(p.legal_moves()[0]).unwrap();
+        };
+        m.concede(conceder).unwrap();
+        assert!(m.can_start_next_round());
+        m.start_next_round();
+        m.play(m.current().position().legal_moves()[0]).unwrap();
+        let text = Record::from_match(m.clone()).write();
+        assert!(text.contains(&format!("concede:{}", conceder.name())), "{text}");
+        let back = Record::read(&text).unwrap();
+        let back = back.match_().unwrap();
+        assert_eq!(back.round(), 2);
+        assert_eq!(back.rounds()[0].conceded(), Some(conceder));
+        assert_eq!(back.rounds()[0].position(), m.rounds()[0].position());
+        assert_eq!(back.current().position(), m.current().position());
+        // A concession after the end of the game is refused.
+        let mut g = Game::new(Rules::standard(Variant::I));
+        g.concede(Side::North).unwrap();
+        let text = Record::from_game(g).write();
+        assert!(Record::read(&text).unwrap().game().unwrap().is_over());
+        let bad = format!("{}concede:south\n", text);
+        assert!(Record::read(&bad).is_err());
+    }
 
     /// Comments go after their moves, in their round; the record reads
     /// back to the same match, and one without comments is unchanged.

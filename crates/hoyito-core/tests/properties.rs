@@ -174,6 +174,7 @@ fn play_checked(game: &mut Game, m: Move) -> hoyito_core::Played {
             assert_eq!(obs.hand, 0);
             assert_eq!(delta(&q), caught + mirror_sum);
         }
+        Some(EndReason::Conceded) => panic!("a move never ends a game by concession"),
     }
     if played.extra_turn {
         assert!(before.rules().variant() != Variant::I && played.captured > 0);
@@ -410,12 +411,31 @@ fn random_match(rules: Rules, seed: u64, max_plies: usize) -> Match {
             }
             continue;
         }
-        let legal = p.legal_moves();
-        let m = legal[rng.random_range(0..legal.len())];
-        let mut g = mat.current().clone();
-        let played = play_checked(&mut g, m);
-        assert_eq!(mat.play(m), Ok(played));
-        assert_eq!(mat.current().position(), g.position());
+        if rng.random_range(0..40) == 0 {
+            // ◆ A round resigned: the seeds in play go to the other side.
+            let side = if rng.random_bool(0.5) {
+                Side::South
+            } else {
+                Side::North
+            };
+            assert_eq!(mat.concede(side), Ok(()));
+            let q = *mat.current().position();
+            assert_eq!(q.outcome().map(|o| o.reason), Some(EndReason::Conceded));
+            assert_eq!(mat.current().conceded(), Some(side));
+            assert_eq!(q.captured()[side], p.captured()[side]);
+            assert_eq!(
+                q.captured()[side.other()],
+                p.captured()[side.other()] + p.in_play()
+            );
+            check_position(&q, total_seeds);
+        } else {
+            let legal = p.legal_moves();
+            let m = legal[rng.random_range(0..legal.len())];
+            let mut g = mat.current().clone();
+            let played = play_checked(&mut g, m);
+            assert_eq!(mat.play(m), Ok(played));
+            assert_eq!(mat.current().position(), g.position());
+        }
         plies += 1;
         let q = *mat.current().position();
         if q.is_over() {
@@ -449,6 +469,7 @@ fn check_match_record(mat: &Match) {
     assert_eq!(bm.outcome(), mat.outcome());
     for (a, b) in bm.rounds().iter().zip(mat.rounds()) {
         assert_eq!(a.moves(), b.moves(), "{text}");
+        assert_eq!(a.conceded(), b.conceded(), "{text}");
         assert_eq!(a.start(), b.start());
         assert_eq!(a.position(), b.position());
     }

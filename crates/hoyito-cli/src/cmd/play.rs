@@ -64,6 +64,8 @@ Commands at the prompt:
   moves       list the legal moves
   hint        the engine's move here, at the chosen --level
   undo        take back your last move (and the engine's reply)
+  concede     end the game (in a match: this round) at once; the seeds in
+              play go to your opponent (with two players: the player to move concedes)
   save FILE   save the game record to FILE
   load FILE   load a game record from FILE
   help        this text
@@ -369,6 +371,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
                 }
             }
             "undo" => self.undo()?,
+            "concede" | "resign" => self.concede()?,
             "save" => {
                 if rest.is_empty() {
                     self.say("save needs a file name: save FILE")?;
@@ -388,7 +391,7 @@ impl<R: BufRead, W: Write> Ui<R, W> {
             }
             _ => {
                 let text = format!(
-                    "Unknown command {:?}: type a move like 3, or moves, hint, undo, save FILE, load FILE, help, quit.",
+                    "Unknown command {:?}: type a move like 3, or moves, hint, undo, concede, save FILE, load FILE, help, quit.",
                     line.chars().take(40).collect::<String>()
                 );
                 self.say(&text)?;
@@ -419,6 +422,32 @@ impl<R: BufRead, W: Write> Ui<R, W> {
             return self.say(&text);
         }
         self.make_move(m)
+    }
+
+    /// The human (with two humans, the player to move) concedes the game or
+    /// the round: the seeds in play go to the other side.
+    fn concede(&mut self) -> anyhow::Result<()> {
+        let pos = *self.play.position();
+        if pos.is_over() {
+            return self.say("The game is over: nothing to concede.");
+        }
+        let side = if self.humans[pos.to_move()] {
+            pos.to_move()
+        } else {
+            pos.to_move().other()
+        };
+        let snapshot = self.play.clone();
+        self.play.concede(side)?;
+        self.history.push((snapshot, side));
+        let text = format!(
+            "{} concedes: the {} seeds in play go to {}.",
+            self.player_name(side),
+            pos.in_play(),
+            side_name(side.other())
+        );
+        self.say(&text)?;
+        self.shown = false;
+        Ok(())
     }
 
     /// Takes back to the human's previous turn (one ply with two humans).
@@ -503,6 +532,10 @@ fn replay(play: &mut Contest, game: &Game, history: &mut Vec<(Contest, Side)>) -
         let mover = play.position().to_move();
         history.push((play.clone(), mover));
         play.play(m).context("replaying the record")?;
+    }
+    if let Some(side) = game.conceded() {
+        history.push((play.clone(), side));
+        play.concede(side).context("replaying the record's concession")?;
     }
     Ok(())
 }

@@ -414,6 +414,23 @@ impl Position {
         }
     }
 
+    /// Ends the game by `side`'s concession: the seeds still in play go to
+    /// the other side, and the game is counted as usual (◆ a convention of
+    /// this project: RULES.md is silent on resigning one round of a match).
+    ///
+    /// # Errors
+    /// [`PlayError::GameOver`] if the game is over already.
+    pub fn concede(&mut self, side: Side) -> Result<(), PlayError> {
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        self.captured[side.other()] += self.in_play;
+        self.in_play = 0;
+        self.board = [0; MAX_BOARD];
+        self.finish(EndReason::Conceded);
+        Ok(())
+    }
+
     fn check(&self, m: Move) -> Result<(), PlayError> {
         if self.is_over() {
             return Err(PlayError::GameOver);

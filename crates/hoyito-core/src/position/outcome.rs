@@ -27,6 +27,8 @@ pub enum EndReason {
     Repetition,
     /// Neither player had a legal move; the seeds were shared.
     NoMoves,
+    /// A player conceded: the seeds in play went to the other player.
+    Conceded,
 }
 
 impl EndReason {
@@ -37,6 +39,7 @@ impl EndReason {
             EndReason::Exhausted => "exhausted",
             EndReason::Repetition => "repetition",
             EndReason::NoMoves => "no_moves",
+            EndReason::Conceded => "conceded",
         }
     }
 }

@@ -181,6 +181,8 @@ pub fn describe(
             EndReason::NoMoves => {
                 lines.push("  neither player can move: the seeds in play are shared".into())
             }
+            // A move never concedes; a concession is reported where it is made.
+            EndReason::Conceded => lines.push("  the game was conceded".into()),
         }
     } else {
         if played.extra_turn {

@@ -192,6 +192,36 @@ where
     }
 }
 
+/// An optional JSON body: `None` for a request without a body (no
+/// `Content-Type` and no `Content-Length` above 0), otherwise read as
+/// [`ApiJson`] with its errors.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MaybeJson<T>(pub Option<T>);
+
+impl<T, S> axum::extract::FromRequest<S> for MaybeJson<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        let headers = req.headers();
+        let length = headers
+            .get(axum::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let chunked = headers.contains_key(axum::http::header::TRANSFER_ENCODING);
+        let typed = headers.contains_key(axum::http::header::CONTENT_TYPE);
+        if !typed && !chunked && length.unwrap_or(0) == 0 {
+            return Ok(MaybeJson(None));
+        }
+        ApiJson::<T>::from_request(req, state)
+            .await
+            .map(|ApiJson(v)| MaybeJson(Some(v)))
+    }
+}
+
 /// A path extractor whose rejections are [`ApiError`]s: 400 `bad_request`
 /// (e.g. a segment that is not UTF-8).
 #[derive(Debug, Clone, Default)]

@@ -9,7 +9,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use hoyito_core::{Contest, Game, GameResult, Move, Played, Position, Side};
+use hoyito_core::{
+    concession_token, parse_concession, Contest, Game, GameResult, Move, Played, Position, Side,
+};
 
 use crate::auth::Seat;
 use crate::ending::Stop;
@@ -176,6 +178,8 @@ impl LiveGame {
                 g.check_next_round().map(|()| g.commit_next_round())
             } else if let Some(stop) = Stop::parse(s) {
                 stop.and_then(|stop| g.check_stop(stop).map(|()| g.commit_stop(stop)))
+            } else if let Some(side) = parse_concession(s) {
+                g.check_concede().map(|()| g.commit_concede(side))
             } else {
                 g.prepare(s, 0).map(|p| {
                     g.commit(p);
@@ -402,6 +406,43 @@ impl LiveGame {
             kind: stop.kind(),
             side: stop.side(),
             token: Some(stop.token()),
+            board: pos.board().to_vec(),
+            captured: caps(&pos),
+            to_move: None,
+        });
+    }
+
+    /// Checks that the current game (a match's round) may be conceded: it
+    /// goes on. (The API concedes only rounds; a recorded single game may
+    /// end conceded too.)
+    ///
+    /// # Errors
+    /// 409 `game_over` once the game or match is over, `round_over` once the round is.
+    pub fn check_concede(&self) -> Result<(), ApiError> {
+        self.check_resign()?;
+        if self.position().is_over() {
+            return Err(ApiError::conflict(
+                "round_over",
+                "this round is over: start the next round",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Ends the current game (round) by `side`'s concession (after
+    /// [`LiveGame::check_concede`] and storing the step): the seeds in play
+    /// go to the other side and the round is counted.
+    pub fn commit_concede(&mut self, side: Side) {
+        self.play.concede(side).expect("checked before");
+        self.draw_offer = None;
+        self.legal = std::sync::OnceLock::new();
+        let pos = *self.position();
+        self.steps.push(StepView {
+            seq: self.seq() + 1,
+            round: pos.round(),
+            kind: "concede",
+            side: Some(side),
+            token: Some(concession_token(side)),
             board: pos.board().to_vec(),
             captured: caps(&pos),
             to_move: None,

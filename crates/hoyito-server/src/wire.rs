@@ -113,6 +113,28 @@ pub struct ImportRequest {
     pub side: Option<Side>,
 }
 
+/// `POST /api/games/{id}/resign` (the body is optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResignRequest {
+    /// What to resign: `game` (the default: the game, or the whole match)
+    /// or `round` (a match's current round only).
+    #[serde(default)]
+    pub scope: ResignScope,
+}
+
+/// What a player resigns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResignScope {
+    /// The game, or the whole match: the other side wins it.
+    #[default]
+    Game,
+    /// A match's current round: the seeds in play go to the other side,
+    /// the round is counted, and the match goes on.
+    Round,
+}
+
 /// `POST /api/games/{id}/draw`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -16,6 +16,7 @@ use crate::state::AppState;
 use crate::store::{Meta, Mode};
 use crate::view::GameView;
 use crate::wire::{CreateRequest, ImportRequest, ListQuery, ListResponse, SeatResponse};
+use hoyito_core::concession_token;
 
 /// Most seeds per hole the server plays. Up to it, listing the legal moves
 /// of the positions of random games took at most a few milliseconds on
@@ -155,6 +156,7 @@ pub(crate) async fn import(
                 start = Some(g.start().to_notation());
             }
             steps.extend(g.tokens());
+            steps.extend(g.conceded().map(concession_token));
         }
         hoyito_core::Contest::Match(m) => {
             for (i, g) in m.rounds().iter().enumerate() {
@@ -162,6 +164,7 @@ pub(crate) async fn import(
                     steps.push(NEXT_ROUND.to_string());
                 }
                 steps.extend(g.tokens());
+                steps.extend(g.conceded().map(concession_token));
             }
         }
     }

@@ -13,13 +13,15 @@ use crate::ai;
 use crate::auth::{hash_secret, random_token, seat, secret_matches};
 use crate::ending::Stop;
 use crate::engine_task::{kick_engine, kick_engine_for};
-use crate::error::{ApiError, ApiJson, ApiPath};
+use crate::error::{ApiError, ApiJson, ApiPath, MaybeJson};
 use crate::limits::ClientIp;
 use crate::live::{prepare_move, LiveGame, NEXT_ROUND};
 use crate::state::{commit_stored, store_last_step, AppState, Slot};
 use crate::store::Mode;
 use crate::view::GameView;
-use crate::wire::{HintResponse, JoinRequest, MoveRequest, MoveResponse, SeatResponse};
+use crate::wire::{
+    HintResponse, JoinRequest, MoveRequest, MoveResponse, ResignRequest, ResignScope, SeatResponse,
+};
 use crate::ws::{broadcast_move, broadcast_state};
 
 pub(crate) async fn post_move(
@@ -167,16 +169,38 @@ pub(crate) async fn next_round(
 /// `POST /api/games/{id}/resign`: the seat's player (in hot-seat the
 /// player to move) resigns, which ends the game, or the whole match, at once
 /// with the other side as the winner. Stored as a `resign:<side>` step.
+/// With `{"scope": "round"}` the player resigns only a match's current
+/// round: the seeds in play go to the other side, the round is counted and
+/// the match goes on (a `concede:<side>` step).
 pub(crate) async fn resign(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
+    MaybeJson(req): MaybeJson<ResignRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = st.slot(&id).await?;
     let mut g = slot.game.lock().await;
     let seat = seat(&g, &headers)?;
-    let stop = Stop::Resign(g.resigner(seat));
-    end_with(&st, &slot, &mut g, stop).await
+    let side = g.resigner(seat);
+    if req.unwrap_or_default().scope == ResignScope::Game {
+        return end_with(&st, &slot, &mut g, Stop::Resign(side)).await;
+    }
+    if !g.play.is_match() {
+        return Err(ApiError::conflict(
+            "not_a_match",
+            "only a round of a match can be resigned: resign the game instead",
+        ));
+    }
+    crate::clock::flag_if_due(&st, &slot, &mut g).await?;
+    g.check_concede()?;
+    g.commit_concede(side);
+    store_last_step(&st, &mut g, hoyito_core::concession_token(side)).await?;
+    // An engine search under way is of no use any more.
+    g.stop.store(true, Ordering::Relaxed);
+    let view = g.view();
+    drop(g);
+    broadcast_state(&slot, &view);
+    Ok(Json(view))
 }
 
 /// `POST /api/games/{id}/abort`: the seat's player (in hot-seat the player

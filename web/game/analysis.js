@@ -289,7 +289,7 @@ async function playFrom(G, k, mode) {
     let round = 1;
     for (const s of v.history.slice(0, k)) {
       if (s.kind === 'round') { round += 1; body += `\n[Round "${round}"]\n`; }
-      else if (s.kind === 'move') body += `${s.token} `;
+      else if (s.kind === 'move' || s.kind === 'concede') body += `${s.token} `;
     }
     const frames = buildFrames(v);
     const side = frames[k].toMove || 'south';

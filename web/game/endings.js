@@ -20,6 +20,7 @@ export function stopSentence(S, v) {
 /** The move-list label of a step that stopped the game, or null for other steps. */
 export function stopStepLabel(S, s) {
   if (s.kind === 'resign') return say(S, 'game.resigned', s.side);
+  if (s.kind === 'concede') return say(S, 'game.conceded', s.side);
   if (s.kind === 'abort') return say(S, 'game.aborted', s.side);
   if (s.kind === 'flag') return say(S, 'game.flagged', s.side);
   if (s.kind === 'draw') return t('game.draw_agreed');

@@ -1,5 +1,6 @@
 // What the player does on the game page: clicks on holes and buttons, keys,
-// and the requests they send (move, undo, hint, resign, next round).
+// and the requests they send (move, undo, hint, resign a game, match or
+// round, next round).
 
 import { t } from '../i18n.js';
 import { api } from '../api.js';
@@ -93,6 +94,21 @@ async function resign(G) {
   }
 }
 
+/** Resigns the round being played of a match, once the player confirmed it. */
+async function resignRound(G) {
+  const { S } = G;
+  if (!window.confirm(t('game.resign_round_confirm'))) return;
+  try {
+    const g = await api('POST', `/api/games/${S.id}/resign`, { scope: 'round' }, S.token);
+    S.frame = null;
+    S.first = null;
+    G.accept(g, null);
+  } catch (err) {
+    toastError(err);
+    if (err.status === 409) G.resync();
+  }
+}
+
 /** Starts the next round of a match. */
 export async function nextRound(G) {
   const { S } = G;
@@ -119,6 +135,7 @@ export function bindInput(G) {
   $('undo').addEventListener('click', () => undo(G));
   $('hint').addEventListener('click', () => hint(G));
   $('resign').addEventListener('click', () => resign(G));
+  $('resign-round').addEventListener('click', () => resignRound(G));
   $('skip').addEventListener('click', () => skip(S));
   $('speed').addEventListener('change', (e) => { S.speed = e.target.value; localStorage.setItem('hoyito.speed', S.speed); });
   $('first').addEventListener('click', () => { S.frame = 0; G.render(); });

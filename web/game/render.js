@@ -142,6 +142,10 @@ export function drawControls(G) {
   // Resigning ends the game, or the whole match: only a player, only while it goes on.
   $('resign').hidden = !(mine && v.status !== 'over');
   $('resign').disabled = S.sending;
+  $('resign').textContent = t(v.match ? 'game.resign_match' : 'game.resign');
+  // In a match a player may resign just the round being played.
+  $('resign-round').hidden = !(mine && v.match && v.status !== 'over' && !v.state.over && !v.end);
+  $('resign-round').disabled = S.sending;
   $('hint').hidden = !(mine && v.mode !== 'online');
   $('hint').disabled = !canMove(S);
   const dir = $('dir');
@@ -213,7 +217,7 @@ function drawSummary(G) {
         : say(S, 'game.match_over', v.match_result.winner, { rounds: v.match_result.rounds }))
       : t('game.round_over', { round: v.round })}</h2>
       <table class="rounds"><caption>${t('game.rounds')}</caption><thead><tr><th>#</th><th>${sideName('south')}</th><th>${sideName('north')}</th><th></th></tr></thead><tbody>
-      ${v.rounds.map((r) => `<tr><td>${r.round}</td><td>${r.score[0]}</td><td>${r.score[1]}</td><td>${r.over ? esc(winner(r.winner)) : '…'}</td></tr>`).join('')}
+      ${v.rounds.map((r) => `<tr><td>${r.round}</td><td>${r.score[0]}</td><td>${r.score[1]}</td><td>${r.over ? esc(winner(r.winner)) + (r.reason === 'conceded' ? ` (${esc(t('reason.conceded'))})` : '') : '…'}</td></tr>`).join('')}
       </tbody></table>${resigned}`;
     if (v.can_next_round && S.seat) html += `<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>`;
   } else if (result) {

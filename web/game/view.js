@@ -35,6 +35,7 @@ function layout(id, speed) {
         </div>
         <button type="button" id="undo">${t('game.undo')}</button>
         <button type="button" id="hint">${t('game.hint')}</button>
+        <button type="button" id="resign-round" hidden>${t('game.resign_round')}</button>
         <button type="button" id="resign" hidden>${t('game.resign')}</button>
         <button type="button" id="abort" hidden>${t('game.abort')}</button>
         <button type="button" id="offer-draw" hidden>${t('game.offer_draw')}</button>

@@ -208,7 +208,12 @@ export async function localApi(method, path, body) {
     }
     case 'POST resign': {
       const side = g.meta.mode === 'engine' ? (g.meta.engine_side === 'south' ? 'north' : 'south') : g.play.state().to_move;
-      g.resign(side || 'south');
+      if (body && body.scope === 'round') {
+        if (!g.meta.match) throw new LocalError(409, 'not_a_match', 'only a round of a match can be resigned: resign the game instead');
+        g.concede(side || 'south');
+      } else {
+        g.resign(side || 'south');
+      }
       await persist(e, before);
       broadcast(e);
       return g.view();

@@ -17,6 +17,7 @@ self.onmessage = async (e) => {
     play = match ? new Match(rules) : new Game(rules);
     for (const tok of steps) {
       if (tok === 'next') play.startNextRound();
+      else if (tok.startsWith('concede:')) play.concede(tok.slice('concede:'.length));
       else if (!tok.startsWith('resign:')) play.play(tok);
     }
     const move = play.bestMove(level, timeMs);

@@ -3,13 +3,15 @@
 // server's (crates/hoyito-server/src/view.rs), so the game page shows and
 // animates a local game exactly as a server one. Steps are tokens, as the
 // server stores them: a move's token, `next` (the next round of a match)
-// or `resign:<side>`; a game is rebuilt by replaying them.
+// `resign:<side>` or `concede:<side>` (a match's round resigned); a game is
+// rebuilt by replaying them.
 
 import { Game, Match } from '../wasm/hoyito_wasm.js';
 
 /** The step that starts the next round of a match. */
 export const NEXT_ROUND = 'next';
 const RESIGN = 'resign:';
+const CONCEDE = 'concede:';
 
 /** An error of a local request, shaped like the server's (status, code). */
 export class LocalError extends Error {
@@ -43,6 +45,7 @@ export class LocalGame {
       try {
         if (tok === NEXT_ROUND) g.nextRound();
         else if (tok.startsWith(RESIGN)) g.resign(tok.slice(RESIGN.length));
+        else if (tok.startsWith(CONCEDE)) g.concede(tok.slice(CONCEDE.length));
         else g.move(tok);
       } catch (e) {
         throw new LocalError(422, 'bad_step', `step ${i + 1} (${tok}): ${e.message}`);
@@ -116,6 +119,19 @@ export class LocalGame {
       seq: this.seq + 1, round: st.round, kind: 'resign', side, token: `${RESIGN}${side}`,
       board: st.board, captured: st.captured, to_move: null,
     });
+  }
+
+  /**
+   * `side` resigns the current round of a match: the seeds in play go to
+   * the other side, the round is counted and the match goes on (as the server).
+   */
+  concede(side) {
+    this.#checkNotResigned();
+    if (side !== 'south' && side !== 'north') throw new LocalError(422, 'bad_step', `${side} is no side`);
+    if (this.play.isOver()) throw new LocalError(409, 'game_over', `the ${this.meta.match ? 'match' : 'game'} is over`);
+    if (this.play.state().over) throw new LocalError(409, 'round_over', 'this round is over: start the next round');
+    this.play.concede(side);
+    this.#step('concede', side, `${CONCEDE}${side}`);
   }
 
   /**

@@ -1,6 +1,7 @@
 // End-to-end tests of resigning: a player resigns a match against the
-// computer and sees the result; a spectator sees no Resign button. Run
-// with tests/run.sh.
+// computer and sees the result; a player resigns one round of a match and
+// the match goes on (on the server and on this device); a spectator sees no
+// Resign button. Run with tests/run.sh.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,5 +86,82 @@ test('a spectator sees no Resign button, and the result of a hot-seat resignatio
   assert.equal(await page.textContent('#summary .resigned'), `${name} resigned`);
   assert.match(await page.textContent('#summary h2'), new RegExp(`${winner} wins`));
   assert.ok(await page.locator('#resign').isHidden());
+  await context.close();
+});
+
+/** Plays first legal moves of hot-seat match `c` through the API until the player to move has captured 4 seeds. */
+async function untilMoverHasCaptured(c) {
+  for (let i = 0; i < 200; i += 1) {
+    const g = await api('GET', `/api/games/${c.id}`);
+    const k = g.state.to_move === 'south' ? 0 : 1;
+    if (g.state.captured[k] >= 4) return g;
+    await api('POST', `/api/games/${c.id}/moves`, { move: g.legal[0], seq: g.seq }, c.token);
+  }
+  throw new Error('no capture by the player to move in 200 moves');
+}
+
+test('a player resigns one round of a match: its seeds go to the other player and the next round starts', async () => {
+  const c = await api('POST', '/api/games', { mode: 'hotseat', match: true, rules: { variant: 'I' } });
+  const before = await untilMoverHasCaptured(c);
+  const mover = before.state.to_move;
+  const other = mover === 'south' ? 'north' : 'south';
+  const onBoard = before.state.board.reduce((a, b) => a + b, 0);
+  const { context, page } = await open(`/g/${c.id}`, { storage: { [`hoyito.seat.${c.id}`]: JSON.stringify({ token: c.token, seat: 'both' }) } });
+  const round = page.locator('#resign-round');
+  await round.waitFor({ state: 'visible' });
+  assert.equal(await page.textContent('#resign'), 'Resign match');
+
+  // Dismissing the confirmation changes nothing.
+  page.once('dialog', (d) => d.dismiss());
+  await round.click();
+  await page.waitForTimeout(200);
+  assert.equal((await api('GET', `/api/games/${c.id}`)).seq, before.seq);
+
+  let asked = '';
+  page.once('dialog', (d) => { asked = d.message(); d.accept(); });
+  await round.click();
+  await page.waitForSelector('#next-round');
+  assert.match(asked, /Resign this round\?/);
+  const name = mover === 'south' ? 'South' : 'North';
+  assert.match(await page.textContent('#moves li:last-child'), new RegExp(`${name} resigned the round`));
+  assert.match(await page.textContent('#summary h2'), /Round 1 is over/);
+  assert.match(await page.textContent('#summary table.rounds'), /round resigned/);
+  assert.ok(await round.isHidden(), 'no Resign round button between rounds');
+  assert.ok(await page.locator('#resign').isVisible(), 'the match can still be resigned');
+  const g = await api('GET', `/api/games/${c.id}`);
+  assert.equal(g.status, 'playing');
+  assert.equal(g.rounds[0].reason, 'conceded');
+  const k = other === 'south' ? 0 : 1;
+  assert.equal(g.state.captured[k], before.state.captured[k] + onBoard);
+
+  await page.click('#next-round');
+  await page.waitForFunction(() => !document.querySelector('#next-round'));
+  await round.waitFor({ state: 'visible' });
+  assert.equal((await api('GET', `/api/games/${c.id}`)).round, 2);
+  await context.close();
+});
+
+test('a round of a match on this device is resigned too', async () => {
+  const { context, page } = await open('/');
+  await page.check('input[name="mode"][value="hotseat"]');
+  await page.selectOption('select[name="variant"]', 'I');
+  await page.check('input[name="match"]');
+  await page.check('input[name="where"][value="device"]');
+  await page.click('#start');
+  await page.waitForURL(/\/g\/local[A-Za-z0-9]+$/);
+  const round = page.locator('#resign-round');
+  await round.waitFor({ state: 'visible' });
+  page.once('dialog', (d) => d.accept());
+  await round.click();
+  // South resigned round 1 with nothing captured: North takes all 48 seeds
+  // and South, left with fewer than 4, loses the match.
+  await page.waitForSelector('#summary h2');
+  assert.match(await page.textContent('#moves li:last-child'), /South resigned the round/);
+  assert.match(await page.textContent('#summary h2'), /Match over after round 1: North wins/);
+  assert.ok(await round.isHidden());
+  // It is stored on the device: a reload shows it again.
+  await page.reload();
+  await page.waitForSelector('#summary h2');
+  assert.match(await page.textContent('#moves li:last-child'), /South resigned the round/);
   await context.close();
 });

@@ -47,6 +47,20 @@ export class Game {
         return v1;
     }
     /**
+     * `side` (`"south"` or `"north"`) concedes the game (in a
+     * match: the current round): the seeds in play go to the other
+     * side and the game (round) is counted. Throws if it is over.
+     * @param {string} side
+     */
+    concede(side) {
+        const ptr0 = passStringToWasm0(side, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.game_concede(this.__wbg_ptr, ptr0, len0);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
      * Whether the player to move chooses the sowing direction
      * (legal tokens then end in `L` or `R`).
      * @returns {boolean}
@@ -241,6 +255,20 @@ export class Match {
     canStartNextRound() {
         const ret = wasm.match_canStartNextRound(this.__wbg_ptr);
         return ret !== 0;
+    }
+    /**
+     * `side` (`"south"` or `"north"`) concedes the game (in a
+     * match: the current round): the seeds in play go to the other
+     * side and the game (round) is counted. Throws if it is over.
+     * @param {string} side
+     */
+    concede(side) {
+        const ptr0 = passStringToWasm0(side, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.match_concede(this.__wbg_ptr, ptr0, len0);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
     }
     /**
      * Whether the player to move chooses the sowing direction

@@ -1,7 +1,7 @@
 //! `hoyito.Game` and `hoyito.Match`: thin classes over `hoyito_core::Game`
 //! and `hoyito_core::Match`.
 
-use hoyito_core::{Game, Match, PlayError, Position, Record, TokenError};
+use hoyito_core::{Game, Match, PlayError, Position, Record, Side, TokenError};
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -350,6 +350,19 @@ impl PyGame {
         Some(before.move_token(m).to_string())
     }
 
+    /// concede(side: str) -> None
+    ///
+    /// `side` ("south" or "north") concedes the game: the seeds in play go
+    /// to the other side and the game is counted (docs/NOTATION.md,
+    /// "Conceding a round"). Raises IllegalMove once the game is over or for
+    /// another side name; the game is then unchanged.
+    fn concede(&mut self, py: Python<'_>, side: &str) -> PyResult<()> {
+        let s = concession_side(py, side)?;
+        self.game
+            .concede(s)
+            .map_err(|e| illegal(py, &format!("concede:{side}"), &e.to_string(), &[]))
+    }
+
     /// record() -> str
     ///
     /// The game record (the project's PGN-like format), readable by
@@ -385,6 +398,7 @@ impl PyGame {
                 o.game.rules() == self.game.rules()
                     && o.game.start() == self.game.start()
                     && o.game.moves() == self.game.moves()
+                    && o.game.conceded() == self.game.conceded()
             }
             Err(_) => false,
         }
@@ -594,6 +608,20 @@ impl PyMatch {
         self.m.can_start_next_round()
     }
 
+    /// concede(side: str) -> None
+    ///
+    /// `side` ("south" or "north") concedes the current round: the seeds in
+    /// play go to the other side, the round is counted and the match goes on
+    /// by RULES.md §5 (docs/NOTATION.md, "Conceding a round"). Raises
+    /// IllegalMove once the round or match is over or for another side name;
+    /// the match is then unchanged.
+    fn concede(&mut self, py: Python<'_>, side: &str) -> PyResult<()> {
+        let s = concession_side(py, side)?;
+        self.m
+            .concede(s)
+            .map_err(|e| illegal(py, &format!("concede:{side}"), &e.to_string(), &[]))
+    }
+
     /// start_next_round() -> bool
     ///
     /// Starts the next round (refills, closed holes, reserves, who starts:
@@ -712,4 +740,18 @@ pub(crate) fn game_of(obj: &Bound<'_, PyAny>) -> PyResult<Game> {
         "expected a hoyito.Game or hoyito.Match, not {}",
         obj.get_type().name()?
     )))
+}
+
+/// The side a `concede` call names: "south" or "north".
+fn concession_side(py: Python<'_>, side: &str) -> PyResult<Side> {
+    match side {
+        "south" => Ok(Side::South),
+        "north" => Ok(Side::North),
+        _ => Err(illegal(
+            py,
+            &format!("concede:{side}"),
+            &format!("{side:?} is no side: expected \"south\" or \"north\""),
+            &[],
+        )),
+    }
 }

@@ -117,6 +117,30 @@ def test_s5_match_refills_close_holes_and_keep_reserves():
         assert m.to_move() == winner
 
 
+def test_conceding_a_round_gives_the_seeds_in_play_away():
+    # A convention of this project (docs/NOTATION.md): RULES.md is silent.
+    m = Match()
+    m.play(m.legal_moves()[0])
+    before = m.state()
+    with pytest.raises(hoyito.IllegalMove, match="no side"):
+        m.concede("east")
+    m.concede("north")
+    s = m.state()
+    assert s["over"] and s["end_reason"] == "conceded"
+    assert s["captured"] == [before["captured"][0] + sum(before["board"]), before["captured"][1]]
+    with pytest.raises(hoyito.IllegalMove):
+        m.concede("south")
+    assert "concede:north" in m.record()
+    g = Game()
+    g.concede("south")
+    assert g.is_over() and g.winner() == "north"
+    assert Game.from_record(g.record()).is_over()
+    import pickle
+
+    assert pickle.loads(pickle.dumps(g)) == g and g != Game()
+    assert pickle.loads(pickle.dumps(m)).state() == s
+
+
 def test_s6_two_hole_opening_and_capture_side():
     g = Game(two_hole_opening=True)
     moves = g.legal_moves()

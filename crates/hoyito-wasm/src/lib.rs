@@ -148,6 +148,13 @@ macro_rules! shared_methods {
                 self.0.play(token).map(|p| to_js(&p))
             }
 
+            /// `side` (`"south"` or `"north"`) concedes the game (in a
+            /// match: the current round): the seeds in play go to the other
+            /// side and the game (round) is counted. Throws if it is over.
+            pub fn concede(&mut self, side: &str) -> Result<(), Error> {
+                self.0.concede(side)
+            }
+
             /// The current position as the JSON state of RULES.md §7.
             pub fn state(&self) -> JsValue {
                 to_js(&self.0.state())

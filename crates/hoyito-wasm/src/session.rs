@@ -302,6 +302,23 @@ impl Session {
         })
     }
 
+    /// `side` (`south` or `north`) concedes the game (a match: the current
+    /// round): the seeds in play go to the other side and it is counted.
+    pub fn concede(&mut self, side: &str) -> Result<(), Error> {
+        let side = match side {
+            "south" => Side::South,
+            "north" => Side::North,
+            _ => {
+                return Err(Error::Move(format!(
+                    "{side:?} is no side: expected south or north"
+                )))
+            }
+        };
+        self.contest
+            .concede(side)
+            .map_err(|_| Error::Move("the game (round) is over: nothing to concede".into()))
+    }
+
     /// Whether the player to move chooses the sowing direction.
     pub fn direction_choice(&self) -> bool {
         !self.contest.is_over() && !self.position().is_over() && self.position().direction_is_choice()
@@ -467,6 +484,25 @@ pub fn random_playouts(n: u64, rules: Rules, seed: u64) -> PlayoutTotals {
 mod tests {
     use super::*;
     use hoyito_core::Variant;
+
+    #[test]
+    fn a_conceded_round_is_the_core_match_conceded() {
+        let rules = Rules::standard(Variant::I);
+        let mut s = Session::new_match(rules);
+        let mut m = hoyito_core::Match::new(rules);
+        let first = s.legal_moves()[0].clone();
+        s.play(&first).unwrap();
+        m.play(m.current().position().parse_move(&first).unwrap())
+            .unwrap();
+        assert!(s.concede("east").is_err());
+        s.concede("north").unwrap();
+        m.concede(Side::North).unwrap();
+        assert_eq!(s.state(), State::from_position(m.current().position()));
+        assert_eq!(s.rounds()[0].reason, Some("conceded"));
+        assert_eq!(s.match_result().map(|r| r.winner), Some("south"));
+        assert!(s.concede("south").is_err());
+        assert!(s.record().contains("concede:north"));
+    }
 
     #[test]
     fn options_take_the_rules_md_spellings_and_refuse_the_rest() {

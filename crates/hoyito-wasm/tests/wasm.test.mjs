@@ -130,3 +130,19 @@ test('a match starts its next round only when a round is over', () => {
     assert.throws(() => m.startNextRound(), /next round/);
   }
 });
+
+test('conceding a round gives the seeds in play to the other side', () => {
+  const m = new Match({ variant: 'I' });
+  m.play(m.legalMoves()[0]);
+  const before = m.state();
+  assert.throws(() => m.concede('east'), /no side/);
+  m.concede('north');
+  const after = m.state();
+  const inPlay = before.board.reduce((a, b) => a + b, 0);
+  assert.equal(after.over, true);
+  assert.equal(after.end_reason, 'conceded');
+  assert.deepEqual(after.captured, [before.captured[0] + inPlay, before.captured[1]]);
+  assert.equal(m.rounds()[0].reason, 'conceded');
+  assert.throws(() => m.concede('south'), /over/);
+  assert.match(m.record(), /concede:north/);
+});

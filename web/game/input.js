@@ -58,10 +58,14 @@ export function onHole(G, i) {
 async function undo(G) {
   const { S } = G;
   try {
-    const g = await api('POST', `/api/games/${S.id}/undo`, undefined, S.token);
+    // The view undone from: refused (409 stale) if the game has moved on.
+    const g = await api('POST', `/api/games/${S.id}/undo`, { seq: S.view.seq, epoch: S.view.epoch }, S.token);
     S.frame = null;
     G.accept(g, null);
-  } catch (err) { toastError(err); }
+  } catch (err) {
+    toastError(err);
+    if (err.status === 409) G.resync();
+  }
 }
 
 async function hint(G) {

@@ -186,6 +186,8 @@ export async function localApi(method, path, body) {
       return { game: g.view(), move: ev };
     }
     case 'POST undo': {
+      if (body && body.seq !== undefined && body.seq !== g.seq) throw new LocalError(409, 'stale', 'the game has moved on: reload it');
+      if (body && body.epoch !== undefined && body.epoch !== g.epoch) throw new LocalError(409, 'stale', 'the game has moved on: reload it');
       const keep = g.undoTarget();
       const back = LocalGame.replay(g.meta, g.epoch + 1, before.slice(0, keep));
       e.game = back;

@@ -192,13 +192,13 @@ where
     }
 }
 
-/// An optional JSON body: `None` for a request without a body (no
-/// `Content-Type` and no `Content-Length` above 0), otherwise read as
-/// [`ApiJson`] with its errors.
+/// An optional JSON body: `None` for an empty body (sent with or without
+/// a content type), otherwise read as [`ApiJson`] reads it, with the same
+/// rejections.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct MaybeJson<T>(pub Option<T>);
+pub struct ApiJsonOpt<T>(pub Option<T>);
 
-impl<T, S> axum::extract::FromRequest<S> for MaybeJson<T>
+impl<T, S> axum::extract::FromRequest<S> for ApiJsonOpt<T>
 where
     T: serde::de::DeserializeOwned,
     S: Send + Sync,
@@ -206,19 +206,37 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        let headers = req.headers();
-        let length = headers
-            .get(axum::http::header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
-        let chunked = headers.contains_key(axum::http::header::TRANSFER_ENCODING);
-        let typed = headers.contains_key(axum::http::header::CONTENT_TYPE);
-        if !typed && !chunked && length.unwrap_or(0) == 0 {
-            return Ok(MaybeJson(None));
+        let timeout = req
+            .extensions()
+            .get::<BodyTimeout>()
+            .map_or(BodyTimeout::DEFAULT, |t| t.0);
+        let (parts, body) = req.into_parts();
+        let read = axum::extract::Request::from_parts(parts.clone(), body);
+        let bytes = match tokio::time::timeout(timeout, axum::body::Bytes::from_request(read, state)).await {
+            Ok(Ok(bytes)) => bytes,
+            Ok(Err(rej)) => {
+                let status = rej.status();
+                let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                    "body_too_large"
+                } else {
+                    "bad_request"
+                };
+                return Err(ApiError::new(status, code, rej.body_text()));
+            }
+            Err(_) => {
+                return Err(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "body_timeout",
+                    format!("the request body did not arrive within {timeout:?}"),
+                ))
+            }
+        };
+        if bytes.is_empty() {
+            return Ok(ApiJsonOpt(None));
         }
-        ApiJson::<T>::from_request(req, state)
-            .await
-            .map(|ApiJson(v)| MaybeJson(Some(v)))
+        let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+        let ApiJson(value) = ApiJson::<T>::from_request(req, state).await?;
+        Ok(ApiJsonOpt(Some(value)))
     }
 }
 

@@ -16,7 +16,7 @@ use hoyito_core::{
 use crate::auth::Seat;
 use crate::ending::Stop;
 use crate::error::ApiError;
-use crate::store::{Meta, Mode, Summary};
+use crate::store::{DrawOffer, Meta, Mode, StoredGame, Summary};
 use crate::trace::{Trace, MAX_TRACE_EVENTS};
 use crate::view::{MoveEvent, StepView};
 
@@ -113,10 +113,17 @@ pub struct LiveGame {
     pub stop: Arc<AtomicBool>,
     /// How the game (or the match) was stopped before it was played out.
     pub stop_reason: Option<Stop>,
-    /// The side whose draw offer waits for an answer (online games; kept
-    /// in memory only, and withdrawn by any move).
-    pub draw_offer: Option<Side>,
+    /// The draw offer made last (online games), as stored in the database:
+    /// it waits for an answer only while the game has the steps it had when
+    /// offered ([`LiveGame::pending_draw`]), so any stored step withdraws it.
+    pub draw_offer: Option<DrawOffer>,
+    /// The database's count of draw offers stored or cleared in this game
+    /// ([`StoredGame::draw_rev`]): tells which of two copies is newer.
+    pub draw_rev: u64,
     /// The step count at each side's last draw offer: one offer per move.
+    /// Kept in memory by the node that took the offer (and learnt from a
+    /// stored offer when the game is loaded); a restarted server lets a
+    /// player whose offer was declined offer again at the same move.
     pub draw_offered_at: [Option<u64>; 2],
     /// When each stored step was stored (ms since the epoch; `None` for
     /// imported steps), for the clocks.
@@ -127,6 +134,14 @@ pub struct LiveGame {
     pub chat_sent: [std::collections::VecDeque<i64>; 2],
     /// The legal moves of the current position, once worked out.
     pub(crate) legal: std::sync::OnceLock<Vec<String>>,
+}
+
+/// `side`'s index in per-side arrays: south 0, north 1.
+pub(crate) fn side_index(side: Side) -> usize {
+    match side {
+        Side::South => 0,
+        Side::North => 1,
+    }
 }
 
 pub(crate) fn caps(p: &Position) -> [u8; 2] {
@@ -159,6 +174,7 @@ impl LiveGame {
             stop: Arc::new(AtomicBool::new(false)),
             stop_reason: None,
             draw_offer: None,
+            draw_rev: 0,
             draw_offered_at: [None, None],
             times: Vec::new(),
             clock_timer: None,
@@ -193,6 +209,29 @@ impl LiveGame {
             }
         }
         Ok(g)
+    }
+
+    /// Rebuilds a game as stored: replays its steps and takes its draw
+    /// offer if it still waits.
+    ///
+    /// # Errors
+    /// As [`LiveGame::replay`].
+    pub fn restore(stored: StoredGame) -> Result<LiveGame, ApiError> {
+        let mut g = LiveGame::replay(stored.meta, stored.undos, &stored.steps)?;
+        g.draw_offer = stored.draw_offer;
+        g.draw_rev = stored.draw_rev;
+        if let Some(side) = g.pending_draw() {
+            g.draw_offered_at[side_index(side)] = Some(g.seq());
+        }
+        Ok(g)
+    }
+
+    /// The side whose draw offer waits for an answer: offered at the
+    /// current step of a game that goes on.
+    pub fn pending_draw(&self) -> Option<Side> {
+        self.draw_offer
+            .filter(|o| o.seq == self.seq() && self.stop_reason.is_none())
+            .map(|o| o.side)
     }
 
     /// The current round's game.
@@ -282,17 +321,20 @@ impl LiveGame {
     /// Takes the stored state of `fresh` (the same game reloaded from the
     /// database after another server node changed it), keeping what only
     /// this node knows: the engine's search, the clock's timer, the chat
-    /// flood counts. A changed game withdraws a draw offer. A copy older than
-    /// this game (fewer steps at the same undo count, or fewer undos: read
-    /// before a change this node made meanwhile) is left out: returns
-    /// whether the copy was taken.
+    /// flood counts. A copy older than this game (fewer steps at the same
+    /// undo count, or fewer undos: read before a change this node made
+    /// meanwhile) is left out: returns whether the copy was taken. The
+    /// copy's draw offer is taken if the copy is further on, or at the same
+    /// step with at least as many draw changes stored.
     pub fn refresh(&mut self, fresh: LiveGame) -> bool {
-        if (fresh.epoch, fresh.seq()) < (self.epoch, self.seq()) {
+        let (theirs, ours) = ((fresh.epoch, fresh.seq()), (self.epoch, self.seq()));
+        if theirs < ours {
             return false;
         }
-        if fresh.seq() != self.seq() || fresh.epoch != self.epoch {
-            self.draw_offer = None;
+        if theirs > ours || fresh.draw_rev >= self.draw_rev {
+            self.draw_offer = fresh.draw_offer;
         }
+        self.draw_rev = self.draw_rev.max(fresh.draw_rev);
         self.meta = fresh.meta;
         self.play = fresh.play;
         self.steps = fresh.steps;
@@ -300,6 +342,9 @@ impl LiveGame {
         self.stop_reason = fresh.stop_reason;
         self.times = fresh.times;
         self.legal = fresh.legal;
+        if let Some(side) = self.pending_draw() {
+            self.draw_offered_at[side_index(side)] = Some(self.seq());
+        }
         true
     }
 
@@ -312,8 +357,6 @@ impl LiveGame {
     /// Applies a prepared move (after it was stored).
     pub fn commit(&mut self, p: Prepared) -> MoveEvent {
         self.play.play(p.m).expect("a prepared move is legal");
-        // A move withdraws a draw offer.
-        self.draw_offer = None;
         self.legal = std::sync::OnceLock::new();
         if let Some(legal) = p.legal_after {
             let _ = self.legal.set(legal);
@@ -399,7 +442,6 @@ impl LiveGame {
     pub fn commit_stop(&mut self, stop: Stop) {
         let pos = *self.position();
         self.stop_reason = Some(stop);
-        self.draw_offer = None;
         self.steps.push(StepView {
             seq: self.seq() + 1,
             round: pos.round(),

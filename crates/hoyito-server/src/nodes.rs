@@ -3,8 +3,9 @@
 //! database and sent to this node's watchers, as if it had been played here.
 //!
 //! Nodes hear of each other's changes through PostgreSQL `NOTIFY`
-//! ([`crate::store::Storage::follow`]). A move, undo, seat taken, resignation
-//! or other stored step reloads the game; a chat message is read and sent on.
+//! ([`crate::store::Storage::follow`]). A move, undo, seat taken, resignation,
+//! draw offer (or its answer) or other stored step reloads the game; a chat
+//! message is read and sent on.
 //! A step a node tries to store after another node stored one at the same
 //! place is refused by the database ([`crate::store::StoreError::Conflict`]):
 //! the client gets 409 `stale` and the game is reloaded at once.
@@ -78,13 +79,13 @@ async fn send_chat(st: &Arc<AppState>, id: &str, slot: &Slot, seq: u64) -> Resul
 /// the watchers.
 async fn reload(st: &Arc<AppState>, id: &str, slot: &Arc<Slot>) -> Result<(), ApiError> {
     let key = id.to_string();
-    let Some((meta, undos, steps)) = st.db(move |s| s.load(&key)).await? else {
+    let Some(stored) = st.db(move |s| s.load(&key)).await? else {
         return Ok(());
     };
-    let timed = meta.clock.is_some();
+    let timed = stored.meta.clock.is_some();
     let key = id.to_string();
     let mut fresh = AppState::rules(move || {
-        let game = LiveGame::replay(meta, undos, &steps)
+        let game = LiveGame::restore(stored)
             .map_err(|e| ApiError::internal(format!("game {key} does not replay: {}", e.message)))?;
         game.warm();
         Ok(game)

@@ -256,13 +256,13 @@ impl AppState {
         self.make_room()?;
         let key = id.to_string();
         let loaded = self.db(move |s| s.load(&key)).await?;
-        let Some((meta, undos, steps)) = loaded else {
+        let Some(stored) = loaded else {
             return Err(ApiError::no_game(id));
         };
-        let timed = meta.clock.is_some();
+        let timed = stored.meta.clock.is_some();
         let key = id.to_string();
         let mut game = AppState::rules(move || {
-            let game = LiveGame::replay(meta, undos, &steps)
+            let game = LiveGame::restore(stored)
                 .map_err(|e| ApiError::internal(format!("game {key} does not replay: {}", e.message)))?;
             game.warm();
             Ok(game)

@@ -107,7 +107,9 @@ pub struct GameView {
     pub aborted: Option<Side>,
     /// The side whose clock ran out, if one did.
     pub flagged: Option<Side>,
-    /// The side whose draw offer waits for the other's answer.
+    /// The side whose draw offer waits for the other's answer (stored: it
+    /// survives a restart and shows on every server node; any stored step
+    /// withdraws it).
     pub draw_offer: Option<Side>,
     /// The players' nicknames, where they gave one.
     pub names: crate::names::NamesView,
@@ -250,7 +252,7 @@ impl LiveGame {
                 Some(Stop::Flag(s)) => Some(s),
                 _ => None,
             },
-            draw_offer: self.draw_offer,
+            draw_offer: self.pending_draw(),
             names: crate::names::NamesView::of(&self.meta),
             clock: self.clock_view(crate::store::now()),
             seq: self.seq(),

@@ -72,6 +72,20 @@ pub struct MoveRequest {
     pub seq: Option<u64>,
 }
 
+/// `POST /api/games/{id}/undo` (the body is optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UndoRequest {
+    /// If given, the undo is refused (409 `stale`) unless the game has
+    /// exactly this many steps: the step count of the view the client undoes from.
+    #[serde(default)]
+    pub seq: Option<u64>,
+    /// If given, the undo is refused (409 `stale`) unless the game has had
+    /// exactly this many undos.
+    #[serde(default)]
+    pub epoch: Option<u64>,
+}
+
 /// The answer to a move.
 #[derive(Debug, Serialize)]
 pub struct MoveResponse {

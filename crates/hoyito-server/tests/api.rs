@@ -276,6 +276,87 @@ async fn engine_moves_first_and_undo_returns_to_the_human() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undo_from_a_view_the_game_has_left_is_refused_and_changes_nothing() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, token, _) = api
+        .create(json!({ "mode": "hotseat", "rules": { "variant": "I" } }))
+        .await;
+    for _ in 0..2 {
+        let g = api.game(&id).await;
+        let (status, v) = api.play(&id, &token, &first_legal(&g)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let before = api.game(&id).await;
+    assert_eq!(
+        (before["seq"].as_u64(), before["epoch"].as_u64()),
+        (Some(2), Some(0))
+    );
+    let undo = |body: Value| {
+        let api = &api;
+        let id = &id;
+        let token = &token;
+        async move {
+            api.post(&format!("/api/games/{id}/undo"), Some(token), body)
+                .await
+        }
+    };
+    // The client saw step 1 (or an undo that never happened): refused.
+    for body in [
+        json!({ "seq": 1 }),
+        json!({ "seq": 2, "epoch": 1 }),
+        json!({ "epoch": 3 }),
+    ] {
+        let (status, v) = undo(body.clone()).await;
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::CONFLICT, "stale"),
+            "{body}: {v}"
+        );
+    }
+    // Strict JSON, as elsewhere.
+    for body in [
+        json!({ "seq": 2, "step": 2 }),
+        json!({ "seq": "two" }),
+        json!([2]),
+    ] {
+        let (status, v) = undo(body.clone()).await;
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields"),
+            "{body}: {v}"
+        );
+    }
+    let (status, v) = api
+        .post_raw(
+            &format!("/api/games/{id}/undo"),
+            Some(&token),
+            b"{\"seq\":".to_vec(),
+        )
+        .await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::BAD_REQUEST, "malformed_json")
+    );
+    assert_eq!(api.game(&id).await, before, "nothing changed");
+    // The view the client saw: undone.
+    let (status, v) = undo(json!({ "seq": 2, "epoch": 0 })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!((v["seq"].as_u64(), v["epoch"].as_u64()), (Some(1), Some(1)));
+    // Without a body (no content type either), as before: undone.
+    let res = api
+        .http
+        .post(format!("{}/api/games/{id}/undo", api.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let v: Value = res.json().await.unwrap();
+    assert_eq!((v["seq"].as_u64(), v["epoch"].as_u64()), (Some(0), Some(2)));
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn restart_resumes_every_game_from_the_database() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.db");

@@ -1,8 +1,9 @@
 //! Ending games, nicknames, chat, the lobby and clocks against a real
-//! server on loopback: aborts, draw offers (between people and to the
-//! engine), record import keeping its mode and ending, nicknames and chat
-//! messages checked (bad input stores nothing), the lobby's lists, and a
-//! clock that runs out with nobody connected, across a restart.
+//! server on loopback: aborts, draw offers (between people, also across a
+//! restart, and to the engine), record import keeping its mode and ending,
+//! nicknames and chat messages checked (bad input stores nothing), the
+//! lobby's lists, and a clock that runs out with nobody connected, across a
+//! restart.
 
 use hoyito_server::Store;
 use reqwest::StatusCode;
@@ -166,6 +167,140 @@ async fn draws_are_offered_declined_and_accepted_online_and_refused_in_hotseat()
         (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields")
     );
     assert_eq!(api.game(&hid).await["seq"], 0);
+    api.stop().await;
+}
+
+/// Game `id`'s stored draw columns: (offer, its step count, changes).
+fn stored_draw(db: &std::path::Path, id: &str) -> (Option<String>, Option<i64>, i64) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(
+        "SELECT draw_offer, draw_offer_seq, draw_rev FROM games WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_offer_survives_a_restart_until_a_move_or_an_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let (id, south, north) = online(&api, json!({})).await;
+    // Bad draw requests store nothing.
+    for (token, body, status, code) in [
+        (
+            None,
+            json!({ "action": "offer" }),
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
+        (
+            Some(&north),
+            json!({ "action": "accept" }),
+            StatusCode::CONFLICT,
+            "no_draw_offer",
+        ),
+        (
+            Some(&north),
+            json!({ "action": "decline" }),
+            StatusCode::CONFLICT,
+            "no_draw_offer",
+        ),
+        (
+            Some(&south),
+            json!({ "action": "maybe" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_fields",
+        ),
+        (
+            Some(&south),
+            json!({ "action": "offer", "seq": 0 }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_fields",
+        ),
+    ] {
+        let (got, v) = api
+            .post(
+                &format!("/api/games/{id}/draw"),
+                token.map(String::as_str),
+                body.clone(),
+            )
+            .await;
+        assert_eq!((got, error_code(&v)), (status, code), "{body}: {v}");
+    }
+    assert_eq!(stored_draw(&db, &id), (None, None, 0), "nothing stored");
+    let (status, v) = draw(&api, &id, Some(&south), "offer").await;
+    assert_eq!(
+        (status, v["game"]["draw_offer"].as_str()),
+        (StatusCode::OK, Some("south")),
+        "{v}"
+    );
+    assert_eq!(stored_draw(&db, &id), (Some("south".into()), Some(0), 1));
+    api.stop().await;
+
+    // After a restart the offer still waits: shown, one per move, and accepted.
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let g = api.game(&id).await;
+    assert_eq!(g["draw_offer"], "south", "{g}");
+    let (status, v) = draw(&api, &id, Some(&south), "offer").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "draw_offered"));
+    let (status, v) = draw(&api, &id, Some(&north), "accept").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        (
+            v["accepted"].as_bool(),
+            v["game"]["end"].as_str(),
+            v["game"]["draw_offer"].as_str()
+        ),
+        (Some(true), Some("agreed_draw"), None)
+    );
+
+    // A move withdraws a stored offer, and it stays withdrawn after a restart.
+    let (id, south, north) = online(&api, json!({})).await;
+    let (_, v) = draw(&api, &id, Some(&south), "offer").await;
+    assert_eq!(v["game"]["draw_offer"], "south", "{v}");
+    api.stop().await;
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let g = api.game(&id).await;
+    assert_eq!(g["draw_offer"], "south", "{g}");
+    let (status, v) = api.play(&id, &south, &first_legal(&g)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["game"]["draw_offer"], Value::Null, "{v}");
+    api.stop().await;
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let g = api.game(&id).await;
+    assert_eq!(
+        (g["seq"].as_u64(), &g["draw_offer"]),
+        (Some(1), &Value::Null),
+        "{g}"
+    );
+    let (status, v) = draw(&api, &id, Some(&north), "accept").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "no_draw_offer"));
+
+    // A declined offer stays declined after a restart.
+    let (status, v) = draw(&api, &id, Some(&south), "offer").await;
+    assert_eq!(
+        (status, v["game"]["draw_offer"].as_str()),
+        (StatusCode::OK, Some("south")),
+        "{v}"
+    );
+    let (status, v) = draw(&api, &id, Some(&north), "decline").await;
+    assert_eq!(
+        (status, &v["game"]["draw_offer"]),
+        (StatusCode::OK, &Value::Null),
+        "{v}"
+    );
+    api.stop().await;
+    assert_eq!(stored_draw(&db, &id).0, None);
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let g = api.game(&id).await;
+    assert_eq!(
+        (g["draw_offer"].clone(), g["status"].as_str()),
+        (Value::Null, Some("playing"))
+    );
+    let (status, v) = draw(&api, &id, Some(&north), "accept").await;
+    assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "no_draw_offer"));
     api.stop().await;
 }
 

@@ -112,20 +112,65 @@ fn exercise(store: &Store) -> Vec<String> {
     store
         .append_at("g2", 3, "e", 3_000, &summary("playing", 3))
         .unwrap();
+    // A draw offer at step 3, cleared by the undo.
+    log(
+        "draw offer stored",
+        format!("{:?}", store.set_draw_offer("g2", 3, Some(Side::South))),
+    );
     store.truncate("g2", 2, &summary("playing", 2)).unwrap();
     store
         .bind_seat("g1", Side::North, "hash-n", Some("Jean"), &summary("playing", 0))
         .unwrap();
-    let (m, undos, steps) = store.load("g2").unwrap().unwrap();
-    log("load g2", format!("{} {:?} {undos} {steps:?}", m.id, m.mode));
-    let (m, _, _) = store.load("g1").unwrap().unwrap();
+    let g = store.load("g2").unwrap().unwrap();
+    log(
+        "load g2",
+        format!(
+            "{} {:?} {} {:?} {:?} {}",
+            g.meta.id, g.meta.mode, g.undos, g.steps, g.draw_offer, g.draw_rev
+        ),
+    );
+    // An offer is stored only at the game's stored step count.
+    log(
+        "draw offer at another step refused",
+        format!(
+            "{:?}",
+            store
+                .set_draw_offer("g2", 3, Some(Side::North))
+                .map_err(|e| e.to_string())
+        ),
+    );
+    log(
+        "draw offer stored again",
+        format!("{:?}", store.set_draw_offer("g2", 2, Some(Side::North))),
+    );
+    log(
+        "draw offer loaded",
+        format!("{:?}", store.load("g2").unwrap().unwrap().draw_offer),
+    );
+    log(
+        "draw offer of no game refused",
+        store
+            .set_draw_offer("nope", 0, Some(Side::North))
+            .is_err()
+            .to_string(),
+    );
+    log(
+        "draw offer cleared",
+        format!("{:?}", store.set_draw_offer("g2", 2, None)),
+    );
+    let g = store.load("g2").unwrap().unwrap();
+    log(
+        "draw offer after clearing",
+        format!("{:?} {}", g.draw_offer, g.draw_rev),
+    );
+    let m = store.load("g1").unwrap().unwrap().meta;
     log(
         "load g1",
         format!("{:?} {:?} {:?} {}", m.tokens, m.names, m.invite, m.public),
     );
     log(
         "load missing",
-        format!("{:?}", store.load("nope").unwrap().map(|x| x.1)),
+        format!("{:?}", store.load("nope").unwrap().map(|x| x.undos)),
     );
     let times = store.step_times("g2").unwrap();
     log("step times", format!("{} {:?}", times.len(), times[0]));
@@ -204,6 +249,50 @@ async fn storage_answers_on_postgres_as_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn a_version_1_database_gets_the_draw_offer_columns() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let first = open(&url).await;
+    let u = url.clone();
+    tokio::task::spawn_blocking(move || {
+        first
+            .insert_game(&meta("g", Mode::Online, false), &summary("playing", 0))
+            .unwrap();
+        drop(first);
+        let mut client = postgres::Client::connect(&u, postgres::NoTls).unwrap();
+        client
+            .batch_execute(
+                "ALTER TABLE games DROP COLUMN draw_offer, DROP COLUMN draw_offer_seq, DROP COLUMN draw_rev;
+                 UPDATE hoyito_schema SET version = 1;",
+            )
+            .unwrap();
+    })
+    .await
+    .unwrap();
+    let again = open(&url).await;
+    let u = url.clone();
+    tokio::task::spawn_blocking(move || {
+        assert_eq!(again.set_draw_offer("g", 0, Some(Side::North)).unwrap(), 1);
+        let g = again.load("g").unwrap().unwrap();
+        assert_eq!(
+            g.draw_offer,
+            Some(hoyito_server::store::DrawOffer {
+                side: Side::North,
+                seq: 0
+            })
+        );
+        let mut client = postgres::Client::connect(&u, postgres::NoTls).unwrap();
+        let version: i32 = client
+            .query_one("SELECT version FROM hoyito_schema", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(version, hoyito_server::store::PG_SCHEMA_VERSION);
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
 async fn a_step_that_does_not_follow_the_last_is_refused() {
     let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
     let a = open(&url).await;
@@ -231,7 +320,7 @@ async fn a_step_that_does_not_follow_the_last_is_refused() {
             StoreError::Conflict { .. }
         ));
         b.append("g", 2, "b", &summary("playing", 2)).unwrap();
-        let (_, _, steps) = a.load("g").unwrap().unwrap();
+        let steps = a.load("g").unwrap().unwrap().steps;
         assert_eq!(steps, ["a", "b"]);
     })
     .await
@@ -344,6 +433,148 @@ async fn two_nodes_share_a_game_live() {
             }
         }
     }
+    a.stop().await;
+    b.stop().await;
+}
+
+/// The next WebSocket message whose game satisfies `f`, within 5 s.
+async fn next_where<S>(ws: &mut S, what: &str, f: impl Fn(&Value) -> bool) -> Value
+where
+    S: futures_util::Stream<
+            Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>,
+        > + Unpin,
+{
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let mut seen = Vec::new();
+    loop {
+        let msg = tokio::time::timeout_at(deadline, ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("no message with {what} within 5 s: {seen:?}"))
+            .expect("the socket is open")
+            .expect("a message");
+        let tokio_tungstenite::tungstenite::Message::Text(text) = msg else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(&text).unwrap();
+        if f(&v["game"]) {
+            return v;
+        }
+        seen.push(format!(
+            "{} seq {} offer {}",
+            v["type"], v["game"]["seq"], v["game"]["draw_offer"]
+        ));
+    }
+}
+
+/// An online game created on `a` and joined on `b`: (id, south, north).
+async fn online_on_two(a: &Api, b: &Api) -> (String, String, String) {
+    let (id, south, created) = a.create(json!({ "mode": "online" })).await;
+    let invite = created["invite"]
+        .as_str()
+        .unwrap()
+        .split("invite=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let (status, joined) = b
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({ "invite": invite }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    a.wait_for(&id, |g| g["status"] == "playing").await;
+    (id, south, joined["token"].as_str().unwrap().to_string())
+}
+
+async fn draw(api: &Api, id: &str, token: &str, action: &str) -> (StatusCode, Value) {
+    api.post(
+        &format!("/api/games/{id}/draw"),
+        Some(token),
+        json!({ "action": action }),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn a_draw_offer_made_on_one_node_is_seen_and_answered_on_the_other() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let a = Api::start(open(&url).await).await;
+    let b = Api::start(open(&url).await).await;
+    let (id, south, north) = online_on_two(&a, &b).await;
+    let ws_url = |api: &Api, id: &str| format!("{}/api/games/{id}/ws", api.base.replace("http://", "ws://"));
+    let (mut on_b, _) = tokio_tungstenite::connect_async(ws_url(&b, &id)).await.unwrap();
+    // Offered on a: node b's watcher and view show it, and north accepts there.
+    let (status, v) = draw(&a, &id, &south, "offer").await;
+    assert_eq!(
+        (status, v["game"]["draw_offer"].as_str()),
+        (StatusCode::OK, Some("south")),
+        "{v}"
+    );
+    next_where(&mut on_b, "south's draw offer", |g| g["draw_offer"] == "south").await;
+    assert_eq!(b.game(&id).await["draw_offer"], "south");
+    // South cannot offer again on b either: the offer waits.
+    let (status, v) = draw(&b, &id, &south, "offer").await;
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (StatusCode::CONFLICT, Some("draw_offered")),
+        "{v}"
+    );
+    let (status, v) = draw(&b, &id, &north, "accept").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["accepted"].as_bool(), v["game"]["end"].as_str()),
+        (Some(true), Some("agreed_draw"))
+    );
+    let g = a.wait_for(&id, |g| g["end"] == "agreed_draw").await;
+    assert_eq!(g["draw_offer"], Value::Null);
+
+    // Declined on b: withdrawn on a too; a move on b withdraws an offer made on a.
+    let (id, south, north) = online_on_two(&a, &b).await;
+    let (mut on_a, _) = tokio_tungstenite::connect_async(ws_url(&a, &id)).await.unwrap();
+    let (status, v) = draw(&a, &id, &north, "offer").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    b.wait_for(&id, |g| g["draw_offer"] == "north").await;
+    let (status, v) = draw(&b, &id, &south, "decline").await;
+    assert_eq!(
+        (status, &v["game"]["draw_offer"]),
+        (StatusCode::OK, &Value::Null),
+        "{v}"
+    );
+    // (Its first messages show the game before the offer, then with it.)
+    next_where(&mut on_a, "north's draw offer", |g| g["draw_offer"] == "north").await;
+    next_where(&mut on_a, "the declined offer gone", |g| {
+        g["draw_offer"].is_null()
+    })
+    .await;
+    assert_eq!(a.game(&id).await["draw_offer"], Value::Null);
+    let (status, v) = draw(&a, &id, &south, "accept").await;
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (StatusCode::CONFLICT, Some("no_draw_offer")),
+        "{v}"
+    );
+    let (status, v) = draw(&a, &id, &south, "offer").await;
+    assert_eq!(
+        (status, v["game"]["draw_offer"].as_str()),
+        (StatusCode::OK, Some("south")),
+        "{v}"
+    );
+    let g = b.wait_for(&id, |g| g["draw_offer"] == "south").await;
+    let (status, v) = b.play(&id, &south, &first_legal(&g)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let g = a
+        .wait_for(&id, |g| g["seq"] == 1 && g["draw_offer"].is_null())
+        .await;
+    assert_eq!(g["status"], "playing");
+    let (status, v) = draw(&a, &id, &north, "accept").await;
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (StatusCode::CONFLICT, Some("no_draw_offer")),
+        "{v}"
+    );
     a.stop().await;
     b.stop().await;
 }

@@ -1,7 +1,9 @@
 //! Draw offers: `POST /api/games/{id}/draw` with `offer`, `accept` or
-//! `decline`. Between people the offer waits for the other player's answer
-//! (any move withdraws it); the engine answers at once, accepting only when
-//! its own evaluation says the position is a draw or worse for it.
+//! `decline`. Between people the offer waits for the other player's answer,
+//! stored in the database (so it survives a restart and every server node
+//! sees it; any stored step withdraws it); the engine answers at once,
+//! accepting only when its own evaluation says the position is a draw or
+//! worse for it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -15,22 +17,14 @@ use crate::ai;
 use crate::auth::{seat, Seat};
 use crate::ending::Stop;
 use crate::error::{ApiError, ApiJson, ApiPath};
-use crate::live::LiveGame;
+use crate::live::{side_index as idx, LiveGame};
 use crate::state::{store_last_step, AppState, Slot};
-use crate::store::Mode;
+use crate::store::{DrawOffer, Mode};
 use crate::wire::{DrawAction, DrawRequest, DrawResponse};
 use crate::ws::broadcast_state;
 
 /// The longest the engine thinks about a draw offer.
 const DRAW_THINK: std::time::Duration = std::time::Duration::from_millis(500);
-
-fn idx(side: Side) -> usize {
-    if side == Side::South {
-        0
-    } else {
-        1
-    }
-}
 
 pub(crate) async fn draw(
     State(st): State<Arc<AppState>>,
@@ -58,11 +52,11 @@ pub(crate) async fn draw(
             "this round is over: offer a draw while a round is played",
         ));
     }
-    let offered_to_me = g.draw_offer == Some(me.other());
+    let offered_to_me = g.pending_draw() == Some(me.other());
     match req.action {
         DrawAction::Accept | DrawAction::Offer if offered_to_me => agree(&st, &slot, &mut g).await,
         DrawAction::Decline if offered_to_me => {
-            g.draw_offer = None;
+            store_offer(&st, &mut g, None).await?;
             let view = g.view();
             drop(g);
             broadcast_state(&slot, &view);
@@ -76,7 +70,7 @@ pub(crate) async fn draw(
             "the other player has not offered a draw",
         )),
         DrawAction::Offer => {
-            if g.draw_offer == Some(me) || g.draw_offered_at[idx(me)] == Some(g.seq()) {
+            if g.pending_draw() == Some(me) || g.draw_offered_at[idx(me)] == Some(g.seq()) {
                 return Err(ApiError::conflict(
                     "draw_offered",
                     "you offered a draw at this move already: offer again after a move",
@@ -89,8 +83,8 @@ pub(crate) async fn draw(
                 ));
             }
             let seq = g.seq();
-            g.draw_offered_at[idx(me)] = Some(seq);
             if g.meta.mode == Mode::Engine {
+                g.draw_offered_at[idx(me)] = Some(seq);
                 let game = g.current().clone();
                 let level = g.meta.level.max(ai::HINT_LEVEL);
                 let engine = g.meta.engine_side.unwrap_or(me.other());
@@ -98,7 +92,8 @@ pub(crate) async fn draw(
                 drop(g);
                 return engine_answer(&st, &slot, game, level, engine, (epoch, seq)).await;
             }
-            g.draw_offer = Some(me);
+            store_offer(&st, &mut g, Some(me)).await?;
+            g.draw_offered_at[idx(me)] = Some(seq);
             let view = g.view();
             drop(g);
             broadcast_state(&slot, &view);
@@ -108,6 +103,18 @@ pub(crate) async fn draw(
             }))
         }
     }
+}
+
+/// Stores `side`'s draw offer at the game's current step (or with `None`
+/// clears the offer), then takes it in memory. Nothing changes in memory
+/// if the write fails; a write refused because another node stored a step
+/// meanwhile is 409 `stale` (and the game is reloaded).
+async fn store_offer(st: &AppState, g: &mut LiveGame, side: Option<Side>) -> Result<(), ApiError> {
+    let (gid, seq) = (g.meta.id.clone(), g.seq());
+    let rev = st.db(move |s| s.set_draw_offer(&gid, seq, side)).await?;
+    g.draw_offer = side.map(|side| DrawOffer { side, seq });
+    g.draw_rev = g.draw_rev.max(rev);
+    Ok(())
 }
 
 /// Ends the game (or the whole match) in an agreed draw.

@@ -13,7 +13,7 @@ use crate::ai;
 use crate::auth::{hash_secret, random_token, seat, secret_matches};
 use crate::ending::Stop;
 use crate::engine_task::{kick_engine, kick_engine_for};
-use crate::error::{ApiError, ApiJson, ApiPath, MaybeJson};
+use crate::error::{ApiError, ApiJson, ApiJsonOpt, ApiPath};
 use crate::limits::ClientIp;
 use crate::live::{prepare_move, LiveGame, NEXT_ROUND};
 use crate::state::{commit_stored, store_last_step, AppState, Slot};
@@ -21,6 +21,7 @@ use crate::store::Mode;
 use crate::view::GameView;
 use crate::wire::{
     HintResponse, JoinRequest, MoveRequest, MoveResponse, ResignRequest, ResignScope, SeatResponse,
+    UndoRequest,
 };
 use crate::ws::{broadcast_move, broadcast_state};
 
@@ -101,11 +102,34 @@ async fn refuse_after_flag(st: &Arc<AppState>, slot: &Arc<Slot>, g: &mut LiveGam
     Ok(())
 }
 
+/// 409 `stale` unless the game is at the step count and undo count the
+/// client's request names (those it names).
+fn check_seen(g: &LiveGame, req: &UndoRequest) -> Result<(), ApiError> {
+    if let Some(seq) = req.seq.filter(|&seq| seq != g.seq()) {
+        return Err(ApiError::conflict(
+            "stale",
+            format!("the game has {} steps, not {seq}: reload it", g.seq()),
+        ));
+    }
+    if let Some(epoch) = req.epoch.filter(|&epoch| epoch != g.epoch) {
+        return Err(ApiError::conflict(
+            "stale",
+            format!("the game has had {} undos, not {epoch}: reload it", g.epoch),
+        ));
+    }
+    Ok(())
+}
+
+/// `POST /api/games/{id}/undo`, with an optional body `{"seq": N, "epoch": E}`:
+/// the view the client undoes from, refused with 409 `stale` if the game
+/// has moved on from it.
 pub(crate) async fn undo(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
+    ApiJsonOpt(req): ApiJsonOpt<UndoRequest>,
 ) -> Result<Json<GameView>, ApiError> {
+    let req = req.unwrap_or_default();
     let slot = st.slot(&id).await?;
     // The game is rebuilt on a blocking thread without its lock; if it
     // changed meanwhile, the undo is worked out again.
@@ -114,6 +138,7 @@ pub(crate) async fn undo(
         let (keep, kept, meta, seq, epoch) = {
             let g = slot.game.lock().await;
             seat(&g, &headers)?;
+            check_seen(&g, &req)?;
             let keep = g.undo_target()?;
             (keep, g.step_tokens(keep), g.meta.clone(), g.seq(), g.epoch)
         };
@@ -176,7 +201,7 @@ pub(crate) async fn resign(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
-    MaybeJson(req): MaybeJson<ResignRequest>,
+    ApiJsonOpt(req): ApiJsonOpt<ResignRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     let slot = st.slot(&id).await?;
     let mut g = slot.game.lock().await;

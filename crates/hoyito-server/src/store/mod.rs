@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 mod postgres;
 mod sqlite;
 
-pub use self::postgres::Postgres;
+pub use self::postgres::{Postgres, PG_SCHEMA_VERSION};
 pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS, SCHEMA_VERSION};
 
 /// How a game is played.
@@ -87,6 +87,35 @@ pub struct Meta {
     pub clock: Option<crate::clock::ClockSpec>,
     /// An online game listed in the lobby, whose free seat anyone may take.
     pub public: bool,
+}
+
+/// A draw offer as stored: `side` offered it when the game had `seq` steps.
+/// It waits for an answer only while the game still has `seq` steps, so any
+/// stored step (a move, a round start, a resignation, an agreed draw…)
+/// withdraws it without writing it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DrawOffer {
+    /// The side that offered.
+    pub side: Side,
+    /// The game's step count when it was offered.
+    pub seq: u64,
+}
+
+/// A game as stored: what [`Storage::load`] reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredGame {
+    /// What was fixed at creation, with the seats.
+    pub meta: Meta,
+    /// Undos so far.
+    pub undos: u64,
+    /// The stored steps, in order.
+    pub steps: Vec<String>,
+    /// The draw offer stored last ([`Storage::set_draw_offer`]), if any:
+    /// void unless its `seq` is the number of `steps`.
+    pub draw_offer: Option<DrawOffer>,
+    /// How many times a draw offer was stored or cleared: of two copies of
+    /// a game at the same step, the one with the larger count is newer.
+    pub draw_rev: u64,
 }
 
 /// A summary kept with each game for listing.
@@ -277,7 +306,8 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
         self.append_at(id, seq, token, now(), summary)
     }
 
-    /// Deletes every step after `keep` and counts one more undo.
+    /// Deletes every step after `keep`, counts one more undo and clears
+    /// the draw offer.
     ///
     /// # Errors
     /// If the database fails.
@@ -297,11 +327,22 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
         summary: &Summary,
     ) -> StoreResult<()>;
 
-    /// Loads a game: its meta, undo count and stored steps in order.
+    /// Loads a game: its meta, undo count, stored steps in order and its
+    /// draw offer.
     ///
     /// # Errors
     /// If the database fails or a stored row is corrupt.
-    fn load(&self, id: &str) -> StoreResult<Option<(Meta, u64, Vec<String>)>>;
+    fn load(&self, id: &str) -> StoreResult<Option<StoredGame>>;
+
+    /// Stores `side`'s draw offer in game `id` at step count `seq`, or
+    /// with `None` clears the offer; returns the game's new
+    /// [`StoredGame::draw_rev`]. Announced to the other nodes (PostgreSQL).
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the game does not have `seq` steps stored
+    /// (another node stored a step meanwhile); if the database fails or
+    /// there is no such game.
+    fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64>;
 
     /// The most recently changed games (of `status`, if given), newest first.
     ///

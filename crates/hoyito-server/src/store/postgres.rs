@@ -14,8 +14,8 @@ use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use r2d2_postgres::PostgresConnectionManager;
 
 use super::{
-    now, Change, ChatMessage, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreError, StoreResult,
-    Summary,
+    now, Change, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreError,
+    StoreResult, StoredGame, Summary,
 };
 
 /// The `LISTEN`/`NOTIFY` channel of the nodes' [`Change`]s.
@@ -25,7 +25,9 @@ pub const CHANNEL: &str = "hoyito_changes";
 pub const POOL_SIZE: u32 = 8;
 
 /// The schema version of a PostgreSQL database (the table `hoyito_schema`).
-pub const PG_SCHEMA_VERSION: i32 = 1;
+/// 1: the tables as first made; 2: the waiting draw offer in `games`
+/// (`draw_offer`, `draw_offer_seq`, `draw_rev`).
+pub const PG_SCHEMA_VERSION: i32 = 2;
 
 type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
 
@@ -113,7 +115,8 @@ impl Drop for Postgres {
     }
 }
 
-/// Creates the tables if missing, one node at a time (an advisory lock).
+/// Creates the tables if missing and brings them to [`PG_SCHEMA_VERSION`],
+/// one node at a time (an advisory lock).
 fn migrate(conn: &mut Client) -> StoreResult<()> {
     let mut tx = conn.transaction()?;
     tx.execute("SELECT pg_advisory_xact_lock(7406105)", &[])?;
@@ -142,7 +145,10 @@ fn migrate(conn: &mut Client) -> StoreResult<()> {
             south_name TEXT,
             north_name TEXT,
             clock TEXT,
-            public BOOLEAN NOT NULL DEFAULT FALSE
+            public BOOLEAN NOT NULL DEFAULT FALSE,
+            draw_offer TEXT,
+            draw_offer_seq BIGINT,
+            draw_rev BIGINT NOT NULL DEFAULT 0
         );
         CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
         CREATE INDEX IF NOT EXISTS games_status ON games(status, updated_ms);
@@ -188,7 +194,18 @@ fn migrate(conn: &mut Client) -> StoreResult<()> {
                 "the database has schema version {v}; this hoyito reads versions up to {PG_SCHEMA_VERSION}"
             )));
         }
-        Some(_) => {}
+        Some(v) => {
+            if v < 2 {
+                tx.batch_execute(
+                    "ALTER TABLE games ADD COLUMN IF NOT EXISTS draw_offer TEXT,
+                        ADD COLUMN IF NOT EXISTS draw_offer_seq BIGINT,
+                        ADD COLUMN IF NOT EXISTS draw_rev BIGINT NOT NULL DEFAULT 0;",
+                )?;
+            }
+            if v < PG_SCHEMA_VERSION {
+                tx.execute("UPDATE hoyito_schema SET version = $1", &[&PG_SCHEMA_VERSION])?;
+            }
+        }
     }
     tx.commit()?;
     Ok(())
@@ -341,7 +358,10 @@ impl Storage for Postgres {
             "DELETE FROM moves WHERE game_id = $1 AND seq > $2",
             &[&id, &(keep as i64)],
         )?;
-        tx.execute("UPDATE games SET undos = undos + 1 WHERE id = $1", &[&id])?;
+        tx.execute(
+            "UPDATE games SET undos = undos + 1, draw_offer = NULL, draw_offer_seq = NULL WHERE id = $1",
+            &[&id],
+        )?;
         update_summary(&mut tx, id, summary)?;
         notify(&mut tx, &self.node, id, None)?;
         tx.commit()?;
@@ -370,7 +390,7 @@ impl Storage for Postgres {
         Ok(())
     }
 
-    fn load(&self, id: &str) -> StoreResult<Option<(Meta, u64, Vec<String>)>> {
+    fn load(&self, id: &str) -> StoreResult<Option<StoredGame>> {
         let mut conn = self.conn()?;
         // One snapshot for the game and its steps.
         let mut tx = conn
@@ -380,7 +400,8 @@ impl Storage for Postgres {
             .start()?;
         let Some(r) = tx.query_opt(
             "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
-                    south_token, north_token, invite, undos, south_name, north_name, clock, public
+                    south_token, north_token, invite, undos, south_name, north_name, clock, public,
+                    draw_offer, draw_offer_seq, draw_rev
              FROM games WHERE id = $1",
             &[&id],
         )?
@@ -400,6 +421,13 @@ impl Storage for Postgres {
         let clock = match r.get::<_, Option<String>>(14) {
             Some(c) => Some(serde_json::from_str(&c).map_err(|_| corrupt("clock"))?),
             None => None,
+        };
+        let draw_offer = match (r.get::<_, Option<String>>(16), r.get::<_, Option<i64>>(17)) {
+            (Some(side), Some(seq)) => Some(DrawOffer {
+                side: side.parse::<Side>().map_err(|_| corrupt("draw offer"))?,
+                seq: seq as u64,
+            }),
+            _ => None,
         };
         let steps = tx
             .query("SELECT token FROM moves WHERE game_id = $1 ORDER BY seq", &[&id])?
@@ -422,7 +450,36 @@ impl Storage for Postgres {
             clock,
             public: r.get(15),
         };
-        Ok(Some((meta, r.get::<_, i64>(11) as u64, steps)))
+        Ok(Some(StoredGame {
+            meta,
+            undos: r.get::<_, i64>(11) as u64,
+            steps,
+            draw_offer,
+            draw_rev: r.get::<_, i64>(18) as u64,
+        }))
+    }
+
+    fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        let stored = lock_game(&mut tx, id)?;
+        if stored != seq {
+            return Err(StoreError::Conflict {
+                id: id.to_string(),
+                expected: seq,
+                stored,
+            });
+        }
+        let rev: i64 = tx
+            .query_one(
+                "UPDATE games SET draw_offer = $2, draw_offer_seq = $3, draw_rev = draw_rev + 1
+                 WHERE id = $1 RETURNING draw_rev",
+                &[&id, &side.map(Side::name), &side.map(|_| seq as i64)],
+            )?
+            .get(0);
+        notify(&mut tx, &self.node, id, None)?;
+        tx.commit()?;
+        Ok(rev as u64)
     }
 
     fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
@@ -572,8 +629,10 @@ impl Storage for Postgres {
     }
 
     fn follow(&self, to: tokio::sync::mpsc::UnboundedSender<Change>) -> StoreResult<()> {
-        // Connect once here, so that a node that cannot listen fails to start.
-        let client = self.config.connect(NoTls)?;
+        // Connect and listen once here, so that a node that cannot listen
+        // fails to start, and no change committed after this returns is missed.
+        let mut client = self.config.connect(NoTls)?;
+        client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
         let config = self.config.clone();
         let node = self.node.clone();
         std::thread::Builder::new()

@@ -14,8 +14,8 @@ use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{
-    now as now_ms, ChatMessage, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreResult, Summary,
-    LISTED,
+    now as now_ms, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreError,
+    StoreResult, StoredGame, Summary, LISTED,
 };
 
 /// A result of SQLite.
@@ -207,7 +207,8 @@ impl Sqlite {
         tx.commit()
     }
 
-    /// Deletes every step after `keep` and counts one more undo.
+    /// Deletes every step after `keep`, counts one more undo and clears
+    /// the draw offer.
     ///
     /// # Errors
     /// If SQLite fails.
@@ -218,7 +219,10 @@ impl Sqlite {
             "DELETE FROM moves WHERE game_id = ?1 AND seq > ?2",
             params![id, keep],
         )?;
-        tx.execute("UPDATE games SET undos = undos + 1 WHERE id = ?1", params![id])?;
+        tx.execute(
+            "UPDATE games SET undos = undos + 1, draw_offer = NULL, draw_offer_seq = NULL WHERE id = ?1",
+            params![id],
+        )?;
         update_summary(&tx, id, summary)?;
         tx.commit()
     }
@@ -247,16 +251,20 @@ impl Sqlite {
         tx.commit()
     }
 
-    /// Loads a game: its meta, undo count and stored steps in order.
+    /// Loads a game: its meta, undo count, stored steps in order and its
+    /// draw offer.
     ///
     /// # Errors
     /// If SQLite fails or a stored row is corrupt.
-    pub fn load(&self, id: &str) -> SqlResult<Option<(Meta, u64, Vec<String>)>> {
-        let conn = self.reader();
-        let row = conn
+    pub fn load(&self, id: &str) -> SqlResult<Option<StoredGame>> {
+        let mut conn = self.reader();
+        // One snapshot for the game and its steps.
+        let tx = conn.transaction()?;
+        let row = tx
             .query_row(
                 "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
-                        south_token, north_token, invite, undos, south_name, north_name, clock, public
+                        south_token, north_token, invite, undos, south_name, north_name, clock, public,
+                        draw_offer, draw_offer_seq, draw_rev
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -279,6 +287,11 @@ impl Sqlite {
                             r.get::<_, Option<String>>(14)?,
                             r.get::<_, bool>(15)?,
                         ),
+                        (
+                            r.get::<_, Option<String>>(16)?,
+                            r.get::<_, Option<u64>>(17)?,
+                            r.get::<_, u64>(18)?,
+                        ),
                     ))
                 },
             )
@@ -297,6 +310,7 @@ impl Sqlite {
             invite,
             undos,
             (south_name, north_name, clock, public),
+            (draw_side, draw_seq, draw_rev),
         )) = row
         else {
             return Ok(None);
@@ -319,10 +333,21 @@ impl Sqlite {
             Some(c) => Some(serde_json::from_str(&c).map_err(|_| corrupt("clock"))?),
             None => None,
         };
-        let mut st = conn.prepare_cached("SELECT token FROM moves WHERE game_id = ?1 ORDER BY seq")?;
-        let steps = st
-            .query_map(params![id], |r| r.get::<_, String>(0))?
-            .collect::<Result<Vec<_>, _>>()?;
+        let draw_offer = match (draw_side, draw_seq) {
+            (Some(side), Some(seq)) => Some(DrawOffer {
+                side: side.parse::<Side>().map_err(|_| corrupt("draw offer"))?,
+                seq,
+            }),
+            _ => None,
+        };
+        let steps = {
+            let mut st = tx.prepare_cached("SELECT token FROM moves WHERE game_id = ?1 ORDER BY seq")?;
+            let steps = st
+                .query_map(params![id], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            steps
+        };
+        tx.commit()?;
         let meta = Meta {
             id,
             created_ms,
@@ -338,7 +363,45 @@ impl Sqlite {
             clock,
             public,
         };
-        Ok(Some((meta, undos, steps)))
+        Ok(Some(StoredGame {
+            meta,
+            undos,
+            steps,
+            draw_offer,
+            draw_rev,
+        }))
+    }
+
+    /// Stores `side`'s draw offer in game `id` at step count `seq`, or
+    /// with `None` clears it; returns the game's new draw revision.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the game does not have `seq` steps
+    /// stored; [`StoreError::Corrupt`] if there is no such game; if SQLite fails.
+    pub fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let stored: Option<u64> = tx
+            .query_row("SELECT plies FROM games WHERE id = ?1", params![id], |r| r.get(0))
+            .optional()?;
+        let Some(stored) = stored else {
+            return Err(StoreError::Corrupt(format!("no game {id}")));
+        };
+        if stored != seq {
+            return Err(StoreError::Conflict {
+                id: id.to_string(),
+                expected: seq,
+                stored,
+            });
+        }
+        let rev: u64 = tx.query_row(
+            "UPDATE games SET draw_offer = ?2, draw_offer_seq = ?3, draw_rev = draw_rev + 1
+             WHERE id = ?1 RETURNING draw_rev",
+            params![id, side.map(Side::name), side.map(|_| seq)],
+            |r| r.get(0),
+        )?;
+        tx.commit()?;
+        Ok(rev)
     }
 
     /// The most recently changed games, newest first.
@@ -562,8 +625,9 @@ pub(crate) fn listed_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedGame>
 /// stored as SHA-256 hashes, and the `health` table; 3: nicknames, clocks,
 /// lobby listing and the side to move in `games`, the time of each step in
 /// `moves`, and the `chat` table; 4: the `analyses` table (one post-game
-/// analysis per game).
-pub const SCHEMA_VERSION: i64 = 4;
+/// analysis per game); 5: the waiting draw offer in `games` (`draw_offer`,
+/// `draw_offer_seq`, `draw_rev`).
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 fn migrate(conn: &mut Connection) -> SqlResult<()> {
@@ -669,6 +733,15 @@ fn migrate(conn: &mut Connection) -> SqlResult<()> {
             );",
         )?;
     }
+    if version < 5 {
+        for (column, decl) in [
+            ("draw_offer", "TEXT"),
+            ("draw_offer_seq", "INTEGER"),
+            ("draw_rev", "INTEGER NOT NULL DEFAULT 0"),
+        ] {
+            add_column(&tx, "games", column, decl)?;
+        }
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()
 }
@@ -764,8 +837,11 @@ impl Storage for Sqlite {
     ) -> StoreResult<()> {
         Ok(Sqlite::bind_seat(self, id, side, token, name, summary)?)
     }
-    fn load(&self, id: &str) -> StoreResult<Option<(Meta, u64, Vec<String>)>> {
+    fn load(&self, id: &str) -> StoreResult<Option<StoredGame>> {
         Ok(Sqlite::load(self, id)?)
+    }
+    fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64> {
+        Sqlite::set_draw_offer(self, id, seq, side)
     }
     fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
         Ok(Sqlite::list(self, limit, status)?)
@@ -855,5 +931,102 @@ mod tests {
         // No game, no analysis (the foreign key holds).
         assert!(store.save_analysis("nogame", 0, 1, "{}").is_err());
         assert_eq!(store.load_analysis("nogame").unwrap(), None);
+    }
+
+    fn game(id: &str) -> (Meta, Summary) {
+        let meta = Meta {
+            id: id.to_string(),
+            created_ms: 1,
+            mode: Mode::Online,
+            rules: Rules::default(),
+            is_match: false,
+            level: 3,
+            engine_side: None,
+            start: None,
+            tokens: ByPlayer::new(Some("s".into()), Some("n".into())),
+            invite: None,
+            names: ByPlayer::new(None, None),
+            clock: None,
+            public: false,
+        };
+        let summary = Summary {
+            status: "playing",
+            plies: 0,
+            result: None,
+            score: [0, 0],
+            to_move: Some("south"),
+        };
+        (meta, summary)
+    }
+
+    /// A version-4 database gets the draw offer columns; an offer is
+    /// stored at the game's step count only, and an undo clears it.
+    #[test]
+    fn draw_offers_are_stored_at_the_current_step_and_cleared_by_undo() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("games.db");
+        let (meta, summary) = game("g");
+        {
+            let store = Sqlite::open(&db).unwrap();
+            store.insert_game(&meta, &summary).unwrap();
+            store
+                .append(
+                    "g",
+                    1,
+                    "1",
+                    &Summary {
+                        plies: 1,
+                        ..summary.clone()
+                    },
+                )
+                .unwrap();
+            let conn = store.conn();
+            conn.execute_batch(
+                "ALTER TABLE games DROP COLUMN draw_offer; ALTER TABLE games DROP COLUMN draw_offer_seq;
+                 ALTER TABLE games DROP COLUMN draw_rev; PRAGMA user_version = 4;",
+            )
+            .unwrap();
+        }
+        let store = Sqlite::open(&db).unwrap();
+        let loaded = store.load("g").unwrap().unwrap();
+        assert_eq!(
+            (loaded.draw_offer, loaded.draw_rev, loaded.steps.len()),
+            (None, 0, 1)
+        );
+        // Not at an old step, nor in a game that does not exist.
+        let err = store.set_draw_offer("g", 0, Some(Side::South)).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::Conflict {
+                    expected: 0,
+                    stored: 1,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(matches!(
+            store.set_draw_offer("nope", 0, Some(Side::South)),
+            Err(StoreError::Corrupt(_))
+        ));
+        assert_eq!(store.set_draw_offer("g", 1, Some(Side::North)).unwrap(), 1);
+        let loaded = store.load("g").unwrap().unwrap();
+        assert_eq!(
+            (loaded.draw_offer, loaded.draw_rev),
+            (
+                Some(DrawOffer {
+                    side: Side::North,
+                    seq: 1
+                }),
+                1
+            )
+        );
+        assert_eq!(store.set_draw_offer("g", 1, None).unwrap(), 2);
+        assert_eq!(store.load("g").unwrap().unwrap().draw_offer, None);
+        store.set_draw_offer("g", 1, Some(Side::South)).unwrap();
+        store.truncate("g", 0, &summary).unwrap();
+        let loaded = store.load("g").unwrap().unwrap();
+        assert_eq!((loaded.draw_offer, loaded.draw_rev, loaded.undos), (None, 3, 1));
     }
 }

@@ -26,10 +26,34 @@ const CHANNEL_CAPACITY: usize = 16;
 /// A game in memory, with its live-update channel.
 pub struct Slot {
     pub(crate) game: tokio::sync::Mutex<LiveGame>,
-    pub(crate) tx: broadcast::Sender<Arc<str>>,
+    /// The live-update channel, made when the first watcher subscribes: a
+    /// game nobody watches costs no channel.
+    tx: std::sync::OnceLock<broadcast::Sender<Arc<str>>>,
     pub(crate) last_used: AtomicI64,
     /// A hint is being searched for this game (one at a time per game).
     pub(crate) hinting: AtomicBool,
+}
+
+impl Slot {
+    /// A receiver of the game's live updates.
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+        self.tx
+            .get_or_init(|| broadcast::channel(CHANNEL_CAPACITY).0)
+            .subscribe()
+    }
+
+    /// Sends a live update to the game's watchers (none if nobody ever
+    /// subscribed).
+    pub(crate) fn send(&self, msg: Arc<str>) {
+        if let Some(tx) = self.tx.get() {
+            let _ = tx.send(msg);
+        }
+    }
+
+    /// How many receivers of the game's live updates are open.
+    pub(crate) fn watchers(&self) -> usize {
+        self.tx.get().map_or(0, broadcast::Sender::receiver_count)
+    }
 }
 
 /// A game nobody has touched or watched for this long is dropped from
@@ -236,7 +260,7 @@ impl AppState {
             .or_insert_with(|| {
                 Arc::new(Slot {
                     game: tokio::sync::Mutex::new(game),
-                    tx: broadcast::channel(CHANNEL_CAPACITY).0,
+                    tx: std::sync::OnceLock::new(),
                     last_used: AtomicI64::new(crate::store::now()),
                     hinting: AtomicBool::new(false),
                 })
@@ -311,7 +335,7 @@ fn make_room(map: &mut HashMap<String, Arc<Slot>>, cap: usize) -> bool {
 fn evictable(slot: &Arc<Slot>) -> bool {
     // One reference in the map: no request or task holds it.
     Arc::strong_count(slot) == 1
-        && slot.tx.receiver_count() == 0
+        && slot.watchers() == 0
         // A game whose clock runs keeps its timer in memory.
         && slot
             .game
@@ -532,7 +556,7 @@ mod tests {
         assert_eq!(view.state, played.game.state);
         // A watched game is never evicted.
         let slot = st.cached(&created.id).unwrap();
-        let _rx = slot.tx.subscribe();
+        let _rx = slot.subscribe();
         assert_eq!(st.evict_idle(0), 0);
     }
 
@@ -583,13 +607,7 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
         // With every game in memory watched, a new one is refused.
-        let watchers: Vec<_> = st
-            .games
-            .lock()
-            .unwrap()
-            .values()
-            .map(|s| s.tx.subscribe())
-            .collect();
+        let watchers: Vec<_> = st.games.lock().unwrap().values().map(|s| s.subscribe()).collect();
         assert_eq!(watchers.len(), 10);
         let req = CreateRequest {
             mode: Mode::Hotseat,

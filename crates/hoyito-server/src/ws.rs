@@ -37,17 +37,17 @@ enum WsMessage<'a> {
 /// Sends a chat message to the game's watchers.
 pub(crate) fn broadcast_chat(slot: &Slot, message: &crate::store::ChatMessage) {
     let msg = serde_json::to_string(&WsMessage::Chat { message }).expect("serialise");
-    let _ = slot.tx.send(msg.into());
+    slot.send(msg.into());
 }
 
 pub(crate) fn broadcast_state(slot: &Slot, game: &GameView) {
     let msg = serde_json::to_string(&WsMessage::State { game }).expect("serialise");
-    let _ = slot.tx.send(msg.into());
+    slot.send(msg.into());
 }
 
 pub(crate) fn broadcast_move(slot: &Slot, ev: &MoveEvent, game: &GameView) {
     let msg = serde_json::to_string(&WsMessage::Move { r#move: ev, game }).expect("serialise");
-    let _ = slot.tx.send(msg.into());
+    slot.send(msg.into());
 }
 
 /// `GET /api/games/{id}/ws`: upgrades to the game's WebSocket. An unknown
@@ -114,7 +114,7 @@ impl Session {
     /// `pong`, pings the client, and closes on shutdown, on a client silent
     /// for the idle timeout, or on a send that does not complete in it.
     async fn run(mut self, mut socket: WebSocket) {
-        let mut rx = self.slot.tx.subscribe();
+        let mut rx = self.slot.subscribe();
         let snapshot =
             |view: &GameView| serde_json::to_string(&WsMessage::State { game: view }).expect("serialise");
         let first = snapshot(&self.slot.game.lock().await.view());

@@ -36,7 +36,9 @@ const EMPTY_SLOT: Slot = Slot {
 impl Default for RepetitionTracker {
     fn default() -> Self {
         RepetitionTracker {
-            slots: vec![EMPTY_SLOT; 64],
+            // Small to start (320 bytes): a server holds thousands of idle
+            // games; the table doubles as positions accumulate.
+            slots: vec![EMPTY_SLOT; 8],
             gen: 1,
             len: 0,
             in_play: u8::MAX,

@@ -12,6 +12,12 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 
+/// mimalloc rather than the system's allocator: a server holding thousands
+/// of games between short-lived request buffers stays near its live size
+/// (docs/PERFORMANCE.md, memory per idle game).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Hoyito (El Hoyito, Casitas, Mate): rules engine, engine, tablebases and web app.
 #[derive(Parser)]
 #[command(name = "hoyito", version, about, propagate_version = true)]

@@ -6,7 +6,7 @@
 //! the whole process.
 //!
 //! ```sh
-//! cargo run --release -p hoyito-server --example game_heap -- 20000
+//! cargo run -p hoyito-server --example game_heap -- 3000
 //! ```
 
 use hoyito_server::{spawn_local_with, Limits, Store};

@@ -149,6 +149,22 @@ pub struct BodyTimeout(pub std::time::Duration);
 impl BodyTimeout {
     /// The wait when no extension is set.
     pub const DEFAULT: std::time::Duration = std::time::Duration::from_secs(10);
+
+    /// The wait for `req`'s body.
+    fn of(req: &axum::extract::Request) -> std::time::Duration {
+        req.extensions()
+            .get::<BodyTimeout>()
+            .map_or(BodyTimeout::DEFAULT, |t| t.0)
+    }
+
+    /// 408 `body_timeout`: the body did not arrive within `timeout`.
+    fn exceeded(timeout: std::time::Duration) -> ApiError {
+        ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "body_timeout",
+            format!("the request body did not arrive within {timeout:?}"),
+        )
+    }
 }
 
 /// A JSON body extractor whose rejections are [`ApiError`]s (JSON bodies
@@ -165,20 +181,11 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        let timeout = req
-            .extensions()
-            .get::<BodyTimeout>()
-            .map_or(BodyTimeout::DEFAULT, |t| t.0);
+        let timeout = BodyTimeout::of(&req);
         let value =
             match tokio::time::timeout(timeout, Json::<serde_json::Value>::from_request(req, state)).await {
                 Ok(json) => json?.0,
-                Err(_) => {
-                    return Err(ApiError::new(
-                        StatusCode::REQUEST_TIMEOUT,
-                        "body_timeout",
-                        format!("the request body did not arrive within {timeout:?}"),
-                    ))
-                }
+                Err(_) => return Err(BodyTimeout::exceeded(timeout)),
             };
         if !value.is_object() {
             return Err(ApiError::unprocessable(
@@ -206,10 +213,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        let timeout = req
-            .extensions()
-            .get::<BodyTimeout>()
-            .map_or(BodyTimeout::DEFAULT, |t| t.0);
+        let timeout = BodyTimeout::of(&req);
         let (parts, body) = req.into_parts();
         let read = axum::extract::Request::from_parts(parts.clone(), body);
         let bytes = match tokio::time::timeout(timeout, axum::body::Bytes::from_request(read, state)).await {
@@ -223,13 +227,7 @@ where
                 };
                 return Err(ApiError::new(status, code, rej.body_text()));
             }
-            Err(_) => {
-                return Err(ApiError::new(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "body_timeout",
-                    format!("the request body did not arrive within {timeout:?}"),
-                ))
-            }
+            Err(_) => return Err(BodyTimeout::exceeded(timeout)),
         };
         if bytes.is_empty() {
             return Ok(ApiJsonOpt(None));

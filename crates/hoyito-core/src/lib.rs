@@ -26,7 +26,8 @@
 //! automatic passes, [`Position::play_unchecked`] is the allocation-free hot
 //! path for search. [`Game`] adds the move list and the repetition rule,
 //! [`Match`] chains games into rounds, and [`Contest`] is either. Notation lives in [`notation`] and
-//! records in [`record`].
+//! records in [`record`]; [`Trace`] records a move's sowing events and
+//! [`RoundSummary`] sums up a round, for animations and tables.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -41,9 +42,11 @@ pub mod perft;
 pub mod playout;
 pub mod position;
 pub mod record;
+pub mod round;
 pub mod rules;
 pub mod side;
 pub mod state;
+pub mod trace;
 
 pub use contest::Contest;
 pub use error::{
@@ -57,9 +60,11 @@ pub use position::{
     SowObserver,
 };
 pub use record::Record;
+pub use round::RoundSummary;
 pub use rules::{CaptureSide, Direction, DirectionRule, Repetition, Rules, RulesSpec, Variant};
 pub use side::{ByPlayer, Side};
 pub use state::State;
+pub use trace::{Event, Trace, MAX_TRACE_EVENTS};
 
 /// The README's library example, compiled and run as a doctest.
 #[cfg(doctest)]

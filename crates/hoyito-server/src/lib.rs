@@ -39,7 +39,6 @@ pub mod names;
 mod nodes;
 pub mod state;
 pub mod store;
-pub mod trace;
 pub mod view;
 pub mod wire;
 mod ws;

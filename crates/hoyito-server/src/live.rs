@@ -10,14 +10,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use hoyito_core::{
-    concession_token, parse_concession, Contest, Game, GameResult, Move, Played, Position, Side,
+    concession_token, parse_concession, Contest, Game, GameResult, Move, Played, Position, Side, Trace,
+    MAX_TRACE_EVENTS,
 };
 
 use crate::auth::Seat;
 use crate::ending::Stop;
 use crate::error::ApiError;
 use crate::store::{DrawOffer, Meta, Mode, StoredGame, Summary};
-use crate::trace::{Trace, MAX_TRACE_EVENTS};
 use crate::view::{MoveEvent, StepView};
 
 /// The step token that starts the next round of a match.

@@ -1,13 +1,12 @@
 //! The views the API sends: a game as the browser draws it ([`GameView`])
 //! and a move as it was played ([`MoveEvent`]).
 
-use hoyito_core::{RulesSpec, Side, State};
+use hoyito_core::{RulesSpec, Side, State, Trace};
 use serde::Serialize;
 
 use crate::ending::Stop;
 use crate::live::LiveGame;
 use crate::store::Mode;
-use crate::trace::Trace;
 
 /// One stored step, with what the board looked like after it (for replay).
 #[derive(Debug, Clone, Serialize)]
@@ -33,30 +32,8 @@ pub struct StepView {
     pub to_move: Option<Side>,
 }
 
-/// One round of a match (or the single game).
-#[derive(Debug, Clone, Serialize)]
-pub struct RoundView {
-    /// Round number, from 1.
-    pub round: u32,
-    /// The board at the start of the round.
-    pub start_board: Vec<u8>,
-    /// Closed holes in this round.
-    pub closed: Vec<usize>,
-    /// Who started the round.
-    pub starter: Side,
-    /// `[south, north]` reserve carried into the round.
-    pub reserve: [u8; 2],
-    /// Moves played in the round.
-    pub moves: usize,
-    /// Whether the round is over.
-    pub over: bool,
-    /// `south`, `north`, `draw` once over.
-    pub winner: Option<&'static str>,
-    /// Why it ended.
-    pub reason: Option<&'static str>,
-    /// `[south, north]`: captured plus reserve.
-    pub score: [u32; 2],
-}
+/// One round of a match (or the single game): the core's summary.
+pub type RoundView = hoyito_core::RoundSummary;
 
 /// Which seats are taken.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -192,30 +169,7 @@ impl LiveGame {
 
     fn view_from(&self, from: Option<u64>) -> GameView {
         let pos = *self.position();
-        let rounds = self
-            .play
-            .rounds()
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                let s = g.start();
-                let e = g.position();
-                let o = e.outcome();
-                let (c, r) = (e.captured(), e.reserve());
-                RoundView {
-                    round: i as u32 + 1,
-                    start_board: s.board().to_vec(),
-                    closed: s.closed_holes().collect(),
-                    starter: s.to_setup().to_move,
-                    reserve: [s.reserve().south, s.reserve().north],
-                    moves: g.moves().len(),
-                    over: o.is_some(),
-                    winner: o.map(|o| o.result().name()),
-                    reason: o.map(|o| o.reason.name()),
-                    score: [c.south as u32 + r.south as u32, c.north as u32 + r.north as u32],
-                }
-            })
-            .collect();
+        let rounds = self.play.round_summaries();
         let summary = self.summary();
         let legal = if self.stop_reason.is_some() {
             Vec::new()

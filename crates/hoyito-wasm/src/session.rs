@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use hoyito_core::{
-    playout, Contest, GameResult, Position, Record, RepetitionTracker, Rules, RulesSpec, Side, SowObserver,
-    State,
+    playout, Contest, GameResult, Position, Record, RepetitionTracker, RoundSummary, Rules, RulesSpec, Side,
+    State, Trace, MAX_TRACE_EVENTS,
 };
 use hoyito_engine::{Engine, Limits};
 use rand::{RngCore, SeedableRng};
@@ -23,10 +23,6 @@ pub const ENGINE_MOVETIME: Duration = Duration::from_millis(1500);
 
 /// The longest `timeMs` `analyze` accepts.
 pub const MAX_ANALYZE_MS: u32 = 60_000;
-
-/// Most events kept in one move's trace (as the server's): a sowing of
-/// thousands of laps cannot be watched seed by seed.
-pub const MAX_TRACE_EVENTS: usize = 4096;
 
 /// The option names of `new Game(options)`, with the RULES.md spellings.
 const OPTION_NAMES: [&str; 8] = [
@@ -61,63 +57,6 @@ pub fn parse_options(json: &str) -> Result<Rules, Error> {
     Ok(Rules::try_from(spec)?)
 }
 
-/// One sowing event, serialised as a short array (the server's shape):
-/// `["l", hole, seeds]` a lap starts, `["s", hole]` a seed dropped,
-/// `["c", hole, seeds]` the mover captured `seeds` from `hole`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
-    /// A lap starts: `seeds` lifted from `hole`.
-    Lap(u8, u8),
-    /// A seed dropped into a hole.
-    Seed(u8),
-    /// The mover captured `seeds` from `hole`.
-    Capture(u8, u8),
-}
-
-impl Serialize for Event {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match *self {
-            Event::Lap(h, n) => ("l", h, n).serialize(s),
-            Event::Seed(h) => ("s", h).serialize(s),
-            Event::Capture(h, n) => ("c", h, n).serialize(s),
-        }
-    }
-}
-
-/// The events of one move, cut at [`MAX_TRACE_EVENTS`].
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Trace {
-    /// The events kept, in order.
-    pub events: Vec<Event>,
-    /// Laps sown (all of them, kept or not).
-    pub laps: u32,
-    /// Whether events were dropped past the limit.
-    pub truncated: bool,
-}
-
-impl Trace {
-    fn push(&mut self, e: Event) {
-        if self.events.len() < MAX_TRACE_EVENTS {
-            self.events.push(e);
-        } else {
-            self.truncated = true;
-        }
-    }
-}
-
-impl SowObserver for Trace {
-    fn lap(&mut self, hole: usize, seeds: u8) {
-        self.laps += 1;
-        self.push(Event::Lap(hole as u8, seeds));
-    }
-    fn seed(&mut self, hole: usize) {
-        self.push(Event::Seed(hole as u8));
-    }
-    fn capture(&mut self, hole: usize, seeds: u8) {
-        self.push(Event::Capture(hole as u8, seeds));
-    }
-}
-
 /// What `play(token)` returns: the move as it was played (the fields of the
 /// server's `MoveEvent` that belong to the rules).
 #[derive(Debug, Clone, Serialize)]
@@ -140,31 +79,6 @@ pub struct Played {
     pub extra_turn: bool,
     /// The player who should have moved next had no legal move and passed.
     pub passed: bool,
-}
-
-/// One round of a match (or the single game), as the server's `RoundView`.
-#[derive(Debug, Clone, Serialize)]
-pub struct RoundInfo {
-    /// Round number, from 1.
-    pub round: u32,
-    /// The board at the start of the round.
-    pub start_board: Vec<u8>,
-    /// Closed holes in this round.
-    pub closed: Vec<usize>,
-    /// Who started the round.
-    pub starter: Side,
-    /// `[south, north]` reserve carried into the round.
-    pub reserve: [u8; 2],
-    /// Moves played in the round.
-    pub moves: usize,
-    /// Whether the round is over.
-    pub over: bool,
-    /// `south`, `north`, `draw` once over.
-    pub winner: Option<&'static str>,
-    /// Why it ended.
-    pub reason: Option<&'static str>,
-    /// `[south, north]`: captured plus reserve.
-    pub score: [u32; 2],
 }
 
 /// A match's result.
@@ -279,7 +193,7 @@ impl Session {
         }
         let m = pos.parse_move(token).map_err(|e| Error::Move(e.to_string()))?;
         let mut after = pos;
-        let mut trace = Trace::default();
+        let mut trace = Trace::new(MAX_TRACE_EVENTS);
         let played = after
             .play_observed(m, &mut trace)
             .map_err(|e| Error::Move(format!("{} is illegal: {e}", token.trim())))?;
@@ -357,30 +271,8 @@ impl Session {
     }
 
     /// Every round so far.
-    pub fn rounds(&self) -> Vec<RoundInfo> {
-        self.contest
-            .rounds()
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                let s = g.start();
-                let e = g.position();
-                let o = e.outcome();
-                let (c, r) = (e.captured(), e.reserve());
-                RoundInfo {
-                    round: i as u32 + 1,
-                    start_board: s.board().to_vec(),
-                    closed: s.closed_holes().collect(),
-                    starter: s.to_setup().to_move,
-                    reserve: [s.reserve().south, s.reserve().north],
-                    moves: g.moves().len(),
-                    over: o.is_some(),
-                    winner: o.map(|o| o.result().name()),
-                    reason: o.map(|o| o.reason.name()),
-                    score: [c.south as u32 + r.south as u32, c.north as u32 + r.north as u32],
-                }
-            })
-            .collect()
+    pub fn rounds(&self) -> Vec<RoundSummary> {
+        self.contest.round_summaries()
     }
 
     /// The result of the game or match once it is over.
@@ -483,7 +375,7 @@ pub fn random_playouts(n: u64, rules: Rules, seed: u64) -> PlayoutTotals {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hoyito_core::Variant;
+    use hoyito_core::{Event, Variant};
 
     #[test]
     fn a_conceded_round_is_the_core_match_conceded() {

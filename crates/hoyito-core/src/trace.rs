@@ -1,8 +1,7 @@
-//! [`Trace`]: the sowing events of one move (laps, seeds, captures), for the
-//! browser's lap-by-lap animation.
+//! [`Trace`]: the sowing events of one move (laps, seeds, captures), for a
+//! lap-by-lap animation (the web app's, on the server and in WebAssembly).
 
-use hoyito_core::SowObserver;
-use serde::Serialize;
+use crate::position::SowObserver;
 
 /// Most events kept for one move. A sowing of thousands of laps cannot be
 /// watched seed by seed; past this the trace is cut and marked `truncated`,
@@ -12,7 +11,8 @@ pub const MAX_TRACE_EVENTS: usize = 4096;
 /// One sowing event, serialised as a short array:
 /// `["l", hole, seeds]` a lap starts (seeds lifted from `hole`),
 /// `["s", hole]` a seed dropped into `hole`,
-/// `["c", hole, seeds]` the mover captured `seeds` from `hole`.
+/// `["c", hole, seeds]` the mover captured `seeds` from `hole`
+/// (with the `serde` feature).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// A lap starts: `seeds` lifted from `hole`.
@@ -23,7 +23,8 @@ pub enum Event {
     Capture(u8, u8),
 }
 
-impl Serialize for Event {
+#[cfg(feature = "serde")]
+impl serde::Serialize for Event {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match *self {
             Event::Lap(h, n) => ("l", h, n).serialize(s),
@@ -33,8 +34,10 @@ impl Serialize for Event {
     }
 }
 
-/// The events of one move, cut at a limit.
-#[derive(Debug, Clone, Default, Serialize)]
+/// The events of one move, cut at a limit: pass it to
+/// [`Position::play_observed`](crate::Position::play_observed).
+#[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Trace {
     /// The events kept, in order.
     pub events: Vec<Event>,
@@ -42,7 +45,7 @@ pub struct Trace {
     pub laps: u32,
     /// Whether events were dropped past the limit.
     pub truncated: bool,
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     limit: usize,
 }
 
@@ -80,7 +83,7 @@ impl SowObserver for Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hoyito_core::{Position, Rules, Variant};
+    use crate::{Position, Rules, Variant};
 
     #[test]
     fn trace_replays_to_the_board() {
@@ -126,6 +129,7 @@ mod tests {
         pos.play_observed(m, &mut t).unwrap();
         assert_eq!(t.events.len(), 3);
         assert!(t.truncated);
+        #[cfg(feature = "serde")]
         assert_eq!(
             serde_json::to_string(&t.events[..2]).unwrap(),
             r#"[["l",2,4],["s",3]]"#

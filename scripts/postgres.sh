@@ -33,7 +33,8 @@ case $cmd in
     echo "export HOYITO_TEST_POSTGRES=postgres://hoyito@127.0.0.1:$port/postgres"
     ;;
   stop)
-    [ -d "$dir/data" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || true
+    # Stopped already (or never started): nothing to do.
+    [ -f "$dir/data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || true
     ;;
   *)
     echo "usage: postgres.sh start|stop DIR" >&2

@@ -79,30 +79,51 @@ fn parse_args() -> Result<Opts, String> {
 struct Stats {
     latencies_us: std::sync::Mutex<Vec<u32>>,
     errors: AtomicU64,
+    /// How many errors of each kind (`create 503`, `move: no answer`, …).
+    error_kinds: std::sync::Mutex<std::collections::BTreeMap<String, u64>>,
     moves: AtomicU64,
     games_done: AtomicU64,
     ws_messages: AtomicU64,
+}
+
+impl Stats {
+    /// Counts a failed request: `what` (create, move) and how it failed.
+    fn error(&self, what: &str, res: &Result<reqwest::Response, reqwest::Error>) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        let how = match res {
+            Ok(r) => r.status().as_u16().to_string(),
+            Err(e) if e.is_timeout() => "timed out".to_string(),
+            Err(e) if e.is_connect() => "no connection".to_string(),
+            Err(_) => "no answer".to_string(),
+        };
+        *self
+            .error_kinds
+            .lock()
+            .unwrap()
+            .entry(format!("{what} {how}"))
+            .or_default() += 1;
+    }
 }
 
 async fn player(base: String, http: reqwest::Client, opts: Arc<Opts>, stats: Arc<Stats>, deadline: Instant) {
     let mut rng = rand::rngs::StdRng::from_os_rng();
     let mut lat = Vec::new();
     'games: while Instant::now() < deadline {
-        let created: Value = match http
+        let res = http
             .post(format!("{base}/api/games"))
             .json(&json!({ "mode": "hotseat", "rules": { "variant": "II" } }))
             .send()
-            .await
-        {
+            .await;
+        let created: Value = match res {
             Ok(r) if r.status().is_success() => match r.json().await {
                 Ok(v) => v,
-                Err(_) => {
-                    stats.errors.fetch_add(1, Ordering::Relaxed);
+                Err(e) => {
+                    stats.error("create", &Err(e));
                     continue;
                 }
             },
-            _ => {
-                stats.errors.fetch_add(1, Ordering::Relaxed);
+            res => {
+                stats.error("create", &res);
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
@@ -148,13 +169,13 @@ async fn player(base: String, http: reqwest::Client, opts: Arc<Opts>, stats: Arc
                         stats.moves.fetch_add(1, Ordering::Relaxed);
                         game = v["game"].clone();
                     }
-                    Err(_) => {
-                        stats.errors.fetch_add(1, Ordering::Relaxed);
+                    Err(e) => {
+                        stats.error("move", &Err(e));
                         break;
                     }
                 },
-                _ => {
-                    stats.errors.fetch_add(1, Ordering::Relaxed);
+                res => {
+                    stats.error("move", &res);
                     break;
                 }
             }
@@ -244,6 +265,11 @@ async fn main() {
         stats.errors.load(Ordering::Relaxed),
         stats.ws_messages.load(Ordering::Relaxed)
     );
+    let kinds = std::mem::take(&mut *stats.error_kinds.lock().unwrap());
+    if !kinds.is_empty() {
+        let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        println!("errors by kind: {}", list.join(", "));
+    }
     println!(
         "move round trip ms: p50 {:.2}  p90 {:.2}  p99 {:.2}  max {:.2}",
         pct(&lat, 0.50),

@@ -21,6 +21,7 @@ mod convert;
 mod engine;
 pub mod errors;
 mod game;
+mod matchplay;
 mod rules;
 mod vector;
 
@@ -35,7 +36,7 @@ fn _hoyito(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("EngineError", py.get_type::<errors::EngineError>())?;
     m.add("TablebaseError", py.get_type::<errors::TablebaseError>())?;
     m.add_class::<game::PyGame>()?;
-    m.add_class::<game::PyMatch>()?;
+    m.add_class::<matchplay::PyMatch>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PyTablebase>()?;
     m.add_class::<vector::PyVectorGame>()?;

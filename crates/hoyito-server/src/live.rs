@@ -440,14 +440,20 @@ impl LiveGame {
     /// Ends the game (or the match) with `stop` (after
     /// [`LiveGame::check_stop`] and storing the step).
     pub fn commit_stop(&mut self, stop: Stop) {
-        let pos = *self.position();
         self.stop_reason = Some(stop);
+        self.push_end_step(stop.kind(), stop.side(), stop.token());
+    }
+
+    /// Records a step that ended the game or round (nobody is to move after
+    /// it) on the current position.
+    fn push_end_step(&mut self, kind: &'static str, side: Option<Side>, token: String) {
+        let pos = *self.position();
         self.steps.push(StepView {
             seq: self.seq() + 1,
             round: pos.round(),
-            kind: stop.kind(),
-            side: stop.side(),
-            token: Some(stop.token()),
+            kind,
+            side,
+            token: Some(token),
             board: pos.board().to_vec(),
             captured: caps(&pos),
             to_move: None,
@@ -476,19 +482,8 @@ impl LiveGame {
     /// go to the other side and the round is counted.
     pub fn commit_concede(&mut self, side: Side) {
         self.play.concede(side).expect("checked before");
-        self.draw_offer = None;
         self.legal = std::sync::OnceLock::new();
-        let pos = *self.position();
-        self.steps.push(StepView {
-            seq: self.seq() + 1,
-            round: pos.round(),
-            kind: "concede",
-            side: Some(side),
-            token: Some(concession_token(side)),
-            board: pos.board().to_vec(),
-            captured: caps(&pos),
-            to_move: None,
-        });
+        self.push_end_step("concede", Some(side), concession_token(side));
     }
 
     /// Checks that the next round can start.

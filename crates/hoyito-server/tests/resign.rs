@@ -26,6 +26,15 @@ impl Api {
             .await
     }
 
+    async fn resign_round(&self, id: &str, token: Option<&str>) -> (StatusCode, Value) {
+        self.post(
+            &format!("/api/games/{id}/resign"),
+            token,
+            json!({ "scope": "round" }),
+        )
+        .await
+    }
+
     async fn listed(&self, id: &str) -> Value {
         let res = self
             .http
@@ -251,13 +260,7 @@ async fn resigning_a_round_gives_its_seeds_away_and_the_match_goes_on() {
     let before = until_mover_has_captured(&api, &id, &token).await;
     let mover = before["state"]["to_move"].as_str().unwrap().to_string();
     let other = if mover == "south" { "north" } else { "south" };
-    let (status, g) = api
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&token),
-            json!({ "scope": "round" }),
-        )
-        .await;
+    let (status, g) = api.resign_round(&id, Some(&token)).await;
     assert_eq!(status, StatusCode::OK, "{g}");
     // The round is over and counted; the match is not.
     assert_eq!(g["end"], Value::Null, "{g}");
@@ -278,13 +281,7 @@ async fn resigning_a_round_gives_its_seeds_away_and_the_match_goes_on() {
     assert_eq!(last["side"], mover.as_str());
     assert_eq!(last["token"], format!("concede:{mover}"));
     // Resigning the round again is a conflict and stores nothing.
-    let (status, v) = api
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&token),
-            json!({ "scope": "round" }),
-        )
-        .await;
+    let (status, v) = api.resign_round(&id, Some(&token)).await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
     assert_eq!(v["code"], "round_over");
     assert_eq!(api.game(&id).await["seq"], g["seq"]);
@@ -331,13 +328,7 @@ async fn resigning_round_one_at_the_start_loses_the_match() {
     let (id, token, _) = api
         .create(json!({ "mode": "engine", "match": true, "level": 1, "side": "south", "rules": { "variant": "I" } }))
         .await;
-    let (status, g) = api
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&token),
-            json!({ "scope": "round" }),
-        )
-        .await;
+    let (status, g) = api.resign_round(&id, Some(&token)).await;
     assert_eq!(status, StatusCode::OK, "{g}");
     assert_eq!(g["status"], "over");
     assert_eq!(g["end"], "play");
@@ -353,13 +344,7 @@ async fn bad_round_resignations_change_nothing() {
     let (game, game_token, _) = api
         .create(json!({ "mode": "hotseat", "rules": { "variant": "I" } }))
         .await;
-    let (status, v) = api
-        .post(
-            &format!("/api/games/{game}/resign"),
-            Some(&game_token),
-            json!({ "scope": "round" }),
-        )
-        .await;
+    let (status, v) = api.resign_round(&game, Some(&game_token)).await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
     assert_eq!(v["code"], "not_a_match");
     let (id, token, _) = api
@@ -376,13 +361,7 @@ async fn bad_round_resignations_change_nothing() {
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
         assert_eq!(v["code"], code);
     }
-    let (status, v) = api
-        .post(
-            &format!("/api/games/{id}/resign"),
-            None,
-            json!({ "scope": "round" }),
-        )
-        .await;
+    let (status, v) = api.resign_round(&id, None).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{v}");
     for g in [api.game(&id).await, api.game(&game).await] {
         assert_eq!(g["seq"], 0, "{g}");

@@ -20,9 +20,11 @@ use serde::{Deserialize, Serialize};
 
 mod postgres;
 mod sqlite;
+mod sqlite_schema;
 
 pub use self::postgres::{Postgres, PG_SCHEMA_VERSION};
-pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS, SCHEMA_VERSION};
+pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS};
+pub use self::sqlite_schema::SCHEMA_VERSION;
 
 /// How a game is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

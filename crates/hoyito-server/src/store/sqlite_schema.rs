@@ -1,0 +1,147 @@
+//! The SQLite schema: its version and the migrations that bring an older
+//! database to it (used by [`super::Sqlite`] when a database is opened).
+
+use rusqlite::{params, Connection};
+
+/// A result of SQLite.
+type SqlResult<T> = rusqlite::Result<T>;
+
+/// The schema version this code writes, kept in `PRAGMA user_version`.
+/// 1: the `games` and `moves` tables (databases older than the version
+/// number read as 0 and have them); 2: seat tokens and invite secrets
+/// stored as SHA-256 hashes, and the `health` table; 3: nicknames, clocks,
+/// lobby listing and the side to move in `games`, the time of each step in
+/// `moves`, and the `chat` table; 4: the `analyses` table (one post-game
+/// analysis per game); 5: the waiting draw offer in `games` (`draw_offer`,
+/// `draw_offer_seq`, `draw_rev`).
+pub const SCHEMA_VERSION: i64 = 5;
+
+/// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
+pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_MISMATCH),
+            Some(format!(
+                "the database has schema version {version}; this hoyito reads versions up to {SCHEMA_VERSION}"
+            )),
+        ));
+    }
+    if version < 1 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS games (
+                id TEXT PRIMARY KEY,
+                created_ms INTEGER NOT NULL,
+                updated_ms INTEGER NOT NULL,
+                mode TEXT NOT NULL,
+                rules TEXT NOT NULL,
+                is_match INTEGER NOT NULL,
+                level INTEGER NOT NULL,
+                engine_side TEXT,
+                start TEXT,
+                south_token TEXT,
+                north_token TEXT,
+                invite TEXT,
+                undos INTEGER NOT NULL DEFAULT 0,
+                status TEXT NOT NULL,
+                plies INTEGER NOT NULL DEFAULT 0,
+                result TEXT,
+                score_south INTEGER NOT NULL DEFAULT 0,
+                score_north INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
+            CREATE TABLE IF NOT EXISTS moves (
+                game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                token TEXT NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            ) WITHOUT ROWID;",
+        )?;
+    }
+    if version < 2 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS health (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                checked_ms INTEGER NOT NULL
+            );",
+        )?;
+        let rows = {
+            let mut st = tx.prepare("SELECT id, south_token, north_token, invite FROM games")?;
+            let rows = st.query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ))
+            })?;
+            rows.collect::<SqlResult<Vec<_>>>()?
+        };
+        let hash = |s: Option<String>| s.as_deref().map(crate::auth::hash_secret);
+        for (id, south, north, invite) in rows {
+            tx.execute(
+                "UPDATE games SET south_token = ?2, north_token = ?3, invite = ?4 WHERE id = ?1",
+                params![id, hash(south), hash(north), hash(invite)],
+            )?;
+        }
+    }
+    if version < 3 {
+        for (table, column, decl) in [
+            ("games", "south_name", "TEXT"),
+            ("games", "north_name", "TEXT"),
+            ("games", "clock", "TEXT"),
+            ("games", "public", "INTEGER NOT NULL DEFAULT 0"),
+            ("games", "to_move", "TEXT"),
+            ("moves", "at_ms", "INTEGER"),
+        ] {
+            add_column(&tx, table, column, decl)?;
+        }
+        tx.execute_batch(
+            "CREATE INDEX IF NOT EXISTS games_status ON games(status, updated_ms);
+            CREATE TABLE IF NOT EXISTS chat (
+                game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                side TEXT NOT NULL,
+                text TEXT NOT NULL,
+                at_ms INTEGER NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            ) WITHOUT ROWID;",
+        )?;
+    }
+    if version < 4 {
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS analyses (
+                game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+                epoch INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                created_ms INTEGER NOT NULL,
+                data TEXT NOT NULL
+            );",
+        )?;
+    }
+    if version < 5 {
+        for (column, decl) in [
+            ("draw_offer", "TEXT"),
+            ("draw_offer_seq", "INTEGER"),
+            ("draw_rev", "INTEGER NOT NULL DEFAULT 0"),
+        ] {
+            add_column(&tx, "games", column, decl)?;
+        }
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()
+}
+
+/// Adds a column to a table unless it has it already.
+fn add_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str, decl: &str) -> SqlResult<()> {
+    let has: bool = tx.query_row(
+        &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
+        params![column],
+        |r| r.get(0),
+    )?;
+    if !has {
+        tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl};"))?;
+    }
+    Ok(())
+}

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly module of crates/hoyito-wasm into OUT_DIR (default
 # web/wasm, the files the app serves and the repository keeps):
-# hoyito_wasm.js (wasm-bindgen --target web) and hoyito_wasm_bg.wasm
-# (optimised by wasm-opt). The output depends only on the sources and the
-# tools: paths are remapped, so any checkout builds the same bytes with the
-# same rustc, wasm-bindgen and wasm-opt.
+# hoyito_wasm.js (wasm-bindgen --target web), hoyito_wasm_bg.wasm
+# (optimised by wasm-opt) and SOURCES, the list of the inputs it was built
+# from (scripts/wasm-sources.sh; CI checks that web/wasm/SOURCES still
+# matches the tree, and tests what the module does with node --test and the
+# browser tests, without these tools). The output depends only on the
+# sources and the tools: paths are remapped, so any checkout builds the same
+# bytes with the same rustc, wasm-bindgen and wasm-opt.
 #
 # Needs: rustup target add wasm32-unknown-unknown;
 #        cargo install wasm-bindgen-cli --version <the wasm-bindgen of Cargo.lock>;
@@ -39,4 +42,5 @@ wasm-opt -O3 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-t
   "$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm/hoyito_wasm.wasm" -o "$tmp/hoyito_wasm.wasm"
 wasm-bindgen --target web --no-typescript --out-dir "$tmp/out" "$tmp/hoyito_wasm.wasm"
 cp "$tmp/out/hoyito_wasm_bg.wasm" "$tmp/out/hoyito_wasm.js" "$out/"
+bash "$root/scripts/wasm-sources.sh" > "$out/SOURCES"
 echo "build-wasm: $(wc -c < "$out/hoyito_wasm_bg.wasm") bytes ($(gzip -9n < "$out/hoyito_wasm_bg.wasm" | wc -c) gzipped) in $out"

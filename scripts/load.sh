@@ -43,14 +43,14 @@ start() { # start PORT [flags…]: hoyito serve on 127.0.0.1:PORT, a fresh datab
 stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
 latency() {
   echo "== move latency over 1,000 active games (one move every 333 ms each: 3,000 moves/s offered)"
-  start $port --create-rate 0 --move-rate 0 --max-connections-per-ip 0 --max-websockets-per-ip 0
+  start $port --create-rate 0 --create-quota 0 --move-rate 0 --max-connections-per-ip 0 --max-websockets-per-ip 0
   target/debug/examples/loadtest --url "http://127.0.0.1:$port" --games 1000 --think-ms 333 --seconds 20
   stop
 }
 
 port=18191
 echo "== memory per idle game"
-start $port --create-rate 0
+start $port --create-rate 0 --create-quota 0
 "$cap" --url "http://127.0.0.1:$port" --pid "$pid" idle-games 20000
 stop
 if [ -n "$pg" ]; then

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The Python package's tests: a virtual environment in target/py-venv, the
 # packages the tests use (from PyPI), the `hoyito` package built from
-# crates/hoyito-py by pip (maturin, release profile), then pytest.
+# crates/hoyito-py by pip (maturin) with Cargo's py-test profile (the test
+# profile's settings: optimised, no LTO; HOYITO_PY_PROFILE, default py-test; `pip install ./crates/hoyito-py`
+# alone builds the release profile), then pytest.
 #
 # The differential tests compare with two Rust programs: the core's
-# `random_trace` example (built here) and the `hoyito` command (HOYITO_BIN,
-# or an e2e-profile build made here).
+# `random_trace` example (HOYITO_TRACE_BIN, or built here) and the `hoyito`
+# command (HOYITO_BIN, or built here); `cargo test` builds both (profile
+# test), and scripts/test.sh passes those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,18 +33,24 @@ if [ ! -x "$VENV/bin/python" ]; then
   fi
 fi
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
-  "maturin>=1.7,<2" "numpy>=1.22" pytest "pettingzoo>=1.24" "gymnasium>=1.0" "open_spiel>=1.4"
+  "maturin>=1.9,<2" "numpy>=1.22" pytest "pettingzoo>=1.24" "gymnasium>=1.0" "open_spiel>=1.4"
 
-step "pip install ./crates/hoyito-py"
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/hoyito-py
+profile=${HOYITO_PY_PROFILE:-py-test}
+step "pip install ./crates/hoyito-py (cargo profile $profile)"
+MATURIN_PEP517_ARGS="--profile $profile --locked" "$VENV/bin/python" -m pip install -q \
+  --disable-pip-version-check --force-reinstall --no-deps ./crates/hoyito-py
 
 step "the Rust programs of the differential tests"
-cargo build --locked --quiet -p hoyito-core --example random_trace
-export HOYITO_TRACE_BIN="$PWD/target/debug/examples/random_trace"
-if [ -z "${HOYITO_BIN:-}" ]; then
-  cargo build --locked --quiet --profile e2e -p hoyito-cli
-  export HOYITO_BIN="$PWD/target/e2e/hoyito"
+target=${CARGO_TARGET_DIR:-$PWD/target}
+if [ -z "${HOYITO_TRACE_BIN:-}" ]; then
+  cargo build --locked --quiet --profile test -p hoyito-core --example random_trace
+  export HOYITO_TRACE_BIN="$target/debug/examples/random_trace"
 fi
+if [ -z "${HOYITO_BIN:-}" ]; then
+  cargo build --locked --quiet --profile test -p hoyito-cli
+  export HOYITO_BIN="$target/debug/hoyito"
+fi
+ls -l "$HOYITO_TRACE_BIN" "$HOYITO_BIN" >/dev/null
 
 step "pytest"
 (cd crates/hoyito-py && "../../$VENV/bin/python" -m pytest -q)

@@ -1,50 +1,76 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine: installs what the tests need
-# (Debian's chromium, the npm packages of the browser tests), then runs the
-# format check, clippy with warnings as errors, the API docs with warnings as
-# errors, every Rust test and doctest,
-# the PostgreSQL tests against a throwaway server (scripts/postgres.sh),
-# the end-to-end browser tests against an optimised build of the binary,
-# and the Python package's tests (scripts/test-python.sh).
+# (Debian's chromium and postgresql, in the background while Rust compiles;
+# the npm packages of the browser tests), then runs the format check, the
+# check that web/wasm/ was built from the current sources, clippy with
+# warnings as errors, the API docs with warnings as errors, every Rust test
+# (cargo nextest when installed, else cargo test) and doctest, the
+# PostgreSQL tests against a throwaway server (scripts/postgres.sh), the
+# WebAssembly module against the native crates, the end-to-end browser tests
+# and the Python package's tests (scripts/test-python.sh). The browser and
+# Python tests drive the `hoyito` binary that the Rust tests build (profile
+# test: optimised, see Cargo.toml). Ends with a table of each stage's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+target=${CARGO_TARGET_DIR:-$PWD/target}
 
 started=$SECONDS
-step() { printf '\n== %s == (%ds)\n' "$*" $((SECONDS - started)); }
+stage="" stage_started=$SECONDS
+stages=()
+end_stage() {
+  if [ -n "$stage" ]; then stages+=("$((SECONDS - stage_started))|$stage$1"); fi
+  stage=""
+}
+step() {
+  end_stage ""
+  stage=$*
+  stage_started=$SECONDS
+  printf '\n== %s == (%ds)\n' "$*" $((SECONDS - started))
+}
+cleanup=()
+on_exit() {
+  local rc=$1 c s
+  for c in "${cleanup[@]}"; do eval "$c" || true; done
+  if [ "$rc" = 0 ]; then end_stage ""; else end_stage " (FAILED)"; fi
+  printf '\n== stage times ==\n'
+  for s in "${stages[@]}"; do printf '%6ds  %s\n' "${s%%|*}" "${s#*|}"; done
+  printf '%6ds  total%s\n' $((SECONDS - started)) "$(if [ "$rc" != 0 ]; then echo ", exit status $rc"; fi)"
+}
+trap 'on_exit $?' EXIT
 
-step "system packages (chromium for the browser tests, postgresql)"
+sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+step "system packages (chromium, postgresql): started in the background"
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 && command -v psql >/dev/null || missing+=(postgresql)
+apt_log=$(mktemp)
+cleanup+=('rm -f "$apt_log"')
 if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  echo "installing ${missing[*]} (log: $apt_log)"
+  (sudo_ apt-get update -qq && sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >"$apt_log" 2>&1 &
+  apt_pid=$!
+else
+  apt_pid=""
+fi
+wait_for_packages() {
+  if [ -n "$apt_pid" ]; then
+    wait "$apt_pid" || { cat "$apt_log" >&2; echo "installing ${missing[*]} failed" >&2; exit 1; }
+    apt_pid=""
   fi
-fi
-/usr/bin/chromium --version
-
-step "WebAssembly tools (wasm32 target, wasm-bindgen-cli of Cargo.lock, wasm-opt)"
-rustup target add wasm32-unknown-unknown
-wasm_bindgen=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
-if [ "$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }')" != "$wasm_bindgen" ]; then
-  # Its own lock file first; a registry mirror may lack one of its pinned versions.
-  cargo install wasm-bindgen-cli --version "$wasm_bindgen" --locked || cargo install wasm-bindgen-cli --version "$wasm_bindgen"
-fi
-if ! command -v wasm-opt >/dev/null; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binaryen >/dev/null
-  else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binaryen >/dev/null
-  fi
-fi
-
-step "npm packages (playwright-core)"
-(cd web && npm ci --no-audit --no-fund --loglevel=error)
+}
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
+
+step "WebAssembly module: web/wasm/ built from the current sources (web/wasm/SOURCES)"
+bash scripts/wasm-sources.sh --check
+
+step "third-party notices: web/THIRD-PARTY.md lists what Cargo.lock ships"
+python3 scripts/third-party.py --check
+
+step "npm packages (playwright-core)"
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
 
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -52,39 +78,39 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo doc -D warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
-step "cargo test (all crates, doctests included)"
-cargo test --workspace --locked
+if cargo nextest --version >/dev/null 2>&1; then
+  step "build the Rust tests (cargo nextest run --no-run)"
+  cargo nextest run --workspace --locked --no-run
+  step "run the Rust tests (cargo nextest run)"
+  cargo nextest run --workspace --locked --no-fail-fast
+  step "doctests (cargo test --doc)"
+  cargo test --workspace --locked --doc
+  ignored() { cargo nextest run --workspace --locked --no-fail-fast --run-ignored only -E "$1"; }
+else
+  step "cargo test (all crates, doctests included)"
+  cargo test --workspace --locked
+  ignored() {
+    cargo test --locked --workspace --test postgres --test reliability -- --ignored
+  }
+fi
 
 step "PostgreSQL: storage against SQLite, two server nodes, kill -9 rounds"
+wait_for_packages
 pg_dir=$(mktemp -d)
-trap 'bash scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
+cleanup+=('bash scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir"')
 eval "$(bash scripts/postgres.sh start "$pg_dir")"
-cargo test --locked -p hoyito-server --test postgres -- --ignored
-cargo test --locked -p hoyito-cli --test reliability -- --ignored
+ignored 'binary(postgres) | binary(reliability)'
 bash scripts/postgres.sh stop "$pg_dir"
-
-step "WebAssembly module: a rebuild gives the files in web/wasm/"
-wasm_out=$(mktemp -d)
-bash scripts/build-wasm.sh "$wasm_out"
-for f in hoyito_wasm.js hoyito_wasm_bg.wasm; do
-  if ! cmp -s "web/wasm/$f" "$wasm_out/$f"; then
-    echo "web/wasm/$f differs from a rebuild of crates/hoyito-wasm: run scripts/build-wasm.sh and commit web/wasm/" >&2
-    echo "(tools: $(rustc -V); wasm-bindgen $wasm_bindgen; $(wasm-opt --version))" >&2
-    exit 1
-  fi
-done
-rm -rf "$wasm_out"
 
 step "WebAssembly module against the native crates (node --test)"
 node --test crates/hoyito-wasm/tests/
 
-step "optimised build for the browser tests (profile e2e: release without LTO)"
-cargo build --profile e2e --locked -p hoyito-cli
-
-step "end-to-end browser tests"
-HOYITO_BIN="$PWD/target/e2e/hoyito" bash web/tests/run.sh
+step "end-to-end browser tests (the hoyito that the Rust tests built)"
+/usr/bin/chromium --version
+HOYITO_BIN="$target/debug/hoyito" bash web/tests/run.sh
 
 step "Python package (crates/hoyito-py): build, install, pytest"
-HOYITO_BIN="$PWD/target/e2e/hoyito" bash scripts/test-python.sh
+HOYITO_BIN="$target/debug/hoyito" HOYITO_TRACE_BIN="$target/debug/examples/random_trace" \
+  bash scripts/test-python.sh
 
-step "done"
+end_stage ""

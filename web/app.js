@@ -1,9 +1,11 @@
 // Hoyito in the browser. The pieces:
 //   api.js          the server's HTTP API and the seats this browser holds
-//   router.js       which page a path shows; navigation without reloads
+//   router.js       which page a path shows, links that navigate
+//   nav.js          navigate(path): the pages' way to another page, without a reload
 //   pwa.js          the service worker (offline app); whether the server answers
 //   local/*.js      games on this device: WebAssembly rules (wasm/), engine worker, IndexedDB
-//   ui.js           escaping, side names, the toast
+//   html.js         the one way to write HTML: escaped templates, Trusted Types
+//   ui.js           side names, the toast
 //   i18n.js         English, Spanish and Haitian Kreyòl strings
 //   board.js        the SVG board
 //   markdown.js     the rules page's Markdown

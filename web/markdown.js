@@ -1,7 +1,8 @@
 // A small Markdown renderer for the rules page: headings, paragraphs,
-// nested lists, emphasis, code and links. Input is escaped first.
+// nested lists, emphasis, code and links. Input is escaped first (quotes
+// too, so a link's address stays inside its attribute).
 
-const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+import { esc } from './html.js';
 
 function inline(text) {
   return esc(text)

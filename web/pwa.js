@@ -2,10 +2,12 @@
 // caches the app and the WebAssembly module), and tells whether the
 // server answers (offline, or a copy of the app on a static host, has none).
 
+import { scriptUrl } from './html.js';
+
 /** Registers the service worker (once the page has loaded, so it never delays the first paint). */
 export function registerServiceWorker() {
   if (!('serviceWorker' in navigator)) return;
-  const go = () => navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((e) => console.error('service worker:', e));
+  const go = () => navigator.serviceWorker.register(scriptUrl('/sw.js'), { scope: '/' }).catch((e) => console.error('service worker:', e));
   if (document.readyState === 'complete') go(); else window.addEventListener('load', go, { once: true });
 }
 

@@ -7,7 +7,9 @@ import { gamesPage } from './pages/games.js';
 import { rulesPage } from './pages/rules.js';
 import { notFoundPage } from './pages/not-found.js';
 import { howToPlayPage } from './pages/how-to-play.js';
+import { aboutPage } from './pages/about.js';
 import { gamePage } from './game/view.js';
+import { navigate, onNavigate } from './nav.js';
 
 const app = document.getElementById('app');
 let teardown = null;
@@ -19,15 +21,11 @@ function pageFor(path) {
   if (path === '/games') return () => gamesPage(app);
   if (path === '/rules') return () => rulesPage(app);
   if (path === '/how-to-play') return () => howToPlayPage(app);
+  if (path === '/about') return () => aboutPage(app);
   if (path === '/' || path === '/new') return () => newGamePage(app);
   return () => notFoundPage(app);
 }
 
-/** Shows `path`, adding it to the history (or replacing the current entry). */
-export function navigate(path, replace = false) {
-  if (replace) history.replaceState(null, '', path); else history.pushState(null, '', path);
-  route();
-}
 
 /** Shows the page of the current address. */
 export function route() {
@@ -48,6 +46,7 @@ export function route() {
 
 /** Wires links with data-nav, the back button and the language buttons. */
 export function startRouter() {
+  onNavigate(route);
   document.addEventListener('click', (e) => {
     const a = e.target.closest('a[data-nav]');
     if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;

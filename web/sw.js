@@ -34,7 +34,12 @@ async function cachedThenRefresh(event, key) {
   });
   if (cached) {
     event.waitUntil(refresh.catch(() => {}));
-    return cached;
+    // A new Response, so that the page sees it at the address it asked
+    // for: a module's relative imports resolve against its response's URL,
+    // and the cached one's is the file's plain path (/app.js for
+    // /v/<build>/app.js). Served as it is, a module would load from both
+    // addresses, twice, with two copies of its state (the language among them).
+    return new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers: cached.headers });
   }
   return refresh;
 }

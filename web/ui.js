@@ -1,9 +1,7 @@
-// Small helpers shared by the pages: HTML escaping, side names, the toast.
+// Small helpers shared by the pages: side names, the toast (HTML is built
+// by html.js).
 
 import { t } from './i18n.js';
-
-/** `s` escaped for HTML text and attribute values. */
-export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
 /** "South" or "North" in the current language. */
 export const sideName = (s) => t(`side.${s}`);

@@ -4,6 +4,7 @@
 
 import { t } from '../i18n.js';
 import { isOver, isYou } from './state.js';
+import { html, setHtml } from '../html.js';
 
 const PREF = { sound: 'hoyito.alerts.sound', notify: 'hoyito.alerts.notify' };
 let iconText = null; // the favicon's SVG, fetched once
@@ -70,11 +71,11 @@ export function drawAlerts(G) {
   const v = S.view;
   const box = $('alerts');
   const seated = S.seat && S.seat !== 'both' && v.mode !== 'hotseat';
-  if (!seated) { box.innerHTML = ''; setBadge(false); return; }
+  if (!seated) { box.replaceChildren(); setBadge(false); return; }
   if (!box.firstChild) {
-    box.innerHTML = `<fieldset><legend>${t('alerts.label')}</legend>
+    setHtml(box, html`<fieldset><legend>${t('alerts.label')}</legend>
       <label class="check"><input type="checkbox" id="alert-sound"> ${t('alerts.sound')}</label>
-      <label class="check"><input type="checkbox" id="alert-notify"> ${t('alerts.notify')}</label></fieldset>`;
+      <label class="check"><input type="checkbox" id="alert-notify"> ${t('alerts.notify')}</label></fieldset>`);
     const sound = $('alert-sound');
     const notifyBox = $('alert-notify');
     sound.checked = on('sound');

@@ -7,8 +7,9 @@
 
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
-import { esc, sideName, toast, toastError } from '../ui.js';
-import { navigate } from '../router.js';
+import { sideName, toast, toastError } from '../ui.js';
+import { html, setHtml } from '../html.js';
+import { navigate } from '../nav.js';
 import { isLocalId } from '../local/backend.js';
 import { buildFrames, isOver, parseToken, rowStart } from './state.js';
 import { drawGraph, formatEval } from './graph.js';
@@ -21,15 +22,29 @@ const MARKS = ['best', 'inaccuracy', 'mistake', 'blunder'];
 
 /** Sets up the analysis of the game page `G`; returns its teardown. */
 export function initAnalysis(G) {
-  const A = { view: null, line: null, closed: false, timer: null, starting: false };
+  const A = {
+    view: null, line: null, closed: false, timer: null, starting: false, asked: false,
+  };
   G.A = A;
+  return () => { A.closed = true; clearTimeout(A.timer); };
+}
+
+/**
+ * Asks once for the analysis stored or running, when the page first could
+ * show one (see `drawAnalysis`): a game going on, online or not yet
+ * replayed, has none to ask for, and a game on this device is analysed
+ * only as a copy on the server.
+ */
+function load(G) {
+  const { A } = G;
+  if (A.asked || isLocalId(G.S.id)) return;
+  A.asked = true;
   api('GET', `/api/games/${G.S.id}/analysis`).then((v) => {
     if (A.closed) return;
     A.view = v;
     if (v.status !== 'done') poll(G);
     G.render();
   }, () => {});
-  return () => { A.closed = true; clearTimeout(A.timer); };
 }
 
 /** Whether the analysis is of the game as it stands. */
@@ -134,31 +149,27 @@ export function drawAnalysis(G) {
   const view = ok ? A.view : null;
   // Offered on the result, and in the replay of any game but an online one
   // still being played (the server analyses those once they are over).
-  const offer = !view && v.seq > 0 && (isOver(v) || (S.frame !== null && v.mode !== 'online'));
+  const analysable = v.seq > 0 && (isOver(v) || (S.frame !== null && v.mode !== 'online'));
+  if (analysable) load(G);
+  const offer = !view && analysable;
   const frames = buildFrames(v);
   const k = Math.min(shownFrame(S), frames.length - 1);
   const ply = view ? view.plies[k] : null;
   if (!view && !offer) {
-    box.innerHTML = '';
+    box.replaceChildren();
     drawMarks(G, null);
     return;
   }
-  let html = `<section class="analysis card" aria-labelledby="an-title"><h2 id="an-title">${t('an.title')}</h2>`;
+  let inner;
   if (!view) {
-    html += `<button type="button" id="an-start" class="primary"${A.starting ? ' disabled' : ''}>${t('an.analyse')}</button>`;
-    if (A.view) html += `<p class="muted">${t('an.stale')}</p>`;
+    inner = html`<button type="button" id="an-start" class="primary"${A.starting ? html` disabled` : ''}>${t('an.analyse')}</button>${
+      A.view ? html`<p class="muted">${t('an.stale')}</p>` : ''}`;
   } else {
-    if (view.status !== 'done') {
-      html += `<p class="an-progress"><label for="an-progress">${t('an.progress', { done: view.done, total: view.total })}</label>
-        <progress id="an-progress" max="${view.total}" value="${view.done}"></progress></p>`;
-    }
-    html += '<div id="an-graph" class="an-graph"></div>';
-    html += `<p class="muted an-legend">${t('an.legend')}</p>`;
-    html += positionInfo(G, view, ply, k, frames);
-    if (view.summary) html += summaryTable(view);
+    inner = html`${view.status !== 'done' ? html`<p class="an-progress"><label for="an-progress">${t('an.progress', { done: view.done, total: view.total })}</label>
+        <progress id="an-progress" max="${view.total}" value="${view.done}"></progress></p>` : ''}<div id="an-graph" class="an-graph"></div>
+      <p class="muted an-legend">${t('an.legend')}</p>${positionInfo(G, view, ply, k, frames)}${view.summary ? summaryTable(view) : ''}`;
   }
-  html += '</section>';
-  box.innerHTML = html;
+  setHtml(box, html`<section class="analysis card" aria-labelledby="an-title"><h2 id="an-title" tabindex="-1">${t('an.title')}</h2>${inner}</section>`);
   const on = (id, f) => { const b = G.$(id); if (b) b.addEventListener('click', f); };
   on('an-start', () => start(G));
   on('an-line', () => { A.line = { k, i: 0 }; G.render(); });
@@ -175,47 +186,45 @@ export function drawAnalysis(G) {
 
 /** The evaluation, the move that led here with its mark, the best move, the line. */
 function positionInfo(G, view, ply, k, frames) {
-  if (!ply) return `<p class="muted">${t('an.graph_pending', { ply: k })}</p>`;
-  let html = `<p class="an-eval">${t('an.eval', { eval: formatEval(ply.eval, false) })}
+  if (!ply) return html`<p class="muted">${t('an.graph_pending', { ply: k })}</p>`;
+  const evalLine = html`<p class="an-eval">${t('an.eval', { eval: formatEval(ply.eval, false) })}
     <span class="an-exact">(${ply.exact ? t('an.exact') : t('an.estimate')})</span></p>`;
   const m = ply.played;
+  let played = '';
   if (m) {
     const lost = m.mark === 'best' ? '' : ` — ${t('an.lost', { n: m.loss, best: m.best, score: formatEval(m.best_score, false) })}`;
-    html += `<p class="an-played">${esc(t('an.played', { ply: k, side: sideName(m.side), move: m.token }))}:
-      <span class="mark m-${m.mark}">${MARK_SYMBOL[m.mark]} ${esc(markLabel(m.mark))}</span>${esc(lost)}</p>`;
+    played = html`<p class="an-played">${t('an.played', { ply: k, side: sideName(m.side), move: m.token })}:
+      <span class="mark m-${m.mark}">${MARK_SYMBOL[m.mark]} ${markLabel(m.mark)}</span>${lost}</p>`;
   }
   const A = G.A;
+  let rest;
   if (A.line && A.line.k === k && ply.line.length) {
     const s = ply.line[A.line.i];
-    html += `<div class="an-line" role="group" aria-label="${esc(t('an.line'))}">
-      <p id="an-line-text" aria-live="polite">${esc(t('an.line_step', { i: A.line.i + 1, n: ply.line.length, side: sideName(s.side), move: s.token }))}</p>
-      <button type="button" id="an-line-prev" aria-label="${esc(t('an.line_prev'))}"${A.line.i === 0 ? ' disabled' : ''}>◀</button>
-      <button type="button" id="an-line-next" aria-label="${esc(t('an.line_next'))}"${A.line.i >= ply.line.length - 1 ? ' disabled' : ''}>▶</button>
+    rest = html`<div class="an-line" role="group" aria-label="${t('an.line')}">
+      <p id="an-line-text" aria-live="polite">${t('an.line_step', { i: A.line.i + 1, n: ply.line.length, side: sideName(s.side), move: s.token })}</p>
+      <button type="button" id="an-line-prev" aria-label="${t('an.line_prev')}"${A.line.i === 0 ? html` disabled` : ''}>◀</button>
+      <button type="button" id="an-line-next" aria-label="${t('an.line_next')}"${A.line.i >= ply.line.length - 1 ? html` disabled` : ''}>▶</button>
       <button type="button" id="an-line-close">${t('an.line_close')}</button></div>`;
   } else if (ply.best) {
     const { arrow } = moveHoles(G, ply.to_move, ply.best);
-    html += `<p class="an-best">${esc(t('an.best', { side: sideName(ply.to_move), move: ply.best }))}
-      <span aria-hidden="true">${arrow}</span> · ${esc(t('an.pv'))}: ${ply.pv.map(esc).join(' ')}</p>
-      <div class="an-actions"><button type="button" id="an-line">${t('an.line')}</button>`;
     const toMove = frames[k].toMove;
-    if (toMove) {
-      html += `<button type="button" id="an-play-engine">${t('an.play_engine')}</button>
-        <button type="button" id="an-play-hotseat">${t('an.play_hotseat')}</button>`;
-    }
-    html += '</div>';
+    rest = html`<p class="an-best">${t('an.best', { side: sideName(ply.to_move), move: ply.best })}
+      <span aria-hidden="true">${arrow}</span> · ${t('an.pv')}: ${ply.pv.join(' ')}</p>
+      <div class="an-actions"><button type="button" id="an-line">${t('an.line')}</button>${toMove ? html`<button type="button" id="an-play-engine">${t('an.play_engine')}</button>
+        <button type="button" id="an-play-hotseat">${t('an.play_hotseat')}</button>` : ''}</div>`;
   } else {
-    html += `<p class="muted">${t('an.no_best')}</p>`;
+    rest = html`<p class="muted">${t('an.no_best')}</p>`;
   }
-  return html;
+  return html`${evalLine}${played}${rest}`;
 }
 
 function summaryTable(view) {
-  const head = MARKS.map((m) => `<th scope="col"><span aria-hidden="true">${MARK_SYMBOL[m]}</span> ${esc(markLabel(m))}</th>`).join('');
+  const head = MARKS.map((m) => html`<th scope="col"><span aria-hidden="true">${MARK_SYMBOL[m]}</span> ${markLabel(m)}</th>`);
   const row = (side) => {
     const s = view.summary[side];
-    return `<tr><th scope="row">${esc(sideName(side))}</th><td>${s.average_loss.toFixed(2)}</td>${MARKS.map((m) => `<td>${s.counts[m] ?? 0}</td>`).join('')}</tr>`;
+    return html`<tr><th scope="row">${sideName(side)}</th><td>${s.average_loss.toFixed(2)}</td>${MARKS.map((m) => html`<td>${s.counts[m] ?? 0}</td>`)}</tr>`;
   };
-  return `<div class="an-summary" tabindex="0" role="region" aria-label="${esc(t('an.summary'))}"><table><caption>${t('an.summary')}</caption>
+  return html`<div class="an-summary" tabindex="0" role="region" aria-label="${t('an.summary')}"><table><caption>${t('an.summary')}</caption>
     <thead><tr><th scope="col">${t('an.side')}</th><th scope="col">${t('an.avg_loss')}</th>${head}</tr></thead>
     <tbody>${row('south')}${row('north')}</tbody></table></div>`;
 }
@@ -233,7 +242,7 @@ function drawMarks(G, view) {
     const span = document.createElement('span');
     span.className = `an-mark mark m-${m.mark}`;
     span.title = markLabel(m.mark);
-    span.innerHTML = ` <span aria-hidden="true">${MARK_SYMBOL[m.mark]}</span><span class="sr-only">, ${esc(markLabel(m.mark))}</span>`;
+    setHtml(span, html` <span aria-hidden="true">${MARK_SYMBOL[m.mark]}</span><span class="sr-only">, ${markLabel(m.mark)}</span>`);
     b.appendChild(span);
   }
 }

@@ -5,6 +5,7 @@
 import { t } from '../i18n.js';
 import { api } from '../api.js';
 import { toastError } from '../ui.js';
+import { html, setHtml } from '../html.js';
 import { playerName } from './state.js';
 
 const MAX = 200;
@@ -39,10 +40,10 @@ export function drawChat(G) {
   box.hidden = false;
   if (!box.firstChild) {
     const player = S.seat && S.seat !== 'both';
-    box.innerHTML = `<h2>${t('chat.title')}</h2><ul id="chat-list" class="chat-list" aria-live="polite"></ul>
-      ${player ? `<form id="chat-form" class="row"><input id="chat-text" maxlength="${MAX}" autocomplete="off"
+    setHtml(box, html`<h2>${t('chat.title')}</h2><ul id="chat-list" class="chat-list" aria-live="polite"></ul>
+      ${player ? html`<form id="chat-form" class="row"><input id="chat-text" maxlength="${MAX}" autocomplete="off"
         placeholder="${t('chat.placeholder')}" aria-label="${t('chat.placeholder')}">
-        <button type="submit">${t('chat.send')}</button></form>` : `<p class="muted">${t('chat.readonly')}</p>`}`;
+        <button type="submit">${t('chat.send')}</button></form>` : html`<p class="muted">${t('chat.readonly')}</p>`}`);
     const form = $('chat-form');
     if (form) form.addEventListener('submit', (e) => { e.preventDefault(); send(G); });
   }
@@ -73,9 +74,9 @@ export function onChat(G, m) {
 /** Fetches the messages so far. */
 export async function loadChat(G) {
   try {
-    const { messages } = await api('GET', `/api/games/${G.S.id}/chat`);
+    const { messages } = await api('GET', `/api/games/${G.S.id}/chat`, undefined, G.S.token);
     for (const m of messages) onChat(G, m);
-  } catch { /* the game page shows its own errors */ }
+  } catch { /* a spectator of a game that is not public gets 403; the page shows its own errors */ }
 }
 
 /** Starts the page with no messages (they are loaded once the socket opens). */

@@ -7,9 +7,10 @@ import { playerName } from './state.js';
 
 let ticker = null;
 
-/** The time left `ms` as the clock shows it: `4:05`, `1:02:03`, `2 d 3 h`, `9.4`. */
+/** The time left `ms` as the clock shows it: `4:05`, `1:02:03`, `2 d 3 h`, `9.4`; none left is `0:00`. */
 export function formatClock(ms) {
-  const s = Math.max(0, ms) / 1000;
+  if (ms <= 0) return '0:00';
+  const s = ms / 1000;
   if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
   const two = (n) => String(Math.floor(n)).padStart(2, '0');
   if (s >= 3600) return `${Math.floor(s / 3600)}:${two((s % 3600) / 60)}:${two(s % 60)}`;
@@ -19,10 +20,16 @@ export function formatClock(ms) {
 
 /** The time left on `side`'s clock now, counting from when the view came. */
 function left(S, side) {
+  // The server flags a side whose time ran out: its clock shows none left,
+  // whatever time it had at its last stored step.
+  if (S.view && S.view.flagged === side) return 0;
   const c = S.clockBase.clock;
   const k = side === 'south' ? 0 : 1;
   const ms = c.remaining_ms[k];
-  return c.running === side ? ms - (Date.now() - S.clockBase.at) : ms;
+  // While the server cannot be reached the page does not know the clocks:
+  // they stay as they were when the connection dropped.
+  const now = S.clockPausedAt ?? Date.now();
+  return c.running === side ? ms - (now - S.clockBase.at) : ms;
 }
 
 function paint(G) {
@@ -31,11 +38,11 @@ function paint(G) {
   if (!v || !v.clock || !S.clockBase) return;
   const el = $('clock');
   if (!el) return;
-  el.innerHTML = '';
+  el.replaceChildren();
   for (const side of ['south', 'north']) {
     const span = document.createElement('span');
     const time = formatClock(left(S, side));
-    span.className = `clock-side${v.clock.running === side ? ' running' : ''}${left(S, side) < 20000 ? ' low' : ''}`;
+    span.className = `clock-side${v.clock.running === side ? ' running' : ''}${left(S, side) < 20000 ? ' low' : ''}${S.clockPausedAt ? ' paused' : ''}`;
     span.dataset.side = side;
     span.textContent = `${playerName(S, side)} ${time}`;
     span.setAttribute('aria-label', t('clock.label', { name: playerName(S, side), time }));
@@ -53,6 +60,19 @@ export function drawClock(G) {
   if (!S.clockBase || S.clockBase.clock !== v.clock) S.clockBase = { clock: v.clock, at: Date.now() };
   paint(G);
   if (!ticker) ticker = setInterval(() => paint(G), 200);
+}
+
+/**
+ * Pauses the clocks while the server cannot be reached (`up` false) and
+ * lets them run again when it can: the next view brings the server's times.
+ */
+export function clockConnection(G, up) {
+  const { S } = G;
+  if (up) S.clockPausedAt = null;
+  else if (S.clockPausedAt == null) S.clockPausedAt = Date.now();
+  const el = G.$('clock');
+  if (el) el.dataset.paused = up ? 'false' : 'true';
+  paint(G);
 }
 
 /** Stops the ticking (the page is left). */

@@ -3,9 +3,12 @@
 
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
-import { esc, toast, toastError } from '../ui.js';
-import { navigate } from '../router.js';
-import { isOver, say, playerName } from './state.js';
+import { toast, toastError } from '../ui.js';
+import { html, setHtml } from '../html.js';
+import { navigate } from '../nav.js';
+import {
+  isOver, say, playerName, waitingForOpponent,
+} from './state.js';
 import { isLocalId, createLocalGame } from '../local/backend.js';
 
 /** The sentence telling how `v` was stopped (resigned, aborted, drawn, flagged), or ''. */
@@ -15,6 +18,31 @@ export function stopSentence(S, v) {
   if (v.flagged) return say(S, 'game.flagged', v.flagged);
   if (v.end === 'agreed_draw') return t('game.draw_agreed');
   return '';
+}
+
+const otherSide = (side) => (side === 'south' ? 'north' : 'south');
+
+/** Who won a game (or match) stopped early: the side, `draw` or `aborted`; null if it was not stopped. */
+export function stoppedWinner(v) {
+  return {
+    resign: v.resigned && otherSide(v.resigned), timeout: v.flagged && otherSide(v.flagged), abort: 'aborted', agreed_draw: 'draw',
+  }[v.end] || null;
+}
+
+/**
+ * Who won the game shown, for the status line: "Ana wins 28–20" (the
+ * winner's seeds first) or "Draw 24–24" for a game played out, "Ana wins"
+ * for one stopped early or a match; '' while it goes on, or if aborted.
+ */
+export function resultSentence(S, v) {
+  const st = v.state;
+  const stopped = stoppedWinner(v);
+  const w = (v.match_result && v.match_result.winner) || stopped || (st.over ? st.winner : null);
+  if (!w || w === 'aborted') return '';
+  const name = w === 'draw' ? t('game.draw') : say(S, 'game.wins', w);
+  if (v.match_result || stopped) return name;
+  const [a, b] = st.captured;
+  return `${name} ${w === 'north' ? `${b}–${a}` : `${a}–${b}`}`;
 }
 
 /** The move-list label of a step that stopped the game, or null for other steps. */
@@ -36,30 +64,63 @@ export const canAbort = (S, v) => !!S.seat && !isLocalId(S.id) && !isOver(v) && 
 export function canOfferDraw(S, v) {
   // Games on this device have no draw offers: resign or play on.
   if (!S.seat || S.seat === 'both' || isLocalId(S.id) || isOver(v) || v.mode === 'hotseat' || v.state.over) return false;
+  // Nobody to offer it to before the second player has come.
+  if (waitingForOpponent(v)) return false;
   // The computer is asked once per move.
   if (v.mode === 'engine') return v.state.to_move === S.seat && !v.thinking && S.drawAskedAt !== `${v.epoch}:${v.seq}`;
   return v.draw_offer !== S.seat;
+}
+
+/** The side this browser plays alone (not a spectator, not both sides at one device), or null. */
+const ownSide = (S) => (S.seat === 'south' || S.seat === 'north' ? S.seat : null);
+
+/**
+ * Notes, as view `next` replaces `prev`, that the other player declined
+ * this browser's draw offer: it went with no step stored (a move withdraws
+ * an offer; an accepted one ends the game). The page says so until the
+ * next step.
+ */
+export function noticeDecline(S, prev, next) {
+  const me = ownSide(S);
+  if (me && prev && prev.draw_offer === me && !next.draw_offer && !isOver(next)
+    && next.epoch === prev.epoch && next.seq === prev.seq) {
+    S.drawDeclined = `${next.epoch}:${next.seq}`;
+  }
 }
 
 /** Shows and hides the abort and draw buttons, and the box answering a draw offer. */
 export function drawEndControls(G) {
   const { S, $ } = G;
   const v = S.view;
+  const me = ownSide(S);
   $('abort').hidden = !canAbort(S, v);
-  $('offer-draw').hidden = !canOfferDraw(S, v) || (v.draw_offer && v.draw_offer !== S.seat);
+  $('offer-draw').hidden = !canOfferDraw(S, v) || (v.draw_offer && v.draw_offer !== me);
   const box = $('draw-offer');
-  const toMe = v.draw_offer && S.seat && S.seat !== 'both' && v.draw_offer !== S.seat && !isOver(v);
+  const toMe = v.draw_offer && me && v.draw_offer !== me && !isOver(v);
   if (toMe) {
     if (!box.dataset.shown) {
-      box.innerHTML = `<div class="card draw-offer" role="alert"><p>${esc(t('game.draw_offer_from', { name: playerName(S, v.draw_offer) }))}</p>
+      setHtml(box, html`<div class="card draw-offer" role="alert"><p>${t('game.draw_offer_from', { name: playerName(S, v.draw_offer) })}</p>
         <button type="button" class="primary" id="accept-draw">${t('game.accept_draw')}</button>
-        <button type="button" id="decline-draw">${t('game.decline_draw')}</button></div>`;
+        <button type="button" id="decline-draw">${t('game.decline_draw')}</button></div>`);
       box.dataset.shown = '1';
+      delete box.dataset.line;
       $('accept-draw').addEventListener('click', () => drawAction(G, 'accept'));
       $('decline-draw').addEventListener('click', () => drawAction(G, 'decline'));
     }
   } else {
-    box.innerHTML = v.draw_offer === S.seat && !isOver(v) ? `<p class="muted">${t('game.draw_offered')}</p>` : '';
+    // Who offered a draw that waits (a spectator reads the player's name);
+    // the player who offered, that the other declined it.
+    let line = html``;
+    if (v.draw_offer && !isOver(v)) {
+      line = v.draw_offer === me
+        ? html`<p class="muted">${t('game.draw_offered')}</p>`
+        : html`<p class="muted">${t('game.draw_offered_by', { name: playerName(S, v.draw_offer) })}</p>`;
+    } else if (me && !isOver(v) && S.drawDeclined === `${v.epoch}:${v.seq}`) {
+      line = html`<p class="muted declined" role="status">${t('game.draw_declined_by', { name: playerName(S, otherSide(me)) })}</p>`;
+    }
+    // Drawn again only when it changes: a screen reader hears it once.
+    if (box.dataset.shown || box.dataset.line !== String(line)) setHtml(box, line);
+    box.dataset.line = String(line);
     delete box.dataset.shown;
   }
 }
@@ -110,11 +171,36 @@ function rematchBody(S, v) {
   return body;
 }
 
-/** The Rematch and New game buttons under the result (for the game's players). */
+/**
+ * The Rematch and New game buttons under the result (for the game's
+ * players). In an online game, the other player's request shows as an
+ * offer to accept; once this browser holds a seat in the rematch, a link
+ * to it.
+ */
 export function afterButtons(S, v) {
   if (!isOver(v) || !S.seat) return '';
-  return `<div class="after"><button type="button" class="primary" id="rematch">${t('game.rematch')}</button>
-    <a class="button" href="/" data-nav id="new-game-link">${t('game.new_game')}</a></div>`;
+  const r = v.mode === 'online' ? v.rematch : null;
+  const newGame = html`<a class="button" href="/" data-nav id="new-game-link">${t('game.new_game')}</a>`;
+  if (r && seats.get(r.id)) {
+    return html`<div class="after"><a class="button primary" href="/g/${r.id}" data-nav id="rematch-link">${t('game.rematch_open')}</a>${newGame}</div>`;
+  }
+  if (r && r.by !== S.seat && !r.accepted) {
+    return html`<div class="after"><p id="rematch-offer" class="offer">${t('game.rematch_offered', { name: playerName(S, r.by) })}</p>
+      <button type="button" class="primary" id="rematch">${t('game.rematch_accept')}</button>${newGame}</div>`;
+  }
+  return html`<div class="after"><button type="button" class="primary" id="rematch">${t('game.rematch')}</button>${newGame}</div>`;
+}
+
+/** Asks the server for the rematch of online game `S.id`: both players' requests meet in one game. */
+async function onlineRematch(S) {
+  try {
+    return await api('POST', `/api/games/${S.id}/rematch`, {}, S.token);
+  } catch (err) {
+    // Asked already (on another tab, say): the seat is in this browser.
+    const id = S.view?.rematch?.id;
+    if (err.code === 'rematch_asked' && id && seats.get(id)) return { id, ...seats.get(id) };
+    throw err;
+  }
 }
 
 /** Wires the Rematch button, if shown. */
@@ -125,9 +211,11 @@ export function bindAfter(G) {
     const { S } = G;
     b.disabled = true;
     try {
+      let r;
+      if (S.view.mode === 'online') r = await onlineRematch(S);
       // A game on this device is followed by another one on this device.
-      const body = rematchBody(S, S.view);
-      const r = isLocalId(S.id) ? await createLocalGame(body) : await api('POST', '/api/games', body);
+      else if (isLocalId(S.id)) r = await createLocalGame(rematchBody(S, S.view));
+      else r = await api('POST', '/api/games', rematchBody(S, S.view));
       seats.set(r.id, { token: r.token, seat: r.seat, invite: r.invite || null });
       navigate(`/g/${r.id}`);
     } catch (err) {
@@ -138,4 +226,4 @@ export function bindAfter(G) {
 }
 
 /** The line of the result telling how the game ended. */
-export const endLine = (v) => (v.end && v.end !== 'play' ? `<p class="ended-by">${t('game.ended_by')}: ${esc(t(`end.${v.end}`))}</p>` : '');
+export const endLine = (v) => (v.end && v.end !== 'play' ? html`<p class="ended-by">${t('game.ended_by')}: ${t(`end.${v.end}`)}</p>` : '');

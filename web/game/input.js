@@ -61,6 +61,8 @@ async function undo(G) {
     // The view undone from: refused (409 stale) if the game has moved on.
     const g = await api('POST', `/api/games/${S.id}/undo`, { seq: S.view.seq, epoch: S.view.epoch }, S.token);
     S.frame = null;
+    S.first = null;
+    S.hint = null;
     G.accept(g, null);
   } catch (err) {
     toastError(err);
@@ -70,12 +72,16 @@ async function undo(G) {
 
 async function hint(G) {
   const { S } = G;
+  const at = `${S.view.epoch}:${S.view.seq}`;
   try {
     const h = await api('POST', `/api/games/${S.id}/hint`, undefined, S.token);
+    // An answer about a position no longer shown (an undo, a move came) is dropped.
+    if (!S.view || `${S.view.epoch}:${S.view.seq}` !== at || S.frame !== null) return;
     const p = parseToken(h.move);
     if (p) {
       if (p.dir) S.dir = p.dir;
       S.hint = rowStart(S, S.view.state.to_move) + p.a - 1;
+      S.hintAt = at;
       G.render();
       S.board.focusHole(S.hint);
     }
@@ -101,7 +107,11 @@ async function resign(G) {
 /** Resigns the round being played of a match, once the player confirmed it. */
 async function resignRound(G) {
   const { S } = G;
-  if (!window.confirm(t('game.resign_round_confirm'))) return;
+  // The room says whether giving this round away leaves too few seeds for another.
+  const v = S.latest || S.view;
+  const side = S.seat === 'south' || S.seat === 'north' ? S.seat : v.state.to_move;
+  const ends = v.conceding_ends_match && v.conceding_ends_match[side === 'north' ? 1 : 0];
+  if (!window.confirm(t(ends ? 'game.resign_round_confirm_last' : 'game.resign_round_confirm'))) return;
   try {
     const g = await api('POST', `/api/games/${S.id}/resign`, { scope: 'round' }, S.token);
     S.frame = null;

@@ -4,16 +4,17 @@
 import { t } from '../i18n.js';
 import { Board } from '../board.js';
 import { seats } from '../api.js';
-import { esc, sideName, toast, dismissToast } from '../ui.js';
+import { sideName, toast, dismissToast } from '../ui.js';
+import { html, setHtml } from '../html.js';
 import {
-  stopSentence, stopStepLabel, drawEndControls, afterButtons, bindAfter, endLine,
+  stopSentence, stopStepLabel, drawEndControls, afterButtons, bindAfter, endLine, resultSentence, stoppedWinner,
 } from './endings.js';
 import { drawClock } from './clock.js';
 import { drawAlerts } from './alerts.js';
 import { drawChat } from './chat.js';
 import {
   holesPerRow, rowStart, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey, isOver,
-  isYou, moveMarks, stepOutcome, parseToken,
+  isYou, moveMarks, stepOutcome, parseToken, canUndo, waitingForOpponent,
 } from './state.js';
 
 /** Shows a toast about the state shown now; it goes as soon as that state changes. */
@@ -74,6 +75,8 @@ export function renderAll(G) {
     });
     S.board.clearMarks('selected');
     if (S.first !== null) S.board.mark(rowStart(S, v.state.to_move) + S.first - 1, 'selected', true);
+    // A hint is about the position it was asked in: an undo or a move drops it.
+    if (S.hint !== null && S.hintAt !== `${v.epoch}:${v.seq}`) S.hint = null;
     S.board.clearMarks('hinted');
     if (S.hint !== null) S.board.mark(S.hint, 'hinted', true);
     drawPlayers(G, v.state.captured, isOver(v) ? null : v.state.to_move);
@@ -91,8 +94,10 @@ export function renderAll(G) {
 export function drawTitle(G) {
   const { S } = G;
   const v = S.view;
-  const yours = !isOver(v) && !S.sowing && isYou(S, v.state.to_move);
+  const yours = !isOver(v) && !S.sowing && !waitingForOpponent(v) && isYou(S, v.state.to_move);
   document.title = yours ? `${t('title.your_move')} — Hoyito` : `Hoyito — ${S.id}`;
+  // The page's heading (for screen readers): the game's rules and mode.
+  G.$('game-title').textContent = `Hoyito ${v.rules.variant} 2×${v.rules.holes} · ${t(`mode.${v.mode}`)}`;
 }
 
 function drawPlayers(G, captured, toMove) {
@@ -104,9 +109,9 @@ function drawPlayers(G, captured, toMove) {
     const k = side === 'south' ? 0 : 1;
     const reserve = v.state.reserve[k];
     $(slot).className = `player ${slot === 'p-top' ? 'upper' : 'lower'}${toMove === side ? ' to-move' : ''}`;
-    $(slot).innerHTML = `<span class="name">${esc(playerName(S, side))}</span>
+    setHtml($(slot), html`<span class="name">${playerName(S, side)}</span>
       <span class="cap" data-side="${side}"><strong>${captured[k]}</strong> ${t('game.captured')}</span>
-      ${reserve ? `<span class="muted">+${reserve} ${t('game.reserve')}</span>` : ''}`;
+      ${reserve ? html`<span class="muted">+${reserve} ${t('game.reserve')}</span>` : ''}`);
   }
 }
 
@@ -121,9 +126,13 @@ export function drawStatus(G, frames = buildFrames(G.S.view)) {
     s = t('game.replay', { seq: S.frame, total: frames.length - 1 });
     if (toMove) s += ` · ${t('game.turn', { name: playerName(S, toMove) })}`;
   } else {
+    const result = resultSentence(S, v);
     if (S.sowing) s = say(S, 'game.sowing', S.sowing);
-    else if (stopSentence(S, v)) s = `${t('game.over')} · ${stopSentence(S, v)}`;
-    else if (v.state.over) s = t('game.over');
+    // Who won, and by how much, where the eye is: "Game over · Ana wins 28–20".
+    else if (stopSentence(S, v)) s = [t('game.over'), stopSentence(S, v), result].filter(Boolean).join(' · ');
+    else if (v.state.over) s = [t('game.over'), result].filter(Boolean).join(' · ');
+    // A timed game starts once the second player has joined.
+    else if (waitingForOpponent(v) && v.clock) s = t('game.waiting');
     else if (engineToMove(v)) s = t('game.thinking');
     else s = turn(v.state.to_move);
     if (v.match) s = `${t('game.round', { round: v.round })} · ${s}`;
@@ -138,13 +147,16 @@ export function drawControls(G) {
   const v = S.view;
   const mine = S.seat !== null;
   $('undo').hidden = !(mine && v.mode !== 'online');
-  $('undo').disabled = v.seq === 0 || !!v.match_result || !!v.end;
-  // Resigning ends the game, or the whole match: only a player, only while it goes on.
-  $('resign').hidden = !(mine && v.status !== 'over');
+  // Only a move of the player's own can be taken back (not the computer's first move).
+  $('undo').disabled = !canUndo(v);
+  // Resigning ends the game, or the whole match: only a player, only while
+  // it goes on, and not before the opponent has come (abort it instead).
+  const going = v.status !== 'over' && !waitingForOpponent(v);
+  $('resign').hidden = !(mine && going);
   $('resign').disabled = S.sending;
   $('resign').textContent = t(v.match ? 'game.resign_match' : 'game.resign');
   // In a match a player may resign just the round being played.
-  $('resign-round').hidden = !(mine && v.match && v.status !== 'over' && !v.state.over && !v.end);
+  $('resign-round').hidden = !(mine && v.match && going && !v.state.over && !v.end);
   $('resign-round').disabled = S.sending;
   $('hint').hidden = !(mine && v.mode !== 'online');
   $('hint').disabled = !canMove(S);
@@ -161,18 +173,32 @@ export function drawControls(G) {
 function drawMoves(G, frames) {
   const { S, $ } = G;
   const ol = $('moves');
-  const current = S.frame === null ? frames.length - 1 : S.frame;
-  ol.innerHTML = frames.map((f, k) => {
+  const currentFrame = S.frame === null ? frames.length - 1 : S.frame;
+  setHtml(ol, html`${frames.map((f, k) => {
     const s = f.step;
     let label;
     if (!s) label = t('game.start_pos');
     else if (s.kind === 'round') label = `— ${t('game.round', { round: s.round })} —`;
-    else if (stopStepLabel(S, s)) label = `— ${esc(stopStepLabel(S, s))} —`;
+    else if (stopStepLabel(S, s)) label = `— ${stopStepLabel(S, s)} —`;
     else label = moveLabel(G.S, frames, k);
-    return `<li${k === current ? ' class="current" aria-current="step"' : ''}><button type="button" data-frame="${k}">${k ? `${k}. ` : ''}${label}</button></li>`;
-  }).join('');
+    const current = k === currentFrame;
+    return html`<li${current ? html` class="current" aria-current="step"` : ''}><button type="button" data-frame="${k}">${k ? `${k}. ` : ''}${label}</button></li>`;
+  })}`);
   const cur = ol.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) scrollWithin(ol, cur);
+}
+
+/**
+ * Scrolls box `box` (not the page: scrollIntoView would move the whole page
+ * on a phone, away from the board) just enough to show `el`.
+ */
+function scrollWithin(box, el) {
+  const b = box.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top);
+  if (r.left < b.left) box.scrollLeft -= b.left - r.left;
+  else if (r.right > b.right) box.scrollLeft += Math.min(r.right - b.right, r.left - b.left);
 }
 
 // A move in the list: `S 2L ×8 +` — the mover, the token, the seeds
@@ -182,18 +208,24 @@ function moveLabel(S, frames, k) {
   const s = frames[k].step;
   const { captured, again } = stepOutcome(S.view, frames, k);
   const dir = parseToken(s.token)?.dir;
-  let label = `<span aria-hidden="true">${esc(sideName(s.side).charAt(0))}</span>`
-    + `<span class="sr-only">${esc(sideName(s.side))}</span> ${esc(s.token)}`;
-  if (dir) label += `<span class="sr-only">, ${esc(t('moves.dir', { dir: t(dir === 'R' ? 'dir.cw' : 'dir.ccw') }))}</span>`;
-  if (captured > 0) {
-    label += ` <span class="took" aria-hidden="true">×${captured}</span>`
-      + `<span class="sr-only">, ${esc(t('moves.captured', { n: captured }))}</span>`;
-  }
-  if (again) {
-    label += ` <span class="again" aria-hidden="true" title="${esc(t('moves.again'))}">+</span>`
-      + `<span class="sr-only">, ${esc(t('moves.again'))}</span>`;
-  }
-  return label;
+  return html`<span aria-hidden="true">${sideName(s.side).charAt(0)}</span><span class="sr-only">${sideName(s.side)}</span> ${s.token}${
+    dir ? html`<span class="sr-only">, ${t('moves.dir', { dir: t(dir === 'R' ? 'dir.cw' : 'dir.ccw') })}</span>` : ''}${
+    captured > 0 ? html` <span class="took" aria-hidden="true">×${captured}</span><span class="sr-only">, ${t('moves.captured', { n: captured })}</span>` : ''}${
+    again ? html` <span class="again" aria-hidden="true" title="${t('moves.again')}">+</span><span class="sr-only">, ${t('moves.again')}</span>` : ''}`;
+}
+
+/** Whether the game (a match: the whole match) in `v` has ended. */
+const ended = (v) => (v.match ? !!v.match_result || !!v.end : isOver(v));
+
+/**
+ * Whether the game ended with this view, the page having seen it going on
+ * (a page opened on a finished game does not count).
+ */
+function endsNow(S) {
+  const now = ended(S.view);
+  const was = S.endSeen;
+  S.endSeen = now;
+  return now && was === false;
 }
 
 function drawSummary(G) {
@@ -201,37 +233,47 @@ function drawSummary(G) {
   const v = S.view;
   const box = $('summary');
   // A replayed step is not over: the result shows with the live position.
-  if ((!isOver(v) && !v.match_result) || S.frame !== null) { box.innerHTML = ''; return; }
+  const justEnded = S.frame === null && endsNow(S);
+  if ((!isOver(v) && !v.match_result) || S.frame !== null) { box.replaceChildren(); return; }
   const stopped = stopSentence(S, v);
-  const resigned = stopped ? `<p class="resigned">${esc(stopped)}</p>${endLine(v)}` : '';
+  const resigned = stopped ? html`<p class="resigned">${stopped}</p>${endLine(v)}` : '';
   const winner = (w) => {
     if (w === 'aborted') return t('game.aborted_result');
     return w === 'draw' ? t('game.draw') : say(S, 'game.wins', w);
   };
-  const result = { resign: v.resigned && (v.resigned === 'south' ? 'north' : 'south'), timeout: v.flagged && (v.flagged === 'south' ? 'north' : 'south'), abort: 'aborted', agreed_draw: 'draw' }[v.end];
-  let html = '';
+  const result = stoppedWinner(v);
+  let body;
   if (v.match) {
-    html += `<h2>${v.match_result
+    const title = v.match_result
       ? (v.match_result.winner === 'draw'
         ? t('game.match_draw', { rounds: v.match_result.rounds })
         : say(S, 'game.match_over', v.match_result.winner, { rounds: v.match_result.rounds }))
-      : t('game.round_over', { round: v.round })}</h2>
+      : t('game.round_over', { round: v.round });
+    // A round the match was stopped in (resigned, drawn, aborted, flagged) shows how.
+    const outcome = (r) => {
+      if (r.over) return winner(r.winner) + (r.reason === 'conceded' ? ` (${t('reason.conceded')})` : '');
+      if (result && r.round === v.rounds.length) return `${winner(result)} (${t(`end.${v.end}`)})`;
+      return '…';
+    };
+    const rows = v.rounds.map((r) => html`<tr><td>${r.round}</td><td>${r.score[0]}</td><td>${r.score[1]}</td><td>${outcome(r)}</td></tr>`);
+    body = html`<h2>${title}</h2>
       <table class="rounds"><caption>${t('game.rounds')}</caption><thead><tr><th>#</th><th>${sideName('south')}</th><th>${sideName('north')}</th><th></th></tr></thead><tbody>
-      ${v.rounds.map((r) => `<tr><td>${r.round}</td><td>${r.score[0]}</td><td>${r.score[1]}</td><td>${r.over ? esc(winner(r.winner)) + (r.reason === 'conceded' ? ` (${esc(t('reason.conceded'))})` : '') : '…'}</td></tr>`).join('')}
-      </tbody></table>${resigned}`;
-    if (v.can_next_round && S.seat) html += `<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>`;
+      ${rows}
+      </tbody></table>${resigned}${v.can_next_round && S.seat ? html`<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>` : ''}`;
   } else if (result) {
     const st = v.state;
-    html += `<h2>${t('game.over')}: ${esc(winner(result))}</h2>${resigned}
+    body = html`<h2>${t('game.over')}: ${winner(result)}</h2>${resigned}
       <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}</p>`;
   } else {
     const st = v.state;
-    html += `<h2>${t('game.over')}: ${esc(winner(st.winner))}</h2>
+    body = html`<h2>${t('game.over')}: ${winner(st.winner)}</h2>
       <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}
-      · ${t('game.reason')}: ${esc(t(`reason.${st.end_reason}`))}</p>`;
+      · ${t('game.reason')}: ${t(`reason.${st.end_reason}`)}</p>`;
   }
-  html += afterButtons(S, v);
-  box.innerHTML = `<div class="summary card" role="status">${html}</div>`;
+  setHtml(box, html`<div class="summary card" role="status">${body}${afterButtons(S, v)}</div>`);
+  // The result is shown where the eye is once, when the game ends while
+  // the page watches (a page opened on a finished game stays at the top).
+  if (justEnded) box.firstElementChild.scrollIntoView({ block: 'nearest' });
   const nr = $('next-round');
   if (nr) nr.addEventListener('click', G.nextRound);
   bindAfter(G);
@@ -244,17 +286,17 @@ function drawInvite(G) {
   const st = seats.get(S.id);
   if (v.mode === 'online' && v.status === 'waiting' && st && st.invite) {
     const url = new URL(st.invite, location.origin).href;
-    box.innerHTML = `<div class="invite card"><p>${t('game.invite')}</p>
-      <div class="row"><input id="invite-url" readonly value="${esc(url)}" aria-label="${esc(t('game.invite'))}">
-      <button type="button" id="copy">${t('game.copy')}</button></div><p class="muted">${t('game.waiting')}</p></div>`;
+    setHtml(box, html`<div class="invite card"><p>${t('game.invite')}</p>
+      <div class="row"><input id="invite-url" readonly value="${url}" aria-label="${t('game.invite')}">
+      <button type="button" id="copy">${t('game.copy')}</button></div><p class="muted">${t('game.waiting')}</p></div>`);
     $('copy').addEventListener('click', async () => {
       $('invite-url').select();
       try { await navigator.clipboard.writeText(url); } catch { document.execCommand('copy'); }
       toast(t('game.copied'));
     });
   } else if (!S.seat) {
-    box.innerHTML = `<p class="muted watching">${t('game.watching')}</p>`;
+    setHtml(box, html`<p class="muted watching">${t('game.watching')}</p>`);
   } else {
-    box.innerHTML = '';
+    box.replaceChildren();
   }
 }

@@ -3,6 +3,7 @@
 // device is followed through local/backend.js instead.
 
 import { isLocalId, subscribe } from '../local/backend.js';
+import { seats } from '../api.js';
 
 /**
  * Connects to game `id`'s WebSocket, handing each message's game view (and
@@ -18,7 +19,11 @@ export function openSocket(id, onGame, onStatus, onChat = () => {}) {
   function connect() {
     if (closed) return;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    ws = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`);
+    // A player's token goes as a subprotocol (never in the URL): the chat of
+    // a game that is not public reaches its players only.
+    const token = seats.get(id)?.token;
+    const protocols = token ? ['hoyito', `hoyito.bearer.${token}`] : ['hoyito'];
+    ws = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`, protocols);
     ws.onopen = () => { backoff = 0; onStatus(true); };
     ws.onmessage = (e) => {
       if (e.data === 'pong') return;

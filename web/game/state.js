@@ -24,6 +24,8 @@ export function createState(id, stored) {
     frame: null, // replay step shown, or null for the live position
     sending: false,
     hint: null, // hinted hole
+  endSeen: null, // whether the page has seen the game ended (null: not drawn yet)
+  hintAt: null, // the position hinted, `epoch:seq`: a hint goes when it changes
     sowing: null, // the side whose move is being animated
     note: null, // the toast about the state shown: {id, key}
     speed: localStorage.getItem('hoyito.speed') || 'normal',
@@ -93,6 +95,24 @@ export const engineToMove = (v) => v.mode === 'engine' && !isOver(v) && v.state.
  * announce when it has stopped. Until it has, the server refuses moves.
  */
 export const staleThinking = (v) => v.thinking && !engineToMove(v);
+
+/**
+ * Whether `v` has a move to take back, as the server's undo does: in the
+ * round being played, a move of the player (against the computer, one of
+ * the player's own, not only the computer's first move); never online,
+ * nor once the game or the match was stopped or is over.
+ */
+export function canUndo(v) {
+  if (v.mode === 'online' || v.match_result || v.end) return false;
+  const start = v.history.map((s) => s.kind).lastIndexOf('round') + 1;
+  const steps = v.history.slice(start).filter((s) => s.kind === 'move');
+  if (v.mode !== 'engine') return steps.length > 0;
+  const human = v.engine_side === 'south' ? 'north' : 'south';
+  return steps.some((s) => s.side === human);
+}
+
+/** Whether `v` is an online game waiting for its second player. */
+export const waitingForOpponent = (v) => v.mode === 'online' && v.status === 'waiting';
 
 /** Whether this browser may move now. */
 export function canMove(S) {

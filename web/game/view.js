@@ -3,22 +3,52 @@
 
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
-import { esc, sideName, toast, toastError } from '../ui.js';
+import { sideName, toast, toastError } from '../ui.js';
+import { html, setHtml } from '../html.js';
 import { createState, accept, complete, staleThinking } from './state.js';
 import { renderAll } from './render.js';
 import { SPEEDS, pump } from './animation.js';
 import { onHole, nextRound, bindInput } from './input.js';
 import { openSocket } from './socket.js';
 import { initAnalysis, drawAnalysis } from './analysis.js';
-import { bindEndings } from './endings.js';
+import { bindEndings, noticeDecline } from './endings.js';
 import { bindChat, loadChat, onChat } from './chat.js';
-import { stopClock } from './clock.js';
+import { stopClock, clockConnection } from './clock.js';
 import { resetAlerts } from './alerts.js';
 import { isLocalId, bindLocalDownload } from '../local/backend.js';
 
+/**
+ * What has the focus on the game page, to find it again once drawn anew:
+ * its id, or the step of the list of moves, or the hole.
+ */
+function focusMark(app) {
+  const el = document.activeElement;
+  if (!el || el === document.body || !app.contains(el)) return null;
+  return {
+    el, id: el.id || null, frame: el.dataset?.frame, hole: el.dataset?.hole, analysis: !!el.closest('#analysis'),
+  };
+}
+
+/**
+ * Gives the focus back after a redraw replaced the element that had it
+ * (the list of moves, the result, the analysis are drawn anew): the
+ * element with the same id or step; the analysis's heading for the
+ * Analyse button, which the analysis replaces. Never to the page's body.
+ */
+function restoreFocus(G, mark) {
+  if (!mark || mark.el.isConnected) return;
+  let el = null;
+  if (mark.id) el = G.$(mark.id);
+  else if (mark.frame !== undefined) el = document.querySelector(`#moves button[data-frame="${mark.frame}"]`);
+  else if (mark.hole !== undefined && G.S.board) { G.S.board.focusHole(Number(mark.hole)); return; }
+  if (!el && mark.analysis) el = G.$('an-title');
+  if (el) el.focus({ preventScroll: true });
+}
+
 function layout(id, speed) {
-  return `
-  <section class="game" aria-label="game">
+  return html`
+  <section class="game" aria-labelledby="game-title">
+    <h1 id="game-title" class="sr-only">Hoyito</h1>
     <div class="game-main">
       <div class="player upper" id="p-top"></div>
       <div id="board-wrap" class="board-wrap"></div>
@@ -29,7 +59,7 @@ function layout(id, speed) {
       <div id="analysis"></div>
       <div id="invite"></div>
       <div class="controls">
-        <div id="dir" class="dir" role="group" aria-label="${esc(t('game.direction'))}" hidden>
+        <div id="dir" class="dir" role="group" aria-label="${t('game.direction')}" hidden>
           <button type="button" data-dir="L">${t('dir.L')}</button>
           <button type="button" data-dir="R">${t('dir.R')}</button>
         </div>
@@ -40,9 +70,9 @@ function layout(id, speed) {
         <button type="button" id="abort" hidden>${t('game.abort')}</button>
         <button type="button" id="offer-draw" hidden>${t('game.offer_draw')}</button>
         <label class="speed">${t('game.speed')}
-          <select id="speed">${Object.keys(SPEEDS).map((k) => `<option value="${k}"${k === speed ? ' selected' : ''}>${t(`speed.${k}`)}</option>`).join('')}</select></label>
+          <select id="speed">${Object.keys(SPEEDS).map((k) => html`<option value="${k}"${k === speed ? html` selected` : ''}>${t(`speed.${k}`)}</option>`)}</select></label>
         <button type="button" id="skip">${t('game.skip')}</button>
-        <a id="download" class="button" href="/api/games/${esc(id)}/record" download>${t('game.download')}</a>
+        <a id="download" class="button" href="/api/games/${id}/record" download>${t('game.download')}</a>
       </div>
       <div id="draw-offer"></div>
       <div id="summary"></div>
@@ -53,10 +83,10 @@ function layout(id, speed) {
     <aside class="moves-panel">
       <h2>${t('game.moves')}</h2>
       <div class="stepper">
-        <button type="button" id="first" title="${esc(t('game.first'))}" aria-label="${esc(t('game.first'))}">«</button>
-        <button type="button" id="prev" title="${esc(t('game.prev'))}" aria-label="${esc(t('game.prev'))}">◀</button>
-        <button type="button" id="next" title="${esc(t('game.next'))}" aria-label="${esc(t('game.next'))}">▶</button>
-        <button type="button" id="live" title="${esc(t('game.live'))}">${t('game.live')}</button>
+        <button type="button" id="first" title="${t('game.first')}" aria-label="${t('game.first')}">«</button>
+        <button type="button" id="prev" title="${t('game.prev')}" aria-label="${t('game.prev')}">◀</button>
+        <button type="button" id="next" title="${t('game.next')}" aria-label="${t('game.next')}">▶</button>
+        <button type="button" id="live" title="${t('game.live')}">${t('game.live')}</button>
       </div>
       <p id="viewing" class="muted" hidden></p>
       <ol id="moves" class="moves"></ol>
@@ -70,7 +100,9 @@ export function gamePage(app, id) {
   const params = new URLSearchParams(location.search);
   const S = createState(id, seats.get(id));
   document.title = `Hoyito — ${id}`;
-  app.innerHTML = layout(id, S.speed);
+  setHtml(app, layout(id, S.speed));
+  // A game page opens at its top, the board in view (not where the last page was scrolled to).
+  window.scrollTo(0, 0);
   if (isLocalId(id)) bindLocalDownload(document.getElementById('download'), id);
 
   // The context every part of the page works on.
@@ -81,10 +113,16 @@ export function gamePage(app, id) {
   const G = {
     S,
     $: (sel) => document.getElementById(sel),
-    render: () => { renderAll(G); drawAnalysis(G); },
+    render: () => {
+      const mark = focusMark(app);
+      renderAll(G);
+      drawAnalysis(G);
+      restoreFocus(G, mark);
+    },
     accept(delta, ev) {
       const game = complete(S, delta);
       if (!game) { G.resync(); return; }
+      noticeDecline(S, S.latest, game);
       if (accept(S, game, ev)) pump(G);
       // The server does not announce the end of a search an undo stopped:
       // ask again until it has ended (a few tenths of a second).
@@ -116,7 +154,7 @@ export function gamePage(app, id) {
   const onResize = () => { if (S.view && !S.animating) G.render(); };
   window.addEventListener('resize', onResize);
   document.getElementById('announce').textContent = '';
-  const notFound = () => { app.innerHTML = `<section class="card"><p>${t('game.not_found')}</p></section>`; };
+  const notFound = () => { setHtml(app, html`<section class="card"><p>${t('game.not_found')}</p></section>`); };
 
   async function start() {
     const invite = params.get('invite');
@@ -144,8 +182,13 @@ export function gamePage(app, id) {
       toastError(err);
     }
     if (closed) return;
-    loadChat(G);
-    closeSocket = openSocket(id, G.accept, (up) => { G.$('conn').hidden = up; }, (m) => onChat(G, m));
+    // The messages so far are fetched each time the socket opens, so none
+    // sent before it was listening (or while it was down) is missed.
+    closeSocket = openSocket(id, G.accept, (up) => {
+      G.$('conn').hidden = up;
+      clockConnection(G, up);
+      if (up) loadChat(G);
+    }, (m) => onChat(G, m));
   }
   start();
 

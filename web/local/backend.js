@@ -8,6 +8,7 @@
 import init from '../wasm/hoyito_wasm.js';
 import { LocalGame, LocalError } from './game.js';
 import * as store from './store.js';
+import { scriptUrl } from '../html.js';
 
 /** Whether game `id` lives on this device (server ids never start with a lower-case l). */
 export const isLocalId = (id) => /^local[A-Za-z0-9]+$/.test(id);
@@ -67,7 +68,7 @@ const waiting = new Map();
 
 function engineMove(game, level, timeMs) {
   if (!worker) {
-    worker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
+    worker = new Worker(scriptUrl(new URL('./engine-worker.js', import.meta.url)), { type: 'module' });
     worker.onmessage = (m) => {
       const p = waiting.get(m.data.job);
       waiting.delete(m.data.job);
@@ -84,7 +85,7 @@ function engineMove(game, level, timeMs) {
   const job = jobs;
   return new Promise((resolve, reject) => {
     waiting.set(job, { resolve, reject });
-    worker.postMessage({ job, rules: game.meta.rules, match: !!game.meta.match, steps: game.tokens(), level, timeMs });
+    worker.postMessage({ job, setup: game.setup(), steps: game.tokens(), level, timeMs });
   });
 }
 
@@ -109,7 +110,7 @@ async function kick(e) {
     return;
   }
   const before = g.tokens();
-  const ev = g.move(token);
+  const ev = g.step(token);
   try {
     await persist(e, before);
   } catch (err) {
@@ -175,10 +176,10 @@ export async function localApi(method, path, body) {
     case 'GET record':
       return g.record();
     case 'POST moves': {
-      if (g.finished() || g.play.state().over) throw new LocalError(409, g.canNextRound() ? 'round_over' : 'game_over', 'the game is over');
-      if (g.engineToMove() || g.thinking) throw new LocalError(409, 'not_your_turn', "it is the computer's turn");
+      if (g.thinking) throw new LocalError(409, 'not_your_turn', "it is the computer's turn");
+      g.checkTurn();
       if (body && body.seq !== undefined && body.seq !== g.seq) throw new LocalError(409, 'stale', 'the game has moved on: reload it');
-      const ev = g.move(body && body.move);
+      const ev = g.play(body && body.move);
       await persist(e, before);
       const view = g.view();
       for (const fn of e.listeners) fn(view, ev);
@@ -189,7 +190,7 @@ export async function localApi(method, path, body) {
       if (body && body.seq !== undefined && body.seq !== g.seq) throw new LocalError(409, 'stale', 'the game has moved on: reload it');
       if (body && body.epoch !== undefined && body.epoch !== g.epoch) throw new LocalError(409, 'stale', 'the game has moved on: reload it');
       const keep = g.undoTarget();
-      const back = LocalGame.replay(g.meta, g.epoch + 1, before.slice(0, keep));
+      const back = g.undone(keep);
       e.game = back;
       try {
         await persist(e, null);
@@ -203,25 +204,18 @@ export async function localApi(method, path, body) {
       return back.view();
     }
     case 'POST hint': {
-      if (g.finished() || g.play.state().over) throw new LocalError(409, 'game_over', 'the game is over');
-      if (g.engineToMove()) throw new LocalError(409, 'not_your_turn', "it is the computer's turn");
+      g.checkTurn();
       const move = await engineMove(g, Math.max(g.meta.level, HINT_LEVEL), HINT_MS);
       return { move, score: null };
     }
     case 'POST resign': {
-      const side = g.meta.mode === 'engine' ? (g.meta.engine_side === 'south' ? 'north' : 'south') : g.play.state().to_move;
-      if (body && body.scope === 'round') {
-        if (!g.meta.match) throw new LocalError(409, 'not_a_match', 'only a round of a match can be resigned: resign the game instead');
-        g.concede(side || 'south');
-      } else {
-        g.resign(side || 'south');
-      }
+      g.step(g.resignation(body && body.scope === 'round'));
       await persist(e, before);
       broadcast(e);
       return g.view();
     }
     case 'POST next-round': {
-      g.nextRound();
+      g.step('next');
       await persist(e, before);
       broadcast(e);
       kick(e);

@@ -1,17 +1,13 @@
-// A game played on this device: the WebAssembly rules (../wasm/) in place
-// of the server, giving the same GameView and MoveEvent shapes as the
-// server's (crates/hoyito-server/src/view.rs), so the game page shows and
-// animates a local game exactly as a server one. Steps are tokens, as the
-// server stores them: a move's token, `next` (the next round of a match)
-// `resign:<side>` or `concede:<side>` (a match's round resigned); a game is
-// rebuilt by replaying them.
+// A game played on this device: the server's own game room (the Rust crate
+// hoyito-room, through the WebAssembly module's `Room`) in place of the
+// server. Its steps, their checks, undo, resignation, the view and the
+// summary are the room's, so the game page shows and animates a local game
+// exactly as a server one; this file adds only what the server adds of its
+// own: the game's id, level and creation time, and whether the engine is
+// thinking. Steps are tokens, as the server stores them; a game is rebuilt
+// by replaying them.
 
-import { Game, Match } from '../wasm/hoyito_wasm.js';
-
-/** The step that starts the next round of a match. */
-export const NEXT_ROUND = 'next';
-const RESIGN = 'resign:';
-const CONCEDE = 'concede:';
+import { Room } from '../wasm/hoyito_wasm.js';
 
 /** An error of a local request, shaped like the server's (status, code). */
 export class LocalError extends Error {
@@ -22,200 +18,102 @@ export class LocalError extends Error {
   }
 }
 
-const other = (side) => (side === 'south' ? 'north' : 'south');
+/** The room's refusal (an Error with `status` and `code`) as a LocalError. */
+function refused(e, prefix = '') {
+  if (e instanceof LocalError) return e;
+  return new LocalError(e.status || 422, e.code || 'bad_step', `${prefix}${e.message || e}`);
+}
+
+/** Calls the room, turning its refusals into LocalErrors. */
+function room(fn) {
+  try { return fn(); } catch (e) { throw refused(e); }
+}
+
+/** What the room is opened with, of a game's `meta`. */
+const setup = (meta) => ({ mode: meta.mode, rules: meta.rules, match: !!meta.match, engine_side: meta.engine_side });
 
 /**
  * A local game: `meta` is what was fixed at creation ({id, mode, rules,
- * match, level, engine_side, created_ms}); `steps` the stored step tokens.
+ * match, level, engine_side, created_ms}); `room` its WebAssembly room.
  */
 export class LocalGame {
-  constructor(meta, epoch = 0) {
+  constructor(meta, epoch = 0, tokens = []) {
     this.meta = meta;
-    this.epoch = epoch;
-    this.play = meta.match ? new Match(meta.rules) : new Game(meta.rules);
-    this.steps = []; // StepView objects, as the server's
-    this.resigned = null;
+    this.room = room(() => new Room(setup(meta), tokens, epoch));
     this.thinking = false;
   }
 
   /** Rebuilds a game from its stored steps (throws LocalError if one does not replay). */
-  static replay(meta, epoch, tokens) {
-    const g = new LocalGame(meta, epoch);
-    tokens.forEach((tok, i) => {
-      try {
-        if (tok === NEXT_ROUND) g.nextRound();
-        else if (tok.startsWith(RESIGN)) g.resign(tok.slice(RESIGN.length));
-        else if (tok.startsWith(CONCEDE)) g.concede(tok.slice(CONCEDE.length));
-        else g.move(tok);
-      } catch (e) {
-        throw new LocalError(422, 'bad_step', `step ${i + 1} (${tok}): ${e.message}`);
-      }
-    });
-    return g;
-  }
+  static replay(meta, epoch, tokens) { return new LocalGame(meta, epoch, tokens); }
 
-  get seq() { return this.steps.length; }
+  get seq() { return this.room.seq; }
+
+  get epoch() { return this.room.epoch; }
 
   /** The stored tokens of every step. */
-  tokens() { return this.steps.map((s) => s.token || NEXT_ROUND); }
+  tokens() { return this.room.tokens(); }
 
-  /** Whether the game (or the match) is over: played out or resigned. */
-  finished() { return this.resigned !== null || this.play.isOver(); }
+  /** Whether the game (or the match) is over: played out or stopped. */
+  finished() { return this.room.finished(); }
 
   /** Whether the computer is to move. */
-  engineToMove() {
-    const st = this.play.state();
-    return this.meta.mode === 'engine' && this.resigned === null && !st.over && st.to_move === this.meta.engine_side;
-  }
+  engineToMove() { return this.room.engineToMove(); }
 
-  #step(kind, side, token) {
-    const st = this.play.state();
-    this.steps.push({
-      seq: this.seq + 1, round: st.round, kind, side, token,
-      board: st.board, captured: st.captured, to_move: st.over ? null : st.to_move,
-    });
-  }
+  /** Throws LocalError unless this device's player may move now. */
+  checkTurn() { room(() => this.room.checkTurn()); }
 
-  #checkNotResigned() {
-    if (this.resigned !== null) throw new LocalError(409, 'game_over', `the game is over: ${this.resigned} resigned`);
-  }
+  /** Plays move `token` for this device's player; returns its event. Throws LocalError; then nothing changed. */
+  play(token) { return room(() => this.room.play(String(token))); }
 
-  /** Plays move `token`; returns the MoveEvent. Throws LocalError; then nothing changed. */
-  move(token) {
-    this.#checkNotResigned();
-    let ev;
-    try {
-      ev = this.play.play(String(token));
-    } catch (e) {
-      const st = this.play.state();
-      if (st.over || this.play.isOver()) throw new LocalError(409, 'game_over', e.message);
-      throw new LocalError(422, 'illegal_move', e.message);
-    }
-    const event = { seq: this.seq + 1, epoch: this.epoch, ...ev };
-    this.#step('move', ev.side, ev.token);
-    return event;
-  }
+  /** What the room is opened with (for the engine's worker). */
+  setup() { return setup(this.meta); }
 
-  /** Whether the current round of a match is over and the next can start. */
-  canNextRound() { return this.resigned === null && !!this.meta.match && this.play.canStartNextRound(); }
+  /** Plays step `token` (a move, `next`, `concede:…`, `resign:…`); returns a move's event. Throws LocalError; then nothing changed. */
+  step(token) { return room(() => this.room.step(String(token))); }
 
-  /** Starts the next round of a match. */
-  nextRound() {
-    if (!this.canNextRound()) {
-      throw new LocalError(409, 'no_next_round', 'the next round can start only when a round of an unfinished match is over');
-    }
-    this.play.startNextRound();
-    this.#step('round', null, null);
-  }
+  /** The step by which the player resigns the round (`round`) or the game. */
+  resignation(round) { return room(() => this.room.resignation(!!round)); }
 
-  /** `side` resigns the game (or the whole match). */
-  resign(side) {
-    this.#checkNotResigned();
-    if (side !== 'south' && side !== 'north') throw new LocalError(422, 'bad_step', `${side} is no side`);
-    if (this.play.isOver()) throw new LocalError(409, 'game_over', `the ${this.meta.match ? 'match' : 'game'} is over`);
-    const st = this.play.state();
-    this.resigned = side;
-    this.steps.push({
-      seq: this.seq + 1, round: st.round, kind: 'resign', side, token: `${RESIGN}${side}`,
-      board: st.board, captured: st.captured, to_move: null,
-    });
-  }
+  /** How many steps an undo keeps (throws LocalError if nothing can be undone). */
+  undoTarget() { return room(() => this.room.undoTarget()); }
 
-  /**
-   * `side` resigns the current round of a match: the seeds in play go to
-   * the other side, the round is counted and the match goes on (as the server).
-   */
-  concede(side) {
-    this.#checkNotResigned();
-    if (side !== 'south' && side !== 'north') throw new LocalError(422, 'bad_step', `${side} is no side`);
-    if (this.play.isOver()) throw new LocalError(409, 'game_over', `the ${this.meta.match ? 'match' : 'game'} is over`);
-    if (this.play.state().over) throw new LocalError(409, 'round_over', 'this round is over: start the next round');
-    this.play.concede(side);
-    this.#step('concede', side, `${CONCEDE}${side}`);
-  }
-
-  /**
-   * How many steps to keep to undo (as the server): in a game against the
-   * computer, back to the human's last move of this round; in hot-seat, one move.
-   */
-  undoTarget() {
-    this.#checkNotResigned();
-    if (this.meta.match && this.play.isOver()) throw new LocalError(409, 'game_over', 'the match is over');
-    const nothing = () => new LocalError(409, 'nothing_to_undo', 'no move of yours to take back in this round');
-    let first = 0;
-    this.steps.forEach((s, i) => { if (s.kind === 'round') first = i + 1; });
-    let keep = this.steps.length;
-    if (this.meta.mode !== 'engine') {
-      if (keep > first) return keep - 1;
-      throw nothing();
-    }
-    const human = other(this.meta.engine_side);
-    const starter = this.play.rounds()[this.play.rounds().length - 1].starter;
-    let removedHuman = false;
-    while (keep > first) {
-      removedHuman ||= this.steps[keep - 1].side === human;
-      keep -= 1;
-      const toMove = keep === first ? starter : this.steps[keep - 1].to_move;
-      if (removedHuman && toMove === human) return keep;
-    }
-    throw nothing();
+  /** The game after an undo back to its first `keep` steps. */
+  undone(keep) {
+    const g = Object.create(LocalGame.prototype);
+    g.meta = this.meta;
+    g.room = room(() => this.room.undone(keep));
+    g.thinking = false;
+    return g;
   }
 
   /** The game view, as the server's GameView. */
   view() {
-    const st = this.play.state();
-    const finished = this.finished();
-    const legal = this.resigned !== null ? [] : this.play.legalMoves();
-    let matchResult = null;
-    if (this.meta.match) {
-      matchResult = this.resigned !== null
-        ? { winner: other(this.resigned), rounds: this.play.rounds().length }
-        : this.play.matchResult();
-    }
-    const result = this.resigned !== null ? other(this.resigned) : this.play.result();
+    const m = this.meta;
     return {
-      id: this.meta.id,
-      mode: this.meta.mode,
-      rules: this.meta.rules,
-      match: !!this.meta.match,
-      level: this.meta.level,
-      engine_side: this.meta.engine_side,
+      ...this.room.view(),
+      id: m.id,
+      level: m.level,
       seats: { south: true, north: true },
-      status: result ? 'over' : 'playing',
-      end: this.resigned !== null ? 'resign' : (finished ? 'play' : null),
-      resigned: this.resigned,
-      seq: this.seq,
-      epoch: this.epoch,
-      round: st.round,
-      state: st,
-      legal,
-      direction_choice: !finished && this.play.directionChoice(),
-      opening_pair: legal.some((tk) => tk.includes('+')),
+      draw_offer: null,
       thinking: this.thinking,
-      rounds: this.play.rounds(),
-      history: this.steps.map((s) => ({ ...s })),
-      match_result: matchResult,
-      can_next_round: this.canNextRound(),
-      created_ms: this.meta.created_ms,
+      created_ms: m.created_ms,
       local: true,
     };
   }
 
   /** The list entry of the Games page, as the server's summary. */
   summary(updatedMs) {
-    const st = this.play.state();
-    const result = this.resigned !== null ? other(this.resigned) : this.play.result();
+    const m = this.meta;
     return {
-      id: this.meta.id, mode: this.meta.mode, rules: this.meta.rules, match: !!this.meta.match,
-      status: result ? 'over' : 'playing', result, plies: this.seq,
-      score: [st.captured[0] + st.reserve[0], st.captured[1] + st.reserve[1]],
-      created_ms: this.meta.created_ms, updated_ms: updatedMs, local: true,
+      ...this.room.summary(),
+      id: m.id, mode: m.mode, rules: m.rules, match: !!m.match,
+      created_ms: m.created_ms, updated_ms: updatedMs, local: true,
     };
   }
 
   /** The game's record (the text `hoyito replay` reads). */
-  record() { return this.play.record(); }
+  record() { return this.room.record(); }
 
   /** Frees the WebAssembly memory of the game. */
-  free() { this.play.free(); }
+  free() { this.room.free(); }
 }

@@ -4,12 +4,15 @@
 
 import { t, getLang } from '../i18n.js';
 import { api, seats } from '../api.js';
-import { esc, sideName, toastError } from '../ui.js';
-import { navigate } from '../router.js';
+import { sideName, toastError } from '../ui.js';
+import { html, setHtml } from '../html.js';
+import { navigate } from '../nav.js';
+import { serverReachable } from '../pwa.js';
 
-const label = (g) => `Hoyito ${esc(g.rules.variant)} 2×${g.rules.holes}${g.match ? ` · ${esc(t('games.match'))}` : ''}`;
-const clockLabel = (c) => (!c ? '' : c.days ? ` · ${esc(t('clock.days', { n: c.days }))}` : ` · ${c.initial / 60}+${c.increment}`);
-const names = (g) => g.names.filter(Boolean).map(esc).join(' – ');
+// Plain text: the templates escape it.
+const label = (g) => `Hoyito ${g.rules.variant} 2×${g.rules.holes}${g.match ? ` · ${t('games.match')}` : ''}`;
+const clockLabel = (c) => (!c ? '' : c.days ? ` · ${t('clock.days', { n: c.days })}` : ` · ${c.initial / 60}+${c.increment}`);
+const names = (g) => g.names.filter(Boolean).join(' – ');
 
 /** The ids of the games whose seats this browser holds. */
 function heldIds() {
@@ -22,14 +25,14 @@ function heldIds() {
 }
 
 function lobbyList(items, row) {
-  return items.length ? `<ul class="lobby-list">${items.map(row).join('')}</ul>` : `<p class="muted">${t('lobby.none')}</p>`;
+  return items.length ? html`<ul class="lobby-list">${items.map(row)}</ul>` : html`<p class="muted">${t('lobby.none')}</p>`;
 }
 
 function whoseTurn(g) {
   const mine = seats.get(g.id);
-  if (g.status !== 'playing' || !g.to_move || !mine) return esc(t(`status.${g.status}`));
-  if (mine.seat === 'both' || mine.seat === g.to_move) return `<strong class="your-turn">${esc(t('lobby.your_turn'))}</strong>`;
-  return esc(t('lobby.their_turn'));
+  if (g.status !== 'playing' || !g.to_move || !mine) return t(`status.${g.status}`);
+  if (mine.seat === 'both' || mine.seat === g.to_move) return html`<strong class="your-turn">${t('lobby.your_turn')}</strong>`;
+  return t('lobby.their_turn');
 }
 
 /** Games per page of the lobby's lists. */
@@ -58,14 +61,14 @@ async function showLobby(variant, pages = 1) {
   const box = document.getElementById('lobby');
   if (!box) return;
   const mine = variant ? lobby.mine.filter((g) => g.rules.variant === variant) : lobby.mine;
-  box.innerHTML = `
-    <h2>${t('lobby.open')}</h2>${lobbyList(lobby.open, (g) => `<li><span>${label(g)}${clockLabel(g.clock)}${names(g) ? ` · ${esc(t('lobby.by', { name: names(g) }))}` : ''}</span>
-      <button type="button" class="primary" data-join="${esc(g.id)}">${t('lobby.join')}</button></li>`)}
-    <h2>${t('lobby.playing')}</h2>${lobbyList(lobby.playing, (g) => `<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${g.score[0]}–${g.score[1]}</span>
-      <a class="button" href="/g/${esc(g.id)}" data-nav>${t('lobby.watch')}</a></li>`)}
-    ${more ? `<p><button type="button" id="lobby-more">${t('lobby.more')}</button></p>` : ''}
-    <h2>${t('lobby.mine')}</h2>${lobbyList(mine, (g) => `<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${whoseTurn(g)}</span>
-      <a class="button" href="/g/${esc(g.id)}" data-nav>${t('lobby.open_game')}</a></li>`)}`;
+  setHtml(box, html`
+    <h2>${t('lobby.open')}</h2>${lobbyList(lobby.open, (g) => html`<li><span>${label(g)}${clockLabel(g.clock)}${names(g) ? ` · ${t('lobby.by', { name: names(g) })}` : ''}</span>
+      <button type="button" class="primary" data-join="${g.id}">${t('lobby.join')}</button></li>`)}
+    <h2>${t('lobby.playing')}</h2>${lobbyList(lobby.playing, (g) => html`<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${g.score[0]}–${g.score[1]}</span>
+      <a class="button" href="/g/${g.id}" data-nav>${t('lobby.watch')}</a></li>`)}
+    ${more ? html`<p><button type="button" id="lobby-more">${t('lobby.more')}</button></p>` : ''}
+    <h2>${t('lobby.mine')}</h2>${lobbyList(mine, (g) => html`<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${whoseTurn(g)}</span>
+      <a class="button" href="/g/${g.id}" data-nav>${t('lobby.open_game')}</a></li>`)}`);
   const moreButton = document.getElementById('lobby-more');
   if (moreButton) {
     moreButton.addEventListener('click', async () => {
@@ -100,38 +103,52 @@ async function showLobby(variant, pages = 1) {
   }
 }
 
+/**
+ * Shows the lobby, or, when the server cannot be reached (offline, or a
+ * copy of the app on a static host), says so in its place: the list below
+ * still has the games on this device. Other failures are told in a toast.
+ */
+function lobbyOrNote(variant) {
+  return showLobby(variant).catch(async (err) => {
+    // No answer at all (offline), or none from a Hoyito server (a static host).
+    if (err.code !== 'offline' && await serverReachable()) { toastError(err); return; }
+    const box = document.getElementById('lobby');
+    if (box) setHtml(box, html`<p class="muted" id="games-offline" role="status">${t('games.offline')}</p>`);
+  });
+}
+
 /** Shows the Games page in `app`. */
 export async function gamesPage(app) {
   document.title = `Hoyito — ${t('games.title')}`;
   const variant = sessionStorage.getItem('hoyito.lobby.variant') || '';
-  app.innerHTML = `<section class="card"><h1>${t('games.title')}</h1>
+  setHtml(app, html`<section class="card"><h1>${t('games.title')}</h1>
     <label class="lobby-filter">${t('lobby.variant')} <select id="lobby-variant">
-      <option value="">${t('lobby.all')}</option>${['I', 'II', 'III'].map((v) => `<option value="${v}"${v === variant ? ' selected' : ''}>Hoyito ${v}</option>`).join('')}
+      <option value="">${t('lobby.all')}</option>${['I', 'II', 'III'].map((v) => html`<option value="${v}"${v === variant ? html` selected` : ''}>Hoyito ${v}</option>`)}
     </select></label>
     <div id="lobby">…</div></section>
-    <section class="card"><h2>${t('lobby.recent')}</h2><div id="list">…</div></section>`;
+    <section class="card"><h2>${t('lobby.recent')}</h2><div id="list">…</div></section>`);
   document.getElementById('lobby-variant').addEventListener('change', (e) => {
     sessionStorage.setItem('hoyito.lobby.variant', e.target.value);
-    showLobby(e.target.value).catch(toastError);
+    lobbyOrNote(e.target.value);
   });
-  showLobby(variant).catch(toastError);
+  lobbyOrNote(variant);
   try {
     const { games } = await api('GET', '/api/games?limit=100');
     const list = document.getElementById('list');
     if (!list) return;
-    if (!games.length) { list.innerHTML = `<p class="muted">${t('games.none')}</p>`; return; }
+    if (!games.length) { setHtml(list, html`<p class="muted">${t('games.none')}</p>`); return; }
     // Mode and time are left out on narrow screens (class wide-only).
-    list.innerHTML = `<table class="games"><thead><tr>
+    setHtml(list, html`<table class="games"><thead><tr>
       <th scope="col">${t('games.game')}</th><th scope="col" class="wide-only">${t('games.mode')}</th>
       <th scope="col">${t('games.rules')}</th><th scope="col">${t('games.status')}</th>
       <th scope="col">${t('games.score')}</th><th scope="col" class="wide-only">${t('games.updated')}</th>
-      </tr></thead><tbody>${games.map((g) => `
-      <tr><td class="id"><a href="/g/${esc(g.id)}" data-nav>${esc(g.id)}</a></td>
-      <td class="wide-only">${esc(t(`mode.${g.mode}`))}</td>
+      </tr></thead><tbody>${games.map((g) => html`
+      <tr><td class="id"><a href="/g/${g.id}" data-nav>${g.id}</a></td>
+      <td class="wide-only">${t(`mode.${g.mode}`)}</td>
       <td>${label(g)}</td>
-      <td>${esc(t(`status.${g.status}`))}${g.result ? ` · ${esc(resultText(g.result))}` : ''}</td>
+      <td>${t(`status.${g.status}`)}${g.result ? ` · ${resultText(g.result)}` : ''}</td>
       <td>${g.score[0]}–${g.score[1]}</td>
-      <td class="muted wide-only">${new Date(g.updated_ms).toLocaleString(getLang())}</td></tr>`).join('')}</tbody></table>`;
+      <td class="muted wide-only">${new Date(g.updated_ms).toLocaleString(getLang())}</td></tr>`)}</tbody></table>`);
   } catch (err) {
     toastError(err);
   }

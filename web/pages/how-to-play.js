@@ -5,6 +5,7 @@
 import { t } from '../i18n.js';
 import { Board } from '../board.js';
 import { sow } from '../learn/sow.js';
+import { html, setHtml } from '../html.js';
 
 const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -72,18 +73,18 @@ async function play(d, board, hud, live) {
 /** Shows the How-to-play page in `app`; returns its teardown. */
 export function howToPlayPage(app) {
   document.title = `Hoyito — ${t('help.title')}`;
-  const section = (key) => `<section class="card help" aria-labelledby="h-${key}">
+  const section = (key) => html`<section class="card help" aria-labelledby="h-${key}">
     <h2 id="h-${key}">${t(`help.${key}.title`)}</h2>
     <p>${t(`help.${key}.text`)}</p>
     <div class="demo" data-demo="${key}"><div class="demo-board"></div>
       <p class="hud muted" aria-live="off"></p>
-      ${DEMOS[key].hole !== undefined ? `<button type="button" class="replay">${t('help.replay')}</button>` : ''}</div>
+      ${DEMOS[key].hole !== undefined ? html`<button type="button" class="replay">${t('help.replay')}</button>` : ''}</div>
   </section>`;
-  app.innerHTML = `<section class="card narrow"><h1>${t('help.title')}</h1><p>${t('help.intro')}</p>
+  setHtml(app, html`<section class="card narrow"><h1>${t('help.title')}</h1><p>${t('help.intro')}</p>
     <p><a href="/rules" data-nav>${t('help.full_rules')}</a></p></section>
-    ${Object.keys(DEMOS).map(section).join('')}
+    ${Object.keys(DEMOS).map(section)}
     <section class="card narrow"><h2>${t('help.end.title')}</h2><p>${t('help.end.text')}</p>
-    <p><a href="/rules" data-nav>${t('help.full_rules')}</a> · <a href="/" data-nav>${t('notfound.link')}</a></p></section>`;
+    <p><a href="/rules" data-nav>${t('help.full_rules')}</a> · <a href="/" data-nav>${t('notfound.link')}</a></p></section>`);
   const live = { stopped: false };
   for (const el of app.querySelectorAll('[data-demo]')) {
     const d = DEMOS[el.dataset.demo];

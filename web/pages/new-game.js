@@ -1,16 +1,44 @@
 // The New game page: the form that creates a game, and opening a record.
+//
+// The rules options of the form are made from the core's table of options
+// (`rulesOptions()` of the WebAssembly module: names, values, defaults and
+// limits), which the app has offline too; only their labels (i18n.js) and
+// their places in the form are chosen here.
 
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
-import { esc, sideName, toastError } from '../ui.js';
-import { navigate } from '../router.js';
-import { createLocalGame } from '../local/backend.js';
+import { sideName, toastError } from '../ui.js';
+import { html, setHtml } from '../html.js';
+import { navigate } from '../nav.js';
+import { createLocalGame, ready } from '../local/backend.js';
+import { rulesOptions } from '../wasm/hoyito_wasm.js';
 import { serverReachable } from '../pwa.js';
 
 // The last settings started with are offered again (localStorage).
 const SAVED = 'hoyito.new-game';
-const FIELDS = ['mode', 'where', 'variant', 'holes', 'level', 'side', 'match', 'seeds', 'direction',
-  'repetition', 'capture_side', 'two_hole_opening', 'skip_origin', 'clock', 'public'];
+const OTHER_FIELDS = ['mode', 'where', 'level', 'side', 'match', 'clock', 'public'];
+
+// The form offers each option's own limits; the server's lower limit of
+// seeds per hole (8, docs/API.md) is its own, and it says so if asked for more.
+
+// How each option is shown: its label, the i18n prefix of its values, and
+// whether it is in the main grid (the others are under "More options").
+const SHOWN = {
+  variant: { label: 'new.variant', values: 'variant.', main: true, wide: true },
+  holes: { label: 'new.holes', main: true },
+  seeds: { label: 'new.seeds' },
+  direction: { label: 'new.direction', values: 'dir.' },
+  repetition: { label: 'new.repetition', values: 'rep.' },
+  capture_side: { label: 'new.capture_side', values: 'cap.' },
+  two_hole_opening: { label: 'new.opening' },
+  skip_origin: { label: 'new.skip_origin' },
+};
+
+/** The label of `key`, or `fallback` where the catalogue has none. */
+const label = (key, fallback) => {
+  const s = key ? t(key) : key;
+  return s && s !== key ? s : fallback;
+};
 
 // Time controls offered for online games: [value, label].
 const CLOCKS = [['', null], ['180+2', '3+2'], ['300+3', '5+3'], ['600+5', '10+5'], ['d1', 1], ['d3', 3]];
@@ -23,36 +51,88 @@ function clockOf(value) {
   return { initial, increment };
 }
 
-function remember(form) {
+function remember(form, fields) {
   const saved = {};
-  for (const name of FIELDS) {
+  for (const name of fields) {
     const f = form.elements[name];
     saved[name] = f.type === 'checkbox' ? f.checked : f.value;
   }
   localStorage.setItem(SAVED, JSON.stringify(saved));
 }
 
-function restore(form) {
+function restore(form, fields) {
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(SAVED) || 'null'); } catch { saved = null; }
   if (!saved) return;
-  for (const name of FIELDS) {
+  for (const name of fields) {
     const f = form.elements[name];
     const v = saved[name];
-    if (v === undefined) continue;
+    if (v === undefined || !f) continue;
     if (f.type === 'checkbox') f.checked = !!v;
     else if (f instanceof RadioNodeList) { for (const r of f) r.checked = r.value === v; }
     else if (f.tagName !== 'SELECT' || [...f.options].some((o) => o.value === v)) f.value = v;
   }
 }
 
-/** Shows the New game page in `app`. */
+/** The form's control of one rules option (`o` from `rulesOptions()`). */
+function optionField(o, opt) {
+  const shown = SHOWN[o.name] || {};
+  const name = label(shown.label, o.name);
+  const title = `${o.meaning} (RULES.md ${o.section})`;
+  if (o.type === 'flag') {
+    return html`<label class="check" title="${title}"><input type="checkbox" name="${o.name}"${o.default ? html` checked` : ''}> ${name}</label>`;
+  }
+  let control;
+  if (o.type === 'choice') {
+    const values = o.values.map((v) => opt(v, label(shown.values && `${shown.values}${v}`, v), v === o.default));
+    control = html`<select name="${o.name}">${values}</select>`;
+  } else if (o.name === 'holes') {
+    const counts = [];
+    for (let n = o.min; n <= o.max; n += 1) counts.push(opt(n, `2 × ${n}`, n === o.default));
+    control = html`<select name="${o.name}">${counts}</select>`;
+  } else {
+    control = html`<input type="number" name="${o.name}" min="${o.min}" max="${o.max}" value="${o.default}">`;
+  }
+  return html`<label${shown.wide ? html` class="wide"` : ''} title="${title}">${name}${control}</label>`;
+}
+
+/** The form's value of option `o`, as the API takes it. */
+function optionValue(form, o) {
+  const f = form.elements[o.name];
+  if (o.type === 'flag') return f.checked;
+  if (o.type === 'number') return Number(f.value);
+  return f.value;
+}
+
+// The options' table, once the WebAssembly module is loaded; `drawn`
+// counts the calls, so that a page left before the module arrived is not
+// drawn over the next one.
+let table = null;
+let drawn = 0;
+
+/** Shows the New game page in `app` (once the options' table is loaded). */
 export function newGamePage(app) {
   document.title = `Hoyito — ${t('new.title')}`;
-  const opt = (v, label, sel) => `<option value="${v}"${sel ? ' selected' : ''}>${esc(label)}</option>`;
-  const holes = [4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => opt(n, `2 × ${n}`, n === 6)).join('');
-  const levels = [...Array(10)].map((_, i) => opt(i + 1, String(i + 1), i + 1 === 3)).join('');
-  app.innerHTML = `
+  const call = ++drawn;
+  if (table) {
+    drawForm(app, table);
+    return;
+  }
+  ready()
+    .then(() => {
+      table = rulesOptions();
+      if (call === drawn && ['/', '/new'].includes(location.pathname)) drawForm(app, table);
+    })
+    .catch(toastError);
+}
+
+function drawForm(app, options) {
+  const fields = [...OTHER_FIELDS, ...options.map((o) => o.name)];
+  const opt = (v, text, sel) => html`<option value="${v}"${sel ? html` selected` : ''}>${text}</option>`;
+  const levels = [...Array(10)].map((_, i) => opt(i + 1, String(i + 1), i + 1 === 3));
+  const main = options.filter((o) => SHOWN[o.name]?.main);
+  const more = options.filter((o) => !SHOWN[o.name]?.main);
+  setHtml(app, html`
   <section class="card narrow">
     <h1>${t('new.title')}</h1>
     <p class="muted"><a href="/how-to-play" data-nav>${t('help.link')}</a></p>
@@ -68,26 +148,17 @@ export function newGamePage(app) {
       </fieldset>
       <p id="offline-note" class="muted" hidden>${t('offline.note')}</p>
       <div class="grid">
-        <label class="wide">${t('new.variant')}<select name="variant">
-          ${opt('I', t('variant.I'), true)}${opt('II', t('variant.II'))}${opt('III', t('variant.III'))}</select></label>
-        <label>${t('new.holes')}<select name="holes">${holes}</select></label>
+        ${main.map((o) => optionField(o, opt))}
         <label class="for-engine">${t('new.level')}<select name="level">${levels}</select></label>
         <label class="for-seat">${t('new.side')}<select name="side">${opt('south', sideName('south'), true)}${opt('north', sideName('north'))}</select></label>
         <label class="for-seat">${t('new.name')}<input name="nickname" maxlength="24" autocomplete="nickname"></label>
-        <label class="for-online">${t('new.clock')}<select name="clock">${CLOCKS.map(([v, l]) => opt(v, l === null ? t('clock.none') : typeof l === 'number' ? t('clock.days', { n: l }) : l, v === '')).join('')}</select></label>
+        <label class="for-online">${t('new.clock')}<select name="clock">${CLOCKS.map(([v, l]) => opt(v, l === null ? t('clock.none') : typeof l === 'number' ? t('clock.days', { n: l }) : l, v === ''))}</select></label>
       </div>
       <label class="check for-online"><input type="checkbox" name="public"> ${t('new.public')}</label>
       <label class="check"><input type="checkbox" name="match"> ${t('new.match')}</label>
       <details><summary>${t('new.options')}</summary>
-        <div class="grid">
-          <label>${t('new.seeds')}<input type="number" name="seeds" min="1" max="8" value="4"></label>
-          <label>${t('new.direction')}<select name="direction">
-            ${opt('fixed', t('dir.fixed'), true)}${opt('per_player', t('dir.per_player'))}${opt('per_move', t('dir.per_move'))}</select></label>
-          <label>${t('new.repetition')}<select name="repetition">${opt('even', t('rep.even'), true)}${opt('own_row', t('rep.own_row'))}</select></label>
-          <label>${t('new.capture_side')}<select name="capture_side">${opt('any', t('cap.any'), true)}${opt('opponent', t('cap.opponent'))}</select></label>
-        </div>
-        <label class="check"><input type="checkbox" name="two_hole_opening"> ${t('new.opening')}</label>
-        <label class="check"><input type="checkbox" name="skip_origin"> ${t('new.skip_origin')}</label>
+        <div class="grid">${more.filter((o) => o.type !== 'flag').map((o) => optionField(o, opt))}</div>
+        ${more.filter((o) => o.type === 'flag').map((o) => optionField(o, opt))}
       </details>
       <button type="submit" class="primary" id="start">${t('new.start')}</button>
     </form>
@@ -95,8 +166,8 @@ export function newGamePage(app) {
   <section class="card narrow">
     <h2>${t('new.upload')}</h2>
     <p class="muted">${t('new.upload_hint')}</p>
-    <input type="file" id="upload" accept=".txt,.hoy,text/plain" aria-label="${esc(t('new.upload'))}">
-  </section>`;
+    <input type="file" id="upload" accept=".txt,.hoy,text/plain" aria-label="${t('new.upload')}">
+  </section>`);
   const form = document.getElementById('new-game');
   const sync = () => {
     const mode = form.mode.value;
@@ -105,7 +176,7 @@ export function newGamePage(app) {
     for (const el of form.querySelectorAll('.for-online')) el.hidden = mode !== 'online';
     document.getElementById('where').hidden = mode === 'online';
   };
-  restore(form);
+  restore(form, fields);
   form.elements.nickname.value = localStorage.getItem('hoyito.name') || '';
   form.addEventListener('change', sync);
   sync();
@@ -126,11 +197,7 @@ export function newGamePage(app) {
       match: f.match.checked,
       level: Number(f.level.value),
       side: f.side.value,
-      rules: {
-        variant: f.variant.value, holes: Number(f.holes.value), seeds: Number(f.seeds.value),
-        direction: f.direction.value, repetition: f.repetition.value, capture_side: f.capture_side.value,
-        two_hole_opening: f.two_hole_opening.checked, skip_origin: f.skip_origin.checked,
-      },
+      rules: Object.fromEntries(options.map((o) => [o.name, optionValue(f, o)])),
     };
     const name = f.elements.nickname.value.trim();
     if (name && body.mode !== 'hotseat') body.name = name;
@@ -138,7 +205,7 @@ export function newGamePage(app) {
       body.clock = clockOf(f.clock.value);
       body.public = f.public.checked;
     }
-    remember(form);
+    remember(form, fields);
     if (name) localStorage.setItem('hoyito.name', name); else localStorage.removeItem('hoyito.name');
     try {
       const local = body.mode !== 'online' && f.where.value === 'device';

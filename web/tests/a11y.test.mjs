@@ -4,12 +4,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import {
   startServer, launchBrowser, openPage, createGame as createGameAt, waitForSteps, callApi,
+  seriousViolations,
 } from './helpers.mjs';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let server;
 let browser;
@@ -29,15 +27,6 @@ const open = (path, opts) => openPage(browser, server.url + path, opts);
 const createGame = (page, opts) => createGameAt(page, server.url, opts);
 const api = (method, path, body, token) => callApi(server.url, method, path, body, token);
 
-/** The serious and critical axe-core violations of the page as it is now, one line each. */
-async function seriousViolations(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ path: axePath });
-  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-}
-
 async function assertAccessible(page, what) {
   const found = await seriousViolations(page);
   assert.deepEqual(found, [], `${what}: ${found.join('; ')}`);
@@ -55,7 +44,8 @@ async function finishedGame() {
 }
 
 test('no serious accessibility violation on the new-game, games, rules and not-found pages, light and dark', async () => {
-  await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II', holes: 6 } });
+  // The list of games shows public games only.
+  await api('POST', '/api/games', { mode: 'online', public: true, rules: { variant: 'II', holes: 6 } });
   for (const [path, ready] of [['/', '#new-game'], ['/games', 'table.games'], ['/rules', '#rules h2'], ['/nowhere', '#app h1']]) {
     for (const [locale, colorScheme] of [['en-US', 'light'], ['es-ES', 'light'], ['ht', 'light'], ['en-US', 'dark']]) {
       const { context, page } = await open(path, { locale, colorScheme });

@@ -7,12 +7,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import {
   startServer, launchBrowser, openPage, createGame as createGameAt, stepCount, callApi,
+  seriousViolations, waitUntil,
 } from './helpers.mjs';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let server;
 let browser;
@@ -31,23 +29,16 @@ after(async () => {
 const open = (path, opts) => openPage(browser, server.url + path, opts);
 const api = (method, path, body, token) => callApi(server.url, method, path, body, token);
 
-async function seriousViolations(page) {
-  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ path: axePath });
-  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-}
-
 /** Plays the first legal hole whenever it is the player's move, until the game is over. */
 async function playToTheEnd(page) {
   for (let i = 0; i < 400; i++) {
+    // The player's move, or the end.
+    await page.waitForSelector('.hole.legal, #summary .summary', { timeout: 15000 });
     if (await page.locator('#summary .summary').count()) return;
-    const legal = page.locator('.hole.legal');
-    if (await legal.count()) {
-      await legal.first().click().catch(() => {});
-    }
-    await page.waitForTimeout(40);
+    const n = await page.locator('#moves li').count();
+    await page.locator('.hole.legal').first().click();
+    await page.waitForFunction((m) => document.querySelectorAll('#moves li').length > m
+      || document.querySelector('#summary .summary'), n, { timeout: 15000 });
   }
   assert.fail('the game did not end');
 }
@@ -167,9 +158,7 @@ test('play from a position against the computer takes the side to move', async (
     g = (await api('POST', `/api/games/${created.id}/moves`, { move: g.legal[k % g.legal.length], seq: g.seq }, created.token)).game;
   }
   await api('POST', `/api/games/${created.id}/analysis`, { movetime_ms: 20 });
-  for (let i = 0; i < 200 && (await api('GET', `/api/games/${created.id}/analysis`)).status !== 'done'; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntil(async () => (await api('GET', `/api/games/${created.id}/analysis`)).status === 'done', 'the analysis is done');
   const { context, page } = await open(`/g/${created.id}`);
   await page.waitForSelector('.an-summary table', { timeout: 5000 });
   await page.click('#first');

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, createGame as createGameAt, waitForSteps, callApi,
+  startServer, launchBrowser, openPage, createGame as createGameAt, waitForSteps, callApi, waitUntil,
 } from './helpers.mjs';
 
 let server;
@@ -66,12 +66,11 @@ test('undo while the computer is thinking gives the move back', async () => {
     await waitForSteps(page, 1);
     await page.click('#undo');
     // The server has South to move again and stops thinking.
-    for (let k = 0; ; k++) {
-      const g = await api('GET', `/api/games/${id}`);
-      if (g.seq === 0 && !g.thinking) { assert.equal(g.state.to_move, 'south'); break; }
-      assert.ok(k < 100, 'the server should give the move back');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const g = await waitUntil(async () => {
+      const v = await api('GET', `/api/games/${id}`);
+      return v.seq === 0 && !v.thinking && v;
+    }, 'the server gives the move back');
+    assert.equal(g.state.to_move, 'south');
     // The page follows without a reload: South's holes are playable again.
     await page.waitForSelector('.hole.legal', { timeout: 3000 });
     assert.doesNotMatch(await statusText(page), /thinking/);
@@ -112,14 +111,21 @@ test('a refused hole shakes in place', async () => {
       return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
     });
     const home = await where();
+    // Every frame of the refusal's shake, until the hole is no longer marked refused.
+    const frames = page.evaluate(() => new Promise((resolve) => {
+      const g = document.querySelector('.hole[data-hole="6"]');
+      const at = [];
+      const sample = () => {
+        const r = g.querySelector('.pit').getBoundingClientRect();
+        if (g.classList.contains('refused')) at.push({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+        if (at.length && !g.classList.contains('refused')) resolve(at); else requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    }));
     await page.locator('.hole[data-hole="6"]').click({ force: true });
-    await page.waitForSelector('.hole[data-hole="6"].refused');
-    let worst = 0;
-    for (let k = 0; k < 8; k++) {
-      const p = await where();
-      worst = Math.max(worst, Math.hypot(p.x - home.x, p.y - home.y));
-      await page.waitForTimeout(40);
-    }
+    const seen = await frames;
+    assert.ok(seen.length > 0, 'the refusal was shown');
+    const worst = Math.max(...seen.map((p) => Math.hypot(p.x - home.x, p.y - home.y)));
     assert.ok(worst < 15, `the hole moved ${worst.toFixed(0)} px away from its place`);
   } finally {
     await context.close();
@@ -218,7 +224,8 @@ test('no focus ring stays on a hole that cannot be played', async () => {
     const index = await hole.getAttribute('data-hole');
     await hole.click();
     await waitForSteps(page, 1);
-    await page.waitForTimeout(300); // the ring's colour fades in over 0.15 s
+    // The ring's colour fades in: wait for its transitions to end.
+    await page.$eval(`.hole[data-hole="${index}"]`, (g) => Promise.all(g.querySelector('.pit').getAnimations().map((a) => a.finished)));
     // The hole just played is empty and North is to move.
     const ring = await page.$eval(`.hole[data-hole="${index}"]`, (g) => ({
       legal: g.classList.contains('legal'),
@@ -240,7 +247,7 @@ test('a toast goes once the state it describes has changed', async () => {
       && document.getElementById('toast').classList.contains('show'));
     await page.locator('.hole.legal').first().click();
     await waitForSteps(page, 1);
-    await page.waitForTimeout(100);
+    // The page drops a stale toast as it draws the new state.
     assert.equal(await page.$eval('#toast', (e) => e.classList.contains('show')), false, 'the hint toast is still shown');
   } finally {
     await context.close();

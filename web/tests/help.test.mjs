@@ -5,11 +5,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { startServer, launchBrowser, openPage, callApi } from './helpers.mjs';
+import {
+  startServer, launchBrowser, openPage, callApi, seriousViolations,
+} from './helpers.mjs';
 import { sow } from '../learn/sow.js';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let server;
 let browser;
@@ -71,10 +70,7 @@ test('the How-to-play page shows every step on a board, in every language, with 
       // South took the casa and the one before it: 8 seeds.
       const piles = await page.$$eval('[data-demo="captureII"] .pile-count', (els) => els.map((e) => e.textContent));
       assert.ok(piles.includes('8'), `piles ${piles}`);
-      await page.addScriptTag({ path: axePath });
-      const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-      assert.deepEqual(serious, []);
+      assert.deepEqual(await seriousViolations(page), []);
       const width = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(width <= 0, `no sideways scrolling (${width} px)`);
     }

@@ -3,7 +3,8 @@
 // Debian's chromium through playwright-core.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +26,7 @@ export function startServer(db, addr = '127.0.0.1:0') {
   const dbPath = db || join(dir, 'test.db');
   // The tests drive games through the API from one address as fast as they
   // can: no rate limits per address (their own tests are in the server crate).
-  const limits = ['--create-rate', '0', '--move-rate', '0', '--hint-rate', '0', '--chat-rate', '0'];
+  const limits = ['--create-rate', '0', '--create-quota', '0', '--move-rate', '0', '--hint-rate', '0', '--chat-rate', '0'];
   const proc = spawn(binary, ['serve', '--addr', addr, '--db', dbPath, ...limits], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
@@ -141,4 +142,35 @@ export async function callApi(base, method, path, body, token) {
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return (res.headers.get('content-type') || '').includes('json') ? JSON.parse(text) : text;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The serious and critical axe-core violations of the page as it is now,
+ * one line each. axe is evaluated by the test driver, not added as a
+ * <script>: the page's Content-Security-Policy allows no inline script.
+ */
+export async function seriousViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(axeSource);
+  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+/**
+ * Waits until `check()` (async, asked again every few milliseconds) gives a
+ * truthy value, and returns it; fails with `what` after `timeout` ms. For
+ * conditions only the server's API can tell (a search stopped, an analysis
+ * done); what the page shows is waited for with page.waitForFunction.
+ */
+export async function waitUntil(check, what, timeout = 30000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

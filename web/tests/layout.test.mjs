@@ -5,7 +5,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, callApi } from './helpers.mjs';
+import {
+  startServer, launchBrowser, openPage, callApi, waitUntil,
+} from './helpers.mjs';
 
 let srv;
 let browser;
@@ -21,12 +23,8 @@ async function analysedGame() {
     await callApi(srv.url, 'POST', `/api/games/${g.id}/moves`, { move: v.legal[0] }, g.token);
   }
   await callApi(srv.url, 'POST', `/api/games/${g.id}/analysis`, {}, g.token);
-  for (let i = 0; i < 200; i += 1) {
-    const a = await callApi(srv.url, 'GET', `/api/games/${g.id}/analysis`);
-    if (a.status === 'done') return g.id;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the analysis did not finish');
+  await waitUntil(async () => (await callApi(srv.url, 'GET', `/api/games/${g.id}/analysis`)).status === 'done', 'the analysis is done', 60000);
+  return g.id;
 }
 
 test('no page is wider than the screen', async () => {

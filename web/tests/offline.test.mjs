@@ -11,19 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { createRequire } from 'node:module';
-import { startServer, viewport } from './helpers.mjs';
+import {
+  startServer, viewport, seriousViolations,
+} from './helpers.mjs';
 
 let server;
 let profile;
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** The serious and critical axe-core violations of the page, one line each. */
-async function axeViolations(page) {
-  await page.addScriptTag({ path: axePath });
-  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`);
-}
 
 before(async () => {
   server = await startServer();
@@ -115,7 +108,7 @@ test('offline: a game against the computer on this device is started, saved, res
   assert.ok(await page.isChecked('input[name="where"][value="device"]'));
   assert.ok(await page.isDisabled('input[name="mode"][value="online"]'));
   assert.ok(await page.isDisabled('input[name="where"][value="server"]'));
-  assert.deepEqual(await axeViolations(page), [], 'new game page offline');
+  assert.deepEqual(await seriousViolations(page), [], 'new game page offline');
 
   await page.check('input[name="mode"][value="engine"]');
   await page.selectOption('select[name="variant"]', 'I');
@@ -128,8 +121,17 @@ test('offline: a game against the computer on this device is started, saved, res
   // A few moves, then the browser is closed.
   const played = await playOn(page, async (p) => (await steps(p)) >= 4);
   assert.ok(played >= 4, `steps played before closing: ${played}`);
-  await page.waitForTimeout(300); // the last save
   const before = await steps(page);
+  // The last step is saved on the device before the browser closes.
+  await page.waitForFunction(([gid, n]) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('hoyito');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const get = open.result.transaction('games').objectStore('games').get(gid);
+      get.onerror = () => reject(get.error);
+      get.onsuccess = () => { open.result.close(); resolve(!!get.result && get.result.steps.length >= n); };
+    };
+  }), [new URL(url).pathname.split('/g/')[1], before], { polling: 50, timeout: 10000 });
   await context.close();
 
   ({ context, page } = await launch());

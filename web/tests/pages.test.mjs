@@ -26,7 +26,8 @@ const DESKTOP = { width: 1366, height: 768 };
 
 test('the games list fits a phone screen and has a header row', async () => {
   await api('POST', '/api/games', { mode: 'engine', match: true, rules: { variant: 'III', holes: 12 } });
-  await api('POST', '/api/games', { mode: 'online', rules: { variant: 'II', holes: 6 } });
+  // The list of games shows public games only.
+  await api('POST', '/api/games', { mode: 'online', public: true, rules: { variant: 'II', holes: 6 } });
   for (const [viewport, locale] of [[PHONE, 'en-US'], [PHONE, 'es-ES'], [DESKTOP, 'en-US']]) {
     const { context, page } = await open('/games', { viewport, locale });
     try {
@@ -105,5 +106,27 @@ test('the variant names are shown whole', async () => {
     } finally {
       await context.close();
     }
+  }
+});
+
+test('every page links to the About page, which gives the licence and the third-party notices', async () => {
+  for (const locale of ['en-US', 'es-ES', 'ht']) {
+    const { context, page } = await open('/games', { locale });
+    try {
+      await page.click('footer.site a');
+      await page.waitForURL(/\/about$/);
+      await page.waitForSelector('#notices h2');
+      assert.match(await page.textContent('#app h1'), /Hoyito/);
+      const notices = await page.textContent('#notices');
+      for (const crate of ['axum', 'serde', 'wasm-bindgen']) assert.match(notices, new RegExp(`\\b${crate} \\d`), crate);
+    } finally {
+      await context.close();
+    }
+  }
+  for (const [path, text] of [['/LICENSE-MIT', /MIT License/], ['/LICENSE-APACHE', /Apache License\s+Version 2\.0/]]) {
+    const res = await fetch(server.url + path);
+    assert.equal(res.status, 200, path);
+    assert.match(res.headers.get('content-type'), /^text\/plain/);
+    assert.match(await res.text(), text);
   }
 });

@@ -7,20 +7,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import {
   startServer, launchBrowser, openPage, callApi,
+  seriousViolations,
 } from './helpers.mjs';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** The serious and critical axe-core violations of the page now. */
-async function serious(page) {
-  await page.addScriptTag({ path: axePath });
-  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-}
 
 let server;
 let browser;
@@ -57,7 +47,8 @@ test('two players with nicknames meet in the lobby, chat, and agree a draw; a sp
   await b.page.click(`[data-join="${id}"]`);
   await b.page.waitForURL(new RegExp(`/g/${id}$`));
   await a.page.waitForFunction(() => /Jean/.test(document.getElementById('p-top').textContent));
-  assert.match(await b.page.textContent('#p-bottom'), /Jean \(You\)/);
+  // Jean's page renders the game once its first view arrives: wait for it.
+  await b.page.waitForFunction(() => /Jean \(You\)/.test(document.getElementById('p-bottom').textContent));
   assert.match(await b.page.textContent('#p-top'), /Ana/);
   // The clock shows both sides, untouched before the first move.
   assert.match(await a.page.textContent('#clock'), /Ana \(You\) 5:00.*Jean 5:00/);
@@ -80,8 +71,8 @@ test('two players with nicknames meet in the lobby, chat, and agree a draw; a sp
   // A draw offered and accepted ends the game; both see how.
   await a.page.click('#offer-draw');
   await b.page.waitForSelector('#accept-draw');
-  assert.deepEqual(await serious(b.page), [], 'the game page with its chat, clock and a draw offer');
-  assert.deepEqual(await serious(spectator.page), [], 'the spectator\'s page');
+  assert.deepEqual(await seriousViolations(b.page), [], 'the game page with its chat, clock and a draw offer');
+  assert.deepEqual(await seriousViolations(spectator.page), [], 'the spectator\'s page');
   assert.ok(await b.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
   assert.match(await b.page.textContent('#draw-offer'), /Ana offers a draw/);
   await b.page.click('#accept-draw');
@@ -92,13 +83,28 @@ test('two players with nicknames meet in the lobby, chat, and agree a draw; a sp
   assert.match(await spectator.page.textContent('#moves li:last-child'), /Draw agreed/);
   assert.ok(await spectator.page.locator('#rematch').count() === 0, 'no rematch for a spectator');
 
-  // Rematch: the same settings, sides swapped.
+  // Rematch: Ana asks, Jean is told and accepts; both meet in one game
+  // with the same settings and the sides swapped.
   await a.page.click('#rematch');
   await a.page.waitForURL((u) => !u.pathname.endsWith(id));
-  const again = await api('GET', `/api/games/${a.page.url().split('/g/')[1]}`);
+  const newId = a.page.url().split('/g/')[1];
+  const again = await api('GET', `/api/games/${newId}`);
   assert.equal(again.mode, 'online');
   assert.deepEqual(again.clock && [again.clock.initial, again.clock.increment], [300, 3]);
   assert.equal(again.names.north, 'Ana');
+  assert.equal(again.status, 'waiting');
+  await b.page.waitForSelector('#rematch-offer');
+  assert.match(await b.page.textContent('#rematch-offer'), /Ana asks for a rematch/);
+  await spectator.page.waitForFunction(() => !document.getElementById('rematch'));
+  await b.page.click('#rematch');
+  await b.page.waitForURL(new RegExp(`/g/${newId}$`));
+  await b.page.waitForFunction(() => /Jean \(You\)/.test(document.getElementById('p-bottom').textContent));
+  await a.page.waitForFunction(() => /Jean/.test(document.getElementById('p-top').textContent));
+  assert.equal((await api('GET', `/api/games/${newId}`)).status, 'playing');
+  // Jean plays South now: his move is taken, and Ana sees it.
+  await b.page.waitForSelector('.hole.legal');
+  await b.page.locator('.hole.legal').first().click();
+  await a.page.waitForFunction(() => document.querySelectorAll('#moves li').length > 0);
   for (const c of [a, b, spectator]) await c.context.close();
 });
 

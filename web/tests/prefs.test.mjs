@@ -173,6 +173,8 @@ test('on a phone, every board from 2×4 to 2×12 fits the width, with holes and 
 
 test('on a phone, no page scrolls sideways and the header\'s buttons are 44 px', async () => {
   await hotseat({ variant: 'III', holes: 12 });
+  // The list of games shows public games only.
+  await api('POST', '/api/games', { mode: 'online', public: true, rules: { variant: 'III', holes: 12 } });
   for (const locale of ['en-US', 'es-ES', 'ht']) {
     for (const [path, ready] of [['/', '#new-game'], ['/games', 'table.games'], ['/rules', '#rules h2'], ['/nowhere', '#app h1']]) {
       const { context, page } = await open(path, { viewport: PHONE, locale });

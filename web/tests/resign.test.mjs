@@ -40,9 +40,13 @@ test('a player resigns a match against the computer and sees who resigned and wh
   await resign.waitFor({ state: 'visible' });
 
   // Dismissing the confirmation changes nothing.
+  const sent = [];
+  const onRequest = (r) => { if (r.method() === 'POST') sent.push(r.url()); };
+  page.on('request', onRequest);
   page.once('dialog', (d) => d.dismiss());
   await resign.click();
-  await page.waitForTimeout(200);
+  page.off('request', onRequest);
+  assert.deepEqual(sent, [], 'a dismissed confirmation sends nothing');
   assert.equal((await api('GET', `/api/games/${id}`)).status, 'playing');
   assert.ok(await resign.isVisible());
 
@@ -112,16 +116,20 @@ test('a player resigns one round of a match: its seeds go to the other player an
   assert.equal(await page.textContent('#resign'), 'Resign match');
 
   // Dismissing the confirmation changes nothing.
+  const sent = [];
+  const onRequest = (r) => { if (r.method() === 'POST') sent.push(r.url()); };
+  page.on('request', onRequest);
   page.once('dialog', (d) => d.dismiss());
   await round.click();
-  await page.waitForTimeout(200);
+  page.off('request', onRequest);
+  assert.deepEqual(sent, [], 'a dismissed confirmation sends nothing');
   assert.equal((await api('GET', `/api/games/${c.id}`)).seq, before.seq);
 
   let asked = '';
   page.once('dialog', (d) => { asked = d.message(); d.accept(); });
   await round.click();
   await page.waitForSelector('#next-round');
-  assert.match(asked, /Resign this round\?/);
+  assert.match(asked, /Resign this round\?.*the match goes on/);
   const name = mover === 'south' ? 'South' : 'North';
   assert.match(await page.textContent('#moves li:last-child'), new RegExp(`${name} resigned the round`));
   assert.match(await page.textContent('#summary h2'), /Round 1 is over/);
@@ -151,13 +159,15 @@ test('a round of a match on this device is resigned too', async () => {
   await page.waitForURL(/\/g\/local[A-Za-z0-9]+$/);
   const round = page.locator('#resign-round');
   await round.waitFor({ state: 'visible' });
-  page.once('dialog', (d) => d.accept());
+  let asked = '';
+  page.once('dialog', (d) => { asked = d.message(); d.accept(); });
   await round.click();
   // South resigned round 1 with nothing captured: North takes all 48 seeds
-  // and South, left with fewer than 4, loses the match.
+  // and South, left with fewer than 4, loses the match; the question said so.
   await page.waitForSelector('#summary h2');
   assert.match(await page.textContent('#moves li:last-child'), /South resigned the round/);
   assert.match(await page.textContent('#summary h2'), /Match over after round 1: North wins/);
+  assert.match(asked, /too few seeds for another round: the match ends and you lose it/);
   assert.ok(await round.isHidden());
   // It is stored on the device: a reload shows it again.
   await page.reload();

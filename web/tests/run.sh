@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end browser tests of `hoyito serve`, at a desktop's and a phone's
 # screen size (HOYITO_E2E_VIEWPORT). Needs the release binary
-# (cargo build --release -p hoyito-cli) or HOYITO_BIN; installs Debian's
-# chromium and playwright-core (npm ci) when missing.
+# (cargo build --release -p hoyito-cli) or HOYITO_BIN (scripts/test.sh
+# passes the optimised target/debug/hoyito that `cargo test` builds);
+# installs Debian's chromium and playwright-core (npm ci) when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then

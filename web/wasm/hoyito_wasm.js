@@ -424,6 +424,240 @@ export class Match {
 if (Symbol.dispose) Match.prototype[Symbol.dispose] = Match.prototype.free;
 
 /**
+ * A game or a match on this device, played step by step as the server
+ * plays its games.
+ */
+export class Room {
+    static __wrap(ptr) {
+        const obj = Object.create(Room.prototype);
+        obj.__wbg_ptr = ptr;
+        RoomFinalization.register(obj, obj.__wbg_ptr, obj);
+        return obj;
+    }
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        RoomFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_room_free(ptr, 0);
+    }
+    /**
+     * The engine's move (a token) at `level` 1 to 10 in the current
+     * position, null once the round is over; within the server's time
+     * limit (1.5 s), or `timeMs`.
+     * @param {number} level
+     * @param {number | null} [timeMs]
+     * @returns {string | undefined}
+     */
+    bestMove(level, timeMs) {
+        const ret = wasm.room_bestMove(this.__wbg_ptr, level, !isLikeNone(timeMs), isLikeNone(timeMs) ? 0 : timeMs);
+        if (ret[3]) {
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        let v1;
+        if (ret[0] !== 0) {
+            v1 = getStringFromWasm0(ret[0], ret[1]);
+            wasm.__wbindgen_export3(ret[0], ret[1] * 1, 1);
+        }
+        return v1;
+    }
+    /**
+     * Throws (`not_your_turn`, `round_over`, `game_over`) unless this
+     * device's player is to move.
+     */
+    checkTurn() {
+        const ret = wasm.room_checkTurn(this.__wbg_ptr);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * Whether the engine is to move.
+     * @returns {boolean}
+     */
+    engineToMove() {
+        const ret = wasm.room_engineToMove(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * Undos so far.
+     * @returns {number}
+     */
+    get epoch() {
+        const ret = wasm.room_epoch(this.__wbg_ptr);
+        return ret;
+    }
+    /**
+     * Whether the game (or the match) is over: played out or stopped.
+     * @returns {boolean}
+     */
+    finished() {
+        const ret = wasm.room_finished(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * A room opened with `setup` (`{mode: "engine" | "hotseat", rules,
+     * match, engine_side}`, `rules` as `new Game` takes them), replaying
+     * `steps` (its stored step tokens) after `epoch` undos. Throws an
+     * `Error` with `code` and `status` if a step does not replay.
+     * @param {any} setup
+     * @param {string[] | null} [steps]
+     * @param {number | null} [epoch]
+     */
+    constructor(setup, steps, epoch) {
+        const val2 = +(isLikeNone(epoch) ? 0 : epoch);
+        var ptr0 = isLikeNone(steps) ? 0 : passArrayJsValueToWasm0(steps, wasm.__wbindgen_export);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.room_new(setup, ptr0, len0, !isLikeNone(epoch), val2);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        RoomFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * Plays move `token` for this device's player (a move only; see
+     * `checkTurn`). Returns its event; throws (`code`, `status`) and
+     * changes nothing if refused.
+     * @param {string} token
+     * @returns {any}
+     */
+    play(token) {
+        const ptr0 = passStringToWasm0(token, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.room_play(this.__wbg_ptr, ptr0, len0);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The record of the game or match (the text `hoyito replay` reads).
+     * @returns {string}
+     */
+    record() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.room_record(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_export3(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * The step by which this device's player resigns (in hot-seat the
+     * player to move): the round of a match with `round`, else the game
+     * or the match. Checked, not applied: apply it with `step`.
+     * @param {boolean} round
+     * @returns {string}
+     */
+    resignation(round) {
+        let deferred2_0;
+        let deferred2_1;
+        try {
+            const ret = wasm.room_resignation(this.__wbg_ptr, round);
+            var ptr1 = ret[0];
+            var len1 = ret[1];
+            if (ret[3]) {
+                ptr1 = 0; len1 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred2_0 = ptr1;
+            deferred2_1 = len1;
+            return getStringFromWasm0(ptr1, len1);
+        } finally {
+            wasm.__wbindgen_export3(deferred2_0, deferred2_1, 1);
+        }
+    }
+    /**
+     * Steps so far.
+     * @returns {number}
+     */
+    get seq() {
+        const ret = wasm.room_seq(this.__wbg_ptr);
+        return ret;
+    }
+    /**
+     * Checks and applies one step: a move token, `next` (the next round
+     * of a match), `concede:<side>` or `resign:<side>`. Returns a move's
+     * event (`{seq, epoch, round, side, token, board_before,
+     * captured_before, trace, captured, extra_turn, passed}`), null for
+     * the others. Throws (`code`, `status`) and changes nothing if refused.
+     * @param {string} token
+     * @returns {any}
+     */
+    step(token) {
+        const ptr0 = passStringToWasm0(token, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.room_step(this.__wbg_ptr, ptr0, len0);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The room in one line: `{status, plies, result, score, to_move}`.
+     * @returns {any}
+     */
+    summary() {
+        const ret = wasm.room_summary(this.__wbg_ptr);
+        return ret;
+    }
+    /**
+     * Every step's token, as stored.
+     * @returns {string[]}
+     */
+    tokens() {
+        const ret = wasm.room_tokens(this.__wbg_ptr);
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_export3(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * How many steps an undo keeps: against the engine, back to the
+     * player's last move of this round; in hot-seat, one move. Throws
+     * (`nothing_to_undo`, `game_over`) if there is nothing to undo.
+     * @returns {number}
+     */
+    undoTarget() {
+        const ret = wasm.room_undoTarget(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0];
+    }
+    /**
+     * The room after an undo back to its first `keep` steps (one undo more).
+     * @param {number} keep
+     * @returns {Room}
+     */
+    undone(keep) {
+        const ret = wasm.room_undone(this.__wbg_ptr, keep);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return Room.__wrap(ret[0]);
+    }
+    /**
+     * The room's view, as the server's game view has it (mode, rules,
+     * match, status, end, position, legal moves, rounds, history…).
+     * @returns {any}
+     */
+    view() {
+        const ret = wasm.room_view(this.__wbg_ptr);
+        return ret;
+    }
+}
+if (Symbol.dispose) Room.prototype[Symbol.dispose] = Room.prototype.free;
+
+/**
  * `n` uniformly random games from the start under `options`, from a
  * generator seeded with `seed` as `hoyito bench --seed` does: `{games,
  * plies, south_wins, north_wins, draws}`.
@@ -438,6 +672,17 @@ export function randomPlayouts(n, options, seed) {
         throw takeFromExternrefTable0(ret[1]);
     }
     return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * `rulesOptions()`: the rules options as the core's table describes them
+ * (an array of `{name, tag, flag, type, values | min, max, default,
+ * section, meaning}`, in order).
+ * @returns {any}
+ */
+export function rulesOptions() {
+    const ret = wasm.rulesOptions();
+    return ret;
 }
 function __wbg_get_imports() {
     const import0 = {
@@ -475,6 +720,10 @@ function __wbg_get_imports() {
         __wbg_getRandomValues_5d8c030b527203a6: function() { return handleError(function (arg0, arg1) {
             globalThis.crypto.getRandomValues(getArrayU8FromWasm0(arg0, arg1));
         }, arguments); },
+        __wbg_new_787b9fb330d55d78: function(arg0, arg1) {
+            const ret = new Error(getStringFromWasm0(arg0, arg1));
+            return ret;
+        },
         __wbg_now_e7c6795a7f81e10f: function(arg0) {
             const ret = arg0.now();
             return ret;
@@ -487,6 +736,10 @@ function __wbg_get_imports() {
             const ret = arg0.performance;
             return ret;
         },
+        __wbg_set_2793479888329cb6: function() { return handleError(function (arg0, arg1, arg2) {
+            const ret = Reflect.set(arg0, arg1, arg2);
+            return ret;
+        }, arguments); },
         __wbg_static_accessor_GLOBAL_THIS_003ee833af9699fc: function() {
             const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
@@ -507,7 +760,12 @@ function __wbg_get_imports() {
             const ret = JSON.stringify(arg0);
             return ret;
         }, arguments); },
-        __wbindgen_generic_0000000000000001: function(arg0, arg1) {
+        __wbindgen_generic_0000000000000001: function(arg0) {
+            // Cast intrinsic for `F64 -> Externref`.
+            const ret = arg0;
+            return ret;
+        },
+        __wbindgen_generic_0000000000000002: function(arg0, arg1) {
             // Cast intrinsic for `Ref(String) -> Externref`.
             const ret = getStringFromWasm0(arg0, arg1);
             return ret;
@@ -533,6 +791,9 @@ const GameFinalization = (typeof FinalizationRegistry === 'undefined')
 const MatchFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_match_free(ptr, 1));
+const RoomFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_room_free(ptr, 1));
 
 function addToExternrefTable0(obj) {
     const idx = wasm.__wbindgen_export5();
@@ -646,6 +907,16 @@ function handleError(f, args) {
 
 function isLikeNone(x) {
     return x === undefined || x === null;
+}
+
+function passArrayJsValueToWasm0(array, malloc) {
+    const ptr = malloc(array.length * 4, 4) >>> 0;
+    for (let i = 0; i < array.length; i++) {
+        const add = addToExternrefTable0(array[i]);
+        getDataViewMemory0().setUint32(ptr + 4 * i, add, true);
+    }
+    WASM_VECTOR_LEN = array.length;
+    return ptr;
 }
 
 function passStringToWasm0(arg, malloc, realloc) {

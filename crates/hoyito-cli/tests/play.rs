@@ -243,7 +243,7 @@ fn save_and_load_errors_leave_the_game_going() {
     assert!(!missing.parent().unwrap().exists(), "nothing written");
     assert!(out.contains("Not loaded: cannot read"), "{out}");
     assert!(
-        out.contains("Not loaded: ") && out.contains("unknown variant"),
+        out.contains("Not loaded: ") && out.contains("bad value \"IV\" for variant"),
         "{out}"
     );
     assert!(out.contains("save needs a file name"), "{out}");

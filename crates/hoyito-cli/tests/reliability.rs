@@ -16,6 +16,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
+/// How long a test waits for an event before it fails (only a broken
+/// server, or a stalled machine, waits this long).
+const PATIENCE: Duration = Duration::from_secs(30);
 
 /// Starts `hoyito serve` on a free port over `dir/games.db`, without rate
 /// limits (the clients here play as fast as they can from one address).
@@ -99,10 +102,12 @@ fn game(addr: &str, id: &str) -> Value {
 }
 
 /// A player that makes moves in its own hot-seat games until `stop`, and
-/// returns every move acknowledged: (game id, step number, token).
+/// returns every move acknowledged: (game id, step number, token). Each
+/// acknowledgement is also told to `acks` as it comes.
 fn play(
     addr: String,
     stop: Arc<AtomicBool>,
+    acks: std::sync::mpsc::Sender<()>,
     games: &mut Vec<(String, String)>,
 ) -> Vec<(String, u64, String)> {
     let mut acked = Vec::new();
@@ -135,11 +140,14 @@ fn play(
             Some(&token),
             json!({ "move": mv }),
         ) {
-            Some((200, v)) => acked.push((
-                id,
-                v["move"]["seq"].as_u64().unwrap(),
-                v["move"]["token"].as_str().unwrap().into(),
-            )),
+            Some((200, v)) => {
+                acked.push((
+                    id,
+                    v["move"]["seq"].as_u64().unwrap(),
+                    v["move"]["token"].as_str().unwrap().into(),
+                ));
+                let _ = acks.send(());
+            }
             Some((status, v)) => panic!("move refused: {status} {v}"),
             None => return acked, // killed mid-request: not acknowledged
         }
@@ -192,13 +200,23 @@ fn check_acked(addr: &str, acked: &[(String, u64, String)], when: &str) {
 }
 
 /// Rounds of four players moving in their own hot-seat games while the
-/// server is killed with SIGKILL; then every acknowledged move must be
-/// found, once, in order. Six rounds, or `HOYITO_KILL_ROUNDS`.
+/// server is killed with SIGKILL, after a random number of acknowledged
+/// moves (the kill lands while the players' next requests are in flight);
+/// then every acknowledged move must be found, once, in order. Six rounds,
+/// or `HOYITO_KILL_ROUNDS`; the kill points are drawn from
+/// `HOYITO_KILL_SEED` if set (printed otherwise, to replay a failure).
 fn kill_9_rounds(dir: &Path, db: &std::ffi::OsStr) {
+    use rand::{Rng, SeedableRng};
     let rounds: u64 = std::env::var("HOYITO_KILL_ROUNDS")
         .ok()
         .map(|r| r.parse().expect("HOYITO_KILL_ROUNDS: a number of rounds"))
         .unwrap_or(6);
+    let seed: u64 = std::env::var("HOYITO_KILL_SEED")
+        .ok()
+        .map(|s| s.parse().expect("HOYITO_KILL_SEED: a number"))
+        .unwrap_or_else(rand::random);
+    eprintln!("kill -9: HOYITO_KILL_SEED={seed}");
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     let players = 4;
     let mut games: Vec<Vec<(String, String)>> = vec![Vec::new(); players];
     let mut acked_all: Vec<(String, u64, String)> = Vec::new();
@@ -221,17 +239,25 @@ fn kill_9_rounds(dir: &Path, db: &std::ffi::OsStr) {
         // Everything acknowledged before this round is still there.
         check_acked(&addr, &acked_all, &format!("round {round}"));
         let stop = Arc::new(AtomicBool::new(false));
+        let (acks_tx, acks) = std::sync::mpsc::channel();
         let handles: Vec<_> = games
             .drain(..)
             .map(|mut g| {
-                let (addr, stop) = (addr.clone(), stop.clone());
+                let (addr, stop, acks_tx) = (addr.clone(), stop.clone(), acks_tx.clone());
                 std::thread::spawn(move || {
-                    let acked = play(addr, stop, &mut g);
+                    let acked = play(addr, stop, acks_tx, &mut g);
                     (g, acked)
                 })
             })
             .collect();
-        std::thread::sleep(Duration::from_millis(400 + 150 * (round % 6)));
+        drop(acks_tx);
+        // The kill point: after this many acknowledged moves in the round.
+        let kill_after = rng.random_range(50..=400);
+        for n in 0..kill_after {
+            acks.recv_timeout(PATIENCE).unwrap_or_else(|e| {
+                panic!("round {round}: {n} of {kill_after} moves acknowledged, then {e}")
+            });
+        }
         child.kill().expect("SIGKILL"); // std's kill is SIGKILL on Unix
         child.wait().unwrap();
         stop.store(true, Ordering::Relaxed);
@@ -281,13 +307,15 @@ fn tempfile_dir(what: &str) -> std::path::PathBuf {
     dir
 }
 
-/// Every game in the list with its full view, as a restarted server reads
-/// them from the database.
-fn snapshot(addr: &str) -> Vec<Value> {
-    let (status, list) = http(addr, "GET", "/api/games?limit=500", None, None).unwrap();
+/// The games `ids` as listed and with their full views, as a restarted
+/// server reads them from the database.
+fn snapshot(addr: &str, ids: &[&str]) -> Vec<Value> {
+    let path = format!("/api/lobby?ids={}", ids.join(","));
+    let (status, list) = http(addr, "GET", &path, None, None).unwrap();
     assert_eq!(status, 200);
+    assert_eq!(list["mine"].as_array().unwrap().len(), ids.len(), "{list}");
     let mut out = vec![list.clone()];
-    for g in list["games"].as_array().unwrap() {
+    for g in list["mine"].as_array().unwrap() {
         out.push(game(addr, g["id"].as_str().unwrap()));
     }
     out
@@ -313,12 +341,25 @@ fn a_battery_of_bad_requests_changes_nothing_stored() {
     let oid = online["id"].as_str().unwrap();
     let eid = engine["id"].as_str().unwrap();
     let etoken = engine["token"].as_str().unwrap();
-    // Let the engine game settle.
-    std::thread::sleep(Duration::from_millis(500));
+    // The engine game settles: its player is to move, the engine not thinking
+    // (if the engine moved first, its move is stored).
+    let seat = engine["seat"].as_str().expect("the player's seat").to_string();
+    let deadline = std::time::Instant::now() + PATIENCE;
+    loop {
+        let g = game(&addr, eid);
+        if g["thinking"] == false && g["state"]["to_move"] == seat.as_str() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the engine game never settled: {g}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     child.kill().unwrap();
     child.wait().unwrap();
     let (mut child, addr) = serve(&dir);
-    let before = snapshot(&addr);
+    let before = snapshot(&addr, &[id, oid, eid]);
 
     let moves = format!("/api/games/{id}/moves");
     let big = vec![b'x'; 64 * 1024];
@@ -457,7 +498,7 @@ fn a_battery_of_bad_requests_changes_nothing_stored() {
     child.kill().unwrap();
     child.wait().unwrap();
     let (mut child, addr) = serve(&dir);
-    assert_eq!(snapshot(&addr), before);
+    assert_eq!(snapshot(&addr, &[id, oid, eid]), before);
     let _ = child.kill();
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);

@@ -3,7 +3,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
 
@@ -30,32 +30,47 @@ fn serve(dir: &std::path::Path) -> (Child, String) {
     (child, addr)
 }
 
-/// Waits for the process to exit, at most `limit`.
-fn wait_at_most(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if let Some(status) = child.try_wait().expect("wait") {
-            return Some(status);
+/// Answers `GET /api/health` on a new connection: the status line.
+fn health(addr: &str) -> String {
+    let mut conn = TcpStream::connect(addr).unwrap();
+    write!(
+        conn,
+        "GET /api/health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    answer.lines().next().unwrap_or_default().to_string()
+}
+
+/// Waits for the process to exit (on a thread that waits for it), at most
+/// `limit`; kills it if it has not.
+fn wait_at_most(mut child: Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let _ = tx.send(child.wait().expect("wait"));
+    });
+    match rx.recv_timeout(limit) {
+        Ok(status) => {
+            waiter.join().unwrap();
+            Some(status)
         }
-        std::thread::sleep(Duration::from_millis(50));
+        Err(_) => {
+            let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+            waiter.join().unwrap();
+            None
+        }
     }
-    None
 }
 
 #[test]
 fn sigterm_stops_the_server_despite_a_half_sent_request() {
     let dir = std::env::temp_dir().join(format!("hoyito-serve-term-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (mut child, addr) = serve(&dir);
+    let (child, addr) = serve(&dir);
     // A served request first: the server is up.
-    let mut ok = TcpStream::connect(&addr).unwrap();
-    write!(
-        ok,
-        "GET /api/health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = String::new();
-    ok.read_to_string(&mut answer).unwrap();
+    let answer = health(&addr);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     // A request whose body never finishes.
     let mut half = TcpStream::connect(&addr).unwrap();
@@ -65,17 +80,18 @@ fn sigterm_stops_the_server_despite_a_half_sent_request() {
          Content-Length: 100\r\n\r\n{{"
     )
     .unwrap();
-    std::thread::sleep(Duration::from_millis(200));
+    // The server took that connection in: it accepts in turn, and has
+    // answered one opened after it.
+    let answer = health(&addr);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .expect("run kill");
     assert!(killed.success());
-    let status = wait_at_most(&mut child, Duration::from_secs(9));
-    if status.is_none() {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
+    // Within its shutdown grace (5 s), well before the half request's body
+    // timeout (10 s) could end it.
+    let status = wait_at_most(child, Duration::from_secs(9));
     let _ = std::fs::remove_dir_all(&dir);
     let status = status.expect("hoyito serve exits within its shutdown deadline after SIGTERM");
     assert!(status.success(), "{status}");

@@ -2,12 +2,13 @@
 //! everything that plays either (records, the server's rooms, the terminal).
 
 use crate::error::PlayError;
-use crate::game::{Game, TokenError};
+use crate::game::{Game, MoveError, TokenError};
 use crate::matchplay::Match;
 use crate::moves::Move;
 use crate::position::{GameResult, Played, Position};
 use crate::rules::Rules;
 use crate::side::Side;
+use crate::trace::TracedMove;
 
 /// A single game or a whole match.
 ///
@@ -118,6 +119,44 @@ impl Contest {
             token: token.trim().to_string(),
             error,
         })
+    }
+
+    /// Reads `token` and plays it on a copy of the current position;
+    /// changes nothing ([`Game::prepare_token`], [`Match::prepare_token`]).
+    /// Commit the result with [`Contest::commit`].
+    ///
+    /// # Errors
+    /// [`MoveError`]: the game, round or match is over, the token is
+    /// unreadable or the move illegal.
+    pub fn prepare_token(&self, token: &str, trace_limit: usize) -> Result<TracedMove, MoveError> {
+        match self {
+            Contest::Game(g) => g.prepare_token(token, trace_limit),
+            Contest::Match(m) => m.prepare_token(token, trace_limit),
+        }
+    }
+
+    /// Applies a move prepared in the current position without sowing it
+    /// again ([`Game::commit`], [`Match::commit`]).
+    ///
+    /// # Errors
+    /// [`MoveError`]: the game, round or match is over, or the move was
+    /// prepared in another position; nothing changes then.
+    pub fn commit(&mut self, t: TracedMove) -> Result<TracedMove, MoveError> {
+        match self {
+            Contest::Game(g) => g.commit(t),
+            Contest::Match(m) => m.commit(t),
+        }
+    }
+
+    /// Reads and plays a move token, sowing it once, and returns what the
+    /// move did with at most `trace_limit` sowing events
+    /// ([`TracedMove`]): the one call the front ends play a move with.
+    ///
+    /// # Errors
+    /// As [`Contest::prepare_token`]; nothing changes then.
+    pub fn play_traced(&mut self, token: &str, trace_limit: usize) -> Result<TracedMove, MoveError> {
+        let t = self.prepare_token(token, trace_limit)?;
+        self.commit(t)
     }
 
     /// Ends the current game (round) by `side`'s concession: the seeds in

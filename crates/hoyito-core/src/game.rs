@@ -5,6 +5,7 @@ use crate::moves::Move;
 use crate::position::{Played, Position, RepetitionTracker};
 use crate::rules::Rules;
 use crate::side::Side;
+use crate::trace::TracedMove;
 
 /// The record token of a concession: `concede:south` or `concede:north`.
 pub fn concession_token(side: Side) -> String {
@@ -38,6 +39,50 @@ pub enum TokenError {
         token: String,
         /// Why.
         error: PlayError,
+    },
+}
+
+/// Why a move token cannot be played in a game, a match or a contest, or a
+/// prepared move cannot be committed ([`TracedMove`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The token is not a move token.
+    #[error(transparent)]
+    Parse(#[from] MoveParseError),
+    /// The move is not legal in this position.
+    #[error("{token} is illegal: {error}")]
+    Illegal {
+        /// The token as given (trimmed).
+        token: String,
+        /// Why.
+        error: PlayError,
+    },
+    /// The game (a single game, or a position played on its own) is over.
+    #[error("{token} cannot be played: the game is over")]
+    GameOver {
+        /// The token as given (trimmed).
+        token: String,
+    },
+    /// The match's current round is over and the match goes on.
+    #[error("{token} cannot be played: round {round} is over; start the next round")]
+    RoundOver {
+        /// The token as given (trimmed).
+        token: String,
+        /// The round that is over, from 1.
+        round: u32,
+    },
+    /// The match is over.
+    #[error("{token} cannot be played: the match is over")]
+    MatchOver {
+        /// The token as given (trimmed).
+        token: String,
+    },
+    /// A prepared move committed to a game whose position is not the one
+    /// it was prepared in.
+    #[error("{token} was prepared in another position: expected a move prepared in the current one")]
+    Stale {
+        /// The move's token.
+        token: String,
     },
 }
 
@@ -134,6 +179,55 @@ impl Game {
             token: token.trim().to_string(),
             error,
         })
+    }
+
+    /// Reads `token` and plays it on a copy of the position
+    /// ([`Position::prepare_token`]); changes nothing. Commit the result
+    /// with [`Game::commit`].
+    ///
+    /// # Errors
+    /// As [`Position::prepare_token`].
+    pub fn prepare_token(&self, token: &str, trace_limit: usize) -> Result<TracedMove, MoveError> {
+        self.pos.prepare_token(token, trace_limit)
+    }
+
+    /// Applies a move prepared in the current position without sowing it
+    /// again: takes the position after it, then applies the repetition rule
+    /// (the returned value's [`TracedMove::after`] and
+    /// [`TracedMove::round_over`] say the result).
+    ///
+    /// # Errors
+    /// [`MoveError::GameOver`] if the game is over, [`MoveError::Stale`] if
+    /// the move was prepared in another position; the game is then unchanged.
+    pub fn commit(&mut self, mut t: TracedMove) -> Result<TracedMove, MoveError> {
+        if self.pos.is_over() {
+            return Err(MoveError::GameOver {
+                token: t.token().to_string(),
+            });
+        }
+        if *t.before() != self.pos {
+            return Err(MoveError::Stale {
+                token: t.token().to_string(),
+            });
+        }
+        self.pos = t.after;
+        self.moves.push(t.mv());
+        if !self.pos.is_over() && self.tracker.push(&self.pos) >= 3 {
+            self.pos.end_by_repetition();
+        }
+        t.after = self.pos;
+        Ok(t)
+    }
+
+    /// Reads and plays `token`, sowing it once, keeping at most
+    /// `trace_limit` sowing events: [`Game::prepare_token`] then
+    /// [`Game::commit`].
+    ///
+    /// # Errors
+    /// As [`Position::prepare_token`]; the game is then unchanged.
+    pub fn play_traced(&mut self, token: &str, trace_limit: usize) -> Result<TracedMove, MoveError> {
+        let t = self.prepare_token(token, trace_limit)?;
+        self.commit(t)
     }
 
     /// Takes back the last move (replaying from the start), and a

@@ -26,8 +26,11 @@
 //! automatic passes, [`Position::play_unchecked`] is the allocation-free hot
 //! path for search. [`Game`] adds the move list and the repetition rule,
 //! [`Match`] chains games into rounds, and [`Contest`] is either. Notation lives in [`notation`] and
-//! records in [`record`]; [`Trace`] records a move's sowing events and
-//! [`RoundSummary`] sums up a round, for animations and tables.
+//! records in [`record`]. [`Contest::play_traced`] (and its [`Game`] and
+//! [`Match`] equivalents) plays a move token once and returns a
+//! [`TracedMove`]: its [`Trace`] of sowing events, captures, extra turn,
+//! pass, round and match end, canonical token; [`RoundSummary`] sums up a
+//! round. The front ends show these.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -38,6 +41,7 @@ pub mod game;
 pub mod matchplay;
 pub mod moves;
 pub mod notation;
+pub mod options;
 pub mod perft;
 pub mod playout;
 pub mod position;
@@ -51,10 +55,12 @@ pub mod trace;
 pub use contest::Contest;
 pub use error::{
     MoveParseError, MoveParseReason, OpeningError, PlayError, PositionError, RecordError, RulesError,
+    RulesOptionError,
 };
-pub use game::{concession_token, parse_concession, Game, TokenError};
+pub use game::{concession_token, parse_concession, Game, MoveError, TokenError};
 pub use matchplay::{Match, MatchOutcome};
 pub use moves::{Move, MoveList, SingleMoves, MAX_MOVES, MAX_SINGLE_MOVES};
+pub use options::{OptionId, OptionKind, OptionValue, RulesOption, RULES_OPTIONS};
 pub use position::{
     EndReason, GameResult, LastFour, Outcome, Played, Position, RepetitionKey, RepetitionTracker, Setup,
     SowObserver,
@@ -64,7 +70,7 @@ pub use round::RoundSummary;
 pub use rules::{CaptureSide, Direction, DirectionRule, Repetition, Rules, RulesSpec, Variant};
 pub use side::{ByPlayer, Side};
 pub use state::State;
-pub use trace::{Event, Trace, MAX_TRACE_EVENTS};
+pub use trace::{Capture, CaptureKind, Event, Trace, TracedMove, MAX_TRACE_EVENTS};
 
 /// The README's library example, compiled and run as a doctest.
 #[cfg(doctest)]

@@ -2,11 +2,12 @@
 //! reserves (RULES.md §5).
 
 use crate::error::PlayError;
-use crate::game::Game;
+use crate::game::{Game, MoveError, TokenError};
 use crate::moves::Move;
 use crate::position::{GameResult, LastFour, Played, Position, Setup};
 use crate::rules::{Rules, Variant};
 use crate::side::{ByPlayer, Side};
+use crate::trace::TracedMove;
 
 /// The result of a finished match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +84,75 @@ impl Match {
         let played = self.current_mut().play(m)?;
         self.check_end();
         Ok(played)
+    }
+
+    /// Reads and plays a move token in the current round ([`Match::play`]).
+    ///
+    /// # Errors
+    /// [`TokenError`] if the token is unreadable or the move illegal (the
+    /// round or the match over: [`PlayError::GameOver`]); nothing changes then.
+    pub fn play_token(&mut self, token: &str) -> Result<Played, TokenError> {
+        let m = self.current().position().parse_move(token)?;
+        self.play(m).map_err(|error| TokenError::Illegal {
+            token: token.trim().to_string(),
+            error,
+        })
+    }
+
+    /// Why no move can be played now: the match or the current round is over.
+    fn over_error(&self, token: &str) -> Option<MoveError> {
+        let token = token.trim().to_string();
+        if self.outcome.is_some() {
+            Some(MoveError::MatchOver { token })
+        } else if self.current().is_over() {
+            Some(MoveError::RoundOver {
+                token,
+                round: self.round(),
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Reads `token` and plays it on a copy of the current round's position
+    /// ([`Position::prepare_token`]); changes nothing. Commit the result with
+    /// [`Match::commit`].
+    ///
+    /// # Errors
+    /// [`MoveError::MatchOver`] or [`MoveError::RoundOver`] if the match or
+    /// the round is over; otherwise as [`Position::prepare_token`].
+    pub fn prepare_token(&self, token: &str, trace_limit: usize) -> Result<TracedMove, MoveError> {
+        match self.over_error(token) {
+            Some(e) => Err(e),
+            None => self.current().prepare_token(token, trace_limit),
+        }
+    }
+
+    /// Applies a move prepared in the current round's position without
+    /// sowing it again ([`Game::commit`]); when the round ends, the match
+    /// result is decided ([`TracedMove::match_over`]).
+    ///
+    /// # Errors
+    /// [`MoveError::MatchOver`], [`MoveError::RoundOver`] or
+    /// [`MoveError::Stale`]; the match is then unchanged.
+    pub fn commit(&mut self, t: TracedMove) -> Result<TracedMove, MoveError> {
+        if let Some(e) = self.over_error(t.token()) {
+            return Err(e);
+        }
+        let mut t = self.current_mut().commit(t)?;
+        self.check_end();
+        t.match_over = self.outcome;
+        Ok(t)
+    }
+
+    /// Reads and plays `token` in the current round, sowing it once:
+    /// [`Match::prepare_token`] then [`Match::commit`].
+    ///
+    /// # Errors
+    /// As [`Match::prepare_token`]; the match is then unchanged.
+    pub fn play_traced(&mut self, token: &str, trace_limit: usize) -> Result<TracedMove, MoveError> {
+        let t = self.prepare_token(token, trace_limit)?;
+        self.commit(t)
     }
 
     /// Ends the current round by `side`'s concession ([`Game::concede`]):

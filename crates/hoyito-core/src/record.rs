@@ -44,6 +44,7 @@ use crate::contest::Contest;
 use crate::error::RecordError;
 use crate::game::{concession_token, parse_concession, Game};
 use crate::matchplay::Match;
+use crate::options::{OptionValue, RulesOption};
 use crate::position::Position;
 use crate::rules::{Rules, RulesSpec};
 
@@ -168,14 +169,13 @@ impl Record {
         for (k, v) in &self.tags {
             tag(k, v);
         }
-        tag("Variant", rules.variant().name());
-        tag("Holes", &rules.holes().to_string());
-        tag("Seeds", &rules.seeds().to_string());
-        tag("SkipOrigin", yes_no(rules.skip_origin()));
-        tag("Direction", rules.direction().name());
-        tag("TwoHoleOpening", yes_no(rules.two_hole_opening()));
-        tag("Repetition", rules.repetition().name());
-        tag("CaptureSide", rules.capture_side().name());
+        // The rules options, one tag each, in the table's order.
+        for (option, value) in rules.spec().values() {
+            match value {
+                OptionValue::Flag(b) => tag(option.tag, yes_no(b)),
+                other => tag(option.tag, &other.to_string()),
+            }
+        }
         match &self.body {
             Contest::Game(g) => {
                 tag("Match", "no");
@@ -506,10 +506,6 @@ impl Header {
             let ln = i + 1;
             let (k, v) = parse_tag(line).map_err(|reason| RecordError { line: ln, reason })?;
             let err = |e: String| RecordError { line: ln, reason: e };
-            let num = |v: &str, what: &str| -> Result<u8, RecordError> {
-                v.parse::<u8>()
-                    .map_err(|_| err(format!("{what} {v:?}: expected a number")))
-            };
             let flag = |v: &str| -> Result<bool, RecordError> {
                 match v.to_ascii_lowercase().as_str() {
                     "yes" | "true" | "1" => Ok(true),
@@ -517,15 +513,11 @@ impl Header {
                     _ => Err(err(format!("{k} {v:?}: expected yes or no"))),
                 }
             };
+            if let Some(option) = RulesOption::tagged(&k) {
+                h.spec.set_option(option.id, &v).map_err(|e| err(e.to_string()))?;
+                continue;
+            }
             match k.as_str() {
-                "Variant" => h.spec.variant = v.parse().map_err(|e| err(format!("{e}")))?,
-                "Holes" => h.spec.holes = num(&v, "Holes")?,
-                "Seeds" => h.spec.seeds = num(&v, "Seeds")?,
-                "SkipOrigin" => h.spec.skip_origin = flag(&v)?,
-                "Direction" => h.spec.direction = v.parse().map_err(|e| err(format!("{e}")))?,
-                "TwoHoleOpening" => h.spec.two_hole_opening = flag(&v)?,
-                "Repetition" => h.spec.repetition = v.parse().map_err(|e| err(format!("{e}")))?,
-                "CaptureSide" => h.spec.capture_side = v.parse().map_err(|e| err(format!("{e}")))?,
                 "Match" => h.is_match = flag(&v)?,
                 "Position" => h.start = Some((ln, v)),
                 "Result" => h.claimed_result = Some((ln, v)),
@@ -547,135 +539,4 @@ impl Header {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::position::GameResult;
-    use crate::rules::Variant;
-
-    /// A conceded round is written with its concession token and reads
-    /// back to the same match; a token after it starts the next round.
-    #[test]
-    fn conceded_rounds_read_back() {
-        use crate::side::Side;
-        let mut m = Match::new(Rules::standard(Variant::I));
-        // Play until a side has captured 4 seeds: that side concedes and
-        // keeps enough to play on (fewer than 4 would lose the match).
-        let conceder = loop {
-            let p = *m.current().position();
-            if let Some(side) = Side::ALL.into_iter().find(|&s| p.captured()[s] >= 4) {
-                break side;
-            }
-            m.play(p.legal_moves()[0]).unwrap();
-        };
-        m.concede(conceder).unwrap();
-        assert!(m.can_start_next_round());
-        m.start_next_round();
-        m.play(m.current().position().legal_moves()[0]).unwrap();
-        let text = Record::from_match(m.clone()).write();
-        assert!(text.contains(&format!("concede:{}", conceder.name())), "{text}");
-        let back = Record::read(&text).unwrap();
-        let back = back.match_().unwrap();
-        assert_eq!(back.round(), 2);
-        assert_eq!(back.rounds()[0].conceded(), Some(conceder));
-        assert_eq!(back.rounds()[0].position(), m.rounds()[0].position());
-        assert_eq!(back.current().position(), m.current().position());
-        // A concession after the end of the game is refused.
-        let mut g = Game::new(Rules::standard(Variant::I));
-        g.concede(Side::North).unwrap();
-        let text = Record::from_game(g).write();
-        assert!(Record::read(&text).unwrap().game().unwrap().is_over());
-        let bad = format!("{}concede:south\n", text);
-        assert!(Record::read(&bad).is_err());
-    }
-
-    /// Comments go after their moves, in their round; the record reads
-    /// back to the same match, and one without comments is unchanged.
-    #[test]
-    fn annotated_matches_read_back() {
-        let mut m = Contest::new_match(Rules::new(Variant::II, 4).unwrap());
-        for t in ["1", "2", "3"] {
-            let tok = if m.current().position().legal_tokens().iter().any(|l| l == t) {
-                t.to_string()
-            } else {
-                m.current().position().legal_tokens()[0].clone()
-            };
-            m.play_token(&tok).unwrap();
-        }
-        let rec = Record {
-            tags: vec![],
-            body: m,
-        };
-        assert_eq!(rec.write_annotated(&[]), rec.write());
-        assert_eq!(rec.write_annotated(&[vec![None, None]]), rec.write());
-        let text = rec.write_annotated(&[vec![None, Some("=+2 best\n}".into())]]);
-        assert!(text.contains("\n2. "), "{text}");
-        assert!(text.contains(" {=+2 best )}\n"), "{text}");
-        let back = Record::read(&text).unwrap();
-        assert_eq!(back.games()[0].moves(), rec.games()[0].moves());
-        assert_eq!(back.write(), rec.write());
-    }
-
-    #[test]
-    fn read_rules_reads_the_tags_and_no_move() {
-        let text = "[Variant \"II\"]\n[Holes \"5\"]\n[Seeds \"9\"]\n[CaptureSide \"opponent\"]\n\n9 9 9\n";
-        let rules = Record::read_rules(text).unwrap();
-        assert_eq!(
-            (rules.variant(), rules.holes(), rules.seeds()),
-            (Variant::II, 5, 9)
-        );
-        assert_eq!(rules.capture_side(), crate::CaptureSide::Opponent);
-        // The moves are not replayed: `9` is no hole of 2×5, which read refuses.
-        assert!(Record::read(text).is_err());
-        // Bad tags and bad rules are still errors, with the tag's line.
-        assert_eq!(Record::read_rules("[Variant \"IV\"]").unwrap_err().line, 1);
-        assert!(Record::read_rules("[Holes \"13\"]").is_err());
-    }
-
-    #[test]
-    fn tag_parsing() {
-        assert_eq!(
-            parse_tag("[Event \"a \\\"b\\\"\"]").unwrap(),
-            ("Event".into(), "a \"b\"".into())
-        );
-        assert!(parse_tag("[Event a]").is_err());
-        assert!(parse_tag("[ \"a\"]").is_err());
-    }
-
-    #[test]
-    fn body_words() {
-        let mut c = false;
-        assert_eq!(split_words("1. 3 {x y} 4 {z", &mut c), vec!["1.", "3", "4"]);
-        assert!(c);
-        assert_eq!(split_words("} 5", &mut c), vec!["5"]);
-    }
-
-    #[test]
-    fn mismatched_result_is_rejected() {
-        // After one move the game goes on: a claimed winner contradicts it.
-        let mut g = Game::new(Rules::standard(Variant::I));
-        g.play_token("3").unwrap();
-        assert!(!g.is_over());
-        let err = Record::read("[Variant \"I\"]\n[Result \"north\"]\n\n3\n").unwrap_err();
-        assert_eq!(err.line, 2, "{err}");
-        assert!(err.reason.contains("Result says \"north\""), "{err}");
-        // A finished game whose Result names the other side.
-        let rules = Rules::standard(Variant::I);
-        let start = Position::from_notation(rules, "0,0,0,0,0,1/3,0,0,0,0,0 s 22-22").unwrap();
-        let mut g = Game::from_position(start);
-        g.play_token("6").unwrap();
-        let result = g
-            .position()
-            .outcome()
-            .expect("the capture ends the game")
-            .result();
-        let mut record = Record::from_game(g).write();
-        let other = GameResult::ALL.into_iter().find(|r| *r != result).unwrap();
-        record = record.replace(
-            &format!("[Result \"{result}\"]"),
-            &format!("[Result \"{other}\"]"),
-        );
-        assert!(Record::read(&record).unwrap_err().reason.contains("Result says"));
-        assert!(Record::read("[Variant \"IV\"]\n").is_err());
-        assert!(Record::read("[Variant \"I\"]\n\n9\n").is_err());
-    }
-}
+mod tests;

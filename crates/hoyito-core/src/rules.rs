@@ -32,6 +32,8 @@ pub enum Variant {
 impl Variant {
     /// All variants, in order.
     pub const ALL: [Variant; 3] = [Variant::I, Variant::II, Variant::III];
+    /// Their names, in order.
+    pub const NAMES: &'static [&'static str] = &["I", "II", "III"];
 
     /// The name used in every interface: `"I"`, `"II"` or `"III"`.
     pub const fn name(self) -> &'static str {
@@ -162,6 +164,8 @@ macro_rules! option_names {
         impl $ty {
             /// Every value, in order.
             pub const ALL: &'static [$ty] = &[$($ty::$var),*];
+            /// Their names, in order.
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
             /// The value's name in records and options (snake case).
             pub const fn name(self) -> &'static str {
                 match self { $($ty::$var => $name),* }
@@ -194,7 +198,7 @@ option_names!(
     "direction", "fixed, per_player or per_move"
 );
 option_names!(Repetition { Even => "even", OwnRow => "own_row" } "repetition", "even or own_row");
-option_names!(CaptureSide { Any => "any", Opponent => "opponent" } "capture side", "any or opponent");
+option_names!(CaptureSide { Any => "any", Opponent => "opponent" } "capture_side", "any or opponent");
 
 /// The complete rule set: variant, board size, seeds and every option.
 ///
@@ -224,9 +228,13 @@ pub struct Rules {
 }
 
 /// The unvalidated form of [`Rules`], with public fields, as a user types it.
+///
+/// Its options are described once, in [`RULES_OPTIONS`](crate::options::RULES_OPTIONS);
+/// [`RulesSpec::set`] sets one by name. It deserialises through that table
+/// (missing options take their defaults, unknown ones are refused: see
+/// [`options`](crate::options)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RulesSpec {
     /// The variant.
     pub variant: Variant,
@@ -495,20 +503,20 @@ mod tests {
         let message = |e: RulesError| e.to_string();
         assert_eq!(
             message("IV".parse::<Variant>().unwrap_err()),
-            "unknown variant \"IV\": expected I, II or III"
+            "bad value \"IV\" for variant: expected I, II or III"
         );
         assert_eq!(
             message("per player".parse::<DirectionRule>().unwrap_err()),
-            "unknown direction \"per player\": expected fixed, per_player or per_move"
+            "bad value \"per player\" for direction: expected fixed, per_player or per_move"
         );
         assert_eq!(
             message("odd".parse::<Repetition>().unwrap_err()),
-            "unknown repetition \"odd\": expected even or own_row"
+            "bad value \"odd\" for repetition: expected even or own_row"
         );
         assert_eq!(
             "mine".parse::<CaptureSide>(),
             Err(RulesError::UnknownValue {
-                what: "capture side",
+                what: "capture_side",
                 value: "mine".into(),
                 expected: "any or opponent"
             })

@@ -63,7 +63,7 @@ fn endless_sowings_with_many_seeds_are_found_at_once() {
     // 2×6 with 20 seeds per hole and 2×5 with 24 (find_long_sowings
     // boards): relays that go round cycles of billions of laps, which the
     // cycle check alone took minutes to close. The residues of their lap
-    // starts (position.rs, `relay_never_ends`) prove them endless at once.
+    // starts (position/endless.rs, `relay_never_ends`) prove them endless at once.
     for (holes, seeds, text, token) in [
         (6, 20, "21,23,24,18,27,19/24,18,12,24,18,12 s 0-0", "6"),
         (6, 10, "8,14,15,12,5,10/11,8,7,11,10,9 s 0-0", "1"),

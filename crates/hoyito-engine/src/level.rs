@@ -93,3 +93,20 @@ impl LevelSpec {
         best.expect("a position that is not over has a move").2
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::LEVELS;
+    use crate::Engine;
+
+    #[test]
+    fn levels_table_is_ordered() {
+        for w in LEVELS.windows(2) {
+            assert!(w[0].level + 1 == w[1].level);
+            assert!(w[0].noise >= w[1].noise || w[0].material_only);
+            assert!(w[1].depth.is_none_or(|d| w[0].depth.is_some_and(|e| e <= d)));
+        }
+        assert_eq!(Engine::with_level(0).level(), Some(1));
+        assert_eq!(Engine::with_level(42).level(), Some(10));
+    }
+}

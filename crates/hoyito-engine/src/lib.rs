@@ -61,9 +61,6 @@ pub mod review;
 pub mod stats;
 pub mod ugi;
 
-#[cfg(test)]
-mod tests;
-
 pub use engine::{play_out, Engine, EngineKind, Info, SearchResult, DEFAULT_HASH_MB};
 pub use eval::{evaluate, split_value, EvalWeights, SCALE};
 pub use level::{LevelSpec, LEVELS};

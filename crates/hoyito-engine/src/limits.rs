@@ -58,3 +58,16 @@ pub fn time_for_move(remaining: Duration, increment: Duration) -> Duration {
     let t = remaining / 30 + increment * 3 / 4;
     t.min(remaining / 2).max(Duration::from_millis(1))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::time_for_move;
+
+    #[test]
+    fn time_for_move_is_sane() {
+        use std::time::Duration;
+        let t = time_for_move(Duration::from_secs(60), Duration::from_secs(1));
+        assert!(t > Duration::from_secs(1) && t < Duration::from_secs(10));
+        assert!(time_for_move(Duration::from_millis(10), Duration::ZERO) <= Duration::from_millis(5));
+    }
+}

@@ -263,3 +263,52 @@ fn salt(pos: &Position) -> u64 {
     pos.last_four().hash(&mut h);
     h.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use hoyito_core::{Game, Repetition, Variant};
+    use rand::rngs::SmallRng;
+    use rand::SeedableRng;
+
+    use crate::search::tests::{random_position, rules};
+    use crate::{Engine, EngineKind, Limits};
+
+    /// The tie-break among equally good root moves (the one giving a fallible
+    /// opponent most chances to err) never plays a move worse than the best:
+    /// on random small positions the move chosen scores, by an exact analysis
+    /// of every move at the same depth, as much as the best move.
+    #[test]
+    fn tie_break_keeps_the_best_score() {
+        let mut rng = SmallRng::seed_from_u64(99);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let mut changed = 0;
+        for variant in Variant::ALL {
+            let r = rules(variant, 4, Repetition::Even);
+            for _ in 0..40 {
+                let game = Game::from_position(random_position(&mut rng, r, 16));
+                let mut e = Engine::new(EngineKind::AlphaBeta);
+                let chosen = e.search(&game, limits, &stop, &mut |_| {});
+                let all = e.analyze(&game, limits, &stop);
+                let best = all[0].1;
+                let mine = all.iter().find(|x| Some(x.0) == chosen.best).unwrap().1;
+                assert_eq!(
+                    mine,
+                    best,
+                    "{}: chose {:?} among {all:?}",
+                    game.position().to_notation(),
+                    chosen.best
+                );
+                assert_eq!(chosen.score, best);
+                changed += (chosen.best != Some(all[0].0)) as u32;
+            }
+        }
+        // The tie-break does choose other moves than the first best one.
+        assert!(changed > 0);
+    }
+}

@@ -453,3 +453,6 @@ impl<'a> Searcher<'a> {
         }
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -244,3 +244,58 @@ fn expectation(
     }
     Ok(sum / n)
 }
+
+#[cfg(all(test, feature = "tablebase"))]
+mod tests {
+    use hoyito_core::{Position, Rules, Variant};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::Model;
+    use crate::search::tests::notation;
+
+    /// The swindle model's results above the tables (at most two threshold
+    /// proofs each) are those of perfect play: on 2×4 positions of 16 and 20
+    /// seeds, over 12-seed tables, each won, drawn or lost result is what the
+    /// 20-seed tables say.
+    #[test]
+    fn model_results_above_the_tables_are_exact() {
+        use hoyito_tablebase::Tablebase;
+        use std::collections::HashMap;
+        let mut rng = SmallRng::seed_from_u64(11);
+        for variant in Variant::ALL {
+            let r = Rules::new(variant, 4).unwrap();
+            let small = Tablebase::solve_in_memory(r, 12).unwrap();
+            let big = Tablebase::solve_in_memory(r, 20).unwrap();
+            let mut search = hoyito_tablebase::search::ExactSearch::new(&small, 1 << 14);
+            let mut model = Model {
+                prover: &mut search,
+                results: HashMap::new(),
+            };
+            let mut seen = [0; 3];
+            while seen.iter().sum::<i32>() < 60 {
+                let in_play = if rng.random_bool(0.5) { 16 } else { 20 };
+                let mut board = [0u8; 8];
+                for _ in 0..in_play {
+                    board[rng.random_range(0..8)] += 1;
+                }
+                let south = 4 * rng.random_range(0..=(32 - in_play) / 4);
+                let text = notation(&board, rng.random_bool(0.5), south, 32 - in_play - south);
+                let mut pos = Position::from_notation(r, &text).unwrap();
+                pos.settle();
+                if pos.is_over() {
+                    continue;
+                }
+                let want = big.final_margin(&pos).unwrap().signum();
+                assert_eq!(model.result(&pos).unwrap(), want, "{variant:?} {text}");
+                // A second call reads the stored result.
+                assert_eq!(model.result(&pos).unwrap(), want);
+                seen[(want + 1) as usize] += 1;
+            }
+            assert!(
+                seen.iter().all(|&n| n > 0),
+                "{variant:?}: lost/drawn/won {seen:?}"
+            );
+        }
+    }
+}

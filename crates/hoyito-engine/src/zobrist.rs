@@ -144,3 +144,159 @@ pub fn key(pos: &Position, h: u64) -> u64 {
     x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     x ^ (x >> 29)
 }
+
+#[cfg(test)]
+mod tests {
+    use hoyito_core::{Position, Rules, RulesSpec, Variant};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The incremental board hash, updated from each sowing's events, equals the
+    /// hash computed from scratch after every move of random games under every
+    /// variant and option, with closed holes, and so does the table key; the
+    /// games cover passes, extra turns, two-hole openings and clockwise moves.
+    #[test]
+    fn incremental_hash_equals_scratch_hash() {
+        use hoyito_core::{CaptureSide, DirectionRule, Setup};
+
+        use super::{board_hash, key, play_hashed, play_hashed_unchecked};
+
+        let mut rng = SmallRng::seed_from_u64(0x4A5C);
+        let mut unchecked = 0;
+        let (mut moves, mut passes, mut extra, mut pairs, mut cw, mut closed_games, mut endless) =
+            (0, 0, 0, 0, 0, 0, 0);
+        for variant in Variant::ALL {
+            for holes in [4u8, 6, 9, 12] {
+                for direction in [
+                    DirectionRule::Fixed,
+                    DirectionRule::PerPlayer,
+                    DirectionRule::PerMove,
+                ] {
+                    for (two_hole_opening, skip_origin, capture_side) in [
+                        (false, false, CaptureSide::Any),
+                        (true, true, CaptureSide::Any),
+                        (true, false, CaptureSide::Opponent),
+                        (false, true, CaptureSide::Opponent),
+                    ] {
+                        let r = Rules::try_from(RulesSpec {
+                            variant,
+                            holes,
+                            seeds: rng.random_range(2..=5),
+                            skip_origin,
+                            direction,
+                            two_hole_opening,
+                            capture_side,
+                            ..RulesSpec::default()
+                        })
+                        .unwrap();
+                        for g in 0..3 {
+                            let mut setup = Setup::start(&r);
+                            if g == 2 {
+                                // Close some holes of each row, as in later rounds of a match.
+                                let n = holes as usize;
+                                for row in [0, n] {
+                                    for i in 0..rng.random_range(1..n) {
+                                        setup.board[row + n - 1 - i] = 0;
+                                        setup.closed.push(row + n - 1 - i);
+                                    }
+                                }
+                                closed_games += 1;
+                            }
+                            let mut pos = Position::from_setup(r, &setup).unwrap();
+                            let mut h = board_hash(&pos);
+                            for _ in 0..400 {
+                                if pos.is_over() {
+                                    break;
+                                }
+                                // Candidates include endless sowings, which must leave everything unchanged.
+                                let cands = pos.candidates();
+                                let legal = pos.legal_moves();
+                                let m = if rng.random_bool(0.2) && !pos.opening_pending() {
+                                    cands[rng.random_range(0..cands.len())]
+                                } else {
+                                    legal[rng.random_range(0..legal.len())]
+                                };
+                                // The search's path (word-wise laps reported
+                                // as one event each) gives the same hash.
+                                let mut q = pos;
+                                if let Ok((_, hq)) = play_hashed_unchecked(&mut q, h, m) {
+                                    if !q.is_over() {
+                                        assert_eq!(hq, board_hash(&q), "unchecked, {r:?} after {m:?}");
+                                        unchecked += 1;
+                                    }
+                                }
+                                let before = pos;
+                                match play_hashed(&mut pos, h, m) {
+                                    Ok((played, h2)) => {
+                                        h = h2;
+                                        moves += 1;
+                                        extra += played.extra_turn as u32;
+                                        pairs += m.is_pair() as u32;
+                                        cw += (m.direction() == hoyito_core::Direction::Cw) as u32;
+                                        let next = if played.extra_turn {
+                                            before.to_move()
+                                        } else {
+                                            before.to_move().other()
+                                        };
+                                        passes += (!pos.is_over() && pos.to_move() != next) as u32;
+                                    }
+                                    Err(_) => {
+                                        assert_eq!(pos, before, "a failed move leaves the position");
+                                        endless += 1;
+                                    }
+                                }
+                                if !pos.is_over() {
+                                    assert_eq!(
+                                        h,
+                                        board_hash(&pos),
+                                        "{r:?} after {m:?}: {}",
+                                        pos.to_notation()
+                                    );
+                                    assert_eq!(key(&pos, h), key(&pos, board_hash(&pos)));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(moves > 10_000, "{moves} moves");
+        assert!(unchecked > 10_000, "{unchecked} unchecked moves");
+        for (what, n) in [
+            ("passes", passes),
+            ("extra turns", extra),
+            ("two-hole openings", pairs),
+            ("clockwise moves", cw),
+            ("games with closed holes", closed_games),
+            ("endless sowings", endless),
+        ] {
+            assert!(n > 10, "only {n} {what}");
+        }
+    }
+
+    /// Different positions get different keys: the side to move, the opening
+    /// flag and direction choices are part of the key, not only the board.
+    #[test]
+    fn keys_separate_state_beyond_the_board() {
+        use super::{board_hash, key};
+        let r = Rules::try_from(RulesSpec {
+            variant: Variant::II,
+            holes: 6,
+            direction: hoyito_core::DirectionRule::PerPlayer,
+            two_hole_opening: true,
+            ..RulesSpec::default()
+        })
+        .unwrap();
+        let p = Position::new(r);
+        let mut q = p;
+        q.pass();
+        assert_eq!(board_hash(&p), board_hash(&q));
+        assert_ne!(p.to_move(), q.to_move());
+        assert_ne!(key(&p, board_hash(&p)), key(&q, board_hash(&q)));
+        let a =
+            Position::from_notation(Rules::standard(Variant::II), "4,4,4,4,4,4/4,4,4,4,4,4 s 0-0").unwrap();
+        let b =
+            Position::from_notation(Rules::standard(Variant::II), "5,3,4,4,4,4/4,4,4,4,4,4 s 0-0").unwrap();
+        assert_ne!(board_hash(&a), board_hash(&b));
+    }
+}

@@ -1,7 +1,7 @@
 //! `hoyito.Game`: a thin class over `hoyito_core::Game` (`hoyito.Match` is
 //! in matchplay.rs), and the helpers both use.
 
-use hoyito_core::{Game, PlayError, Position, Record, Side, TokenError};
+use hoyito_core::{Game, MoveError, PlayError, Position, Record, Side};
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -11,13 +11,13 @@ use crate::errors::{illegal, notation_err};
 use crate::matchplay::PyMatch;
 use crate::{actions, convert, engine, rules};
 
-/// The error of a token that cannot be played in `pos`.
-pub(crate) fn token_error(py: Python<'_>, pos: &Position, token: &str, e: TokenError) -> PyErr {
+/// The error of a token that cannot be played in `pos` (the core's
+/// words, but the round's end says which method to call).
+pub(crate) fn token_error(py: Python<'_>, pos: &Position, token: &str, e: MoveError) -> PyErr {
     let reason = match &e {
-        TokenError::Illegal {
-            error: PlayError::GameOver,
-            ..
-        } => format!("{} cannot be played: the game is over", token.trim()),
+        MoveError::RoundOver { token, round } => {
+            format!("{token} cannot be played: round {round} is over; call start_next_round()")
+        }
         _ => e.to_string(),
     };
     illegal(py, token, &reason, &pos.legal_tokens())
@@ -211,8 +211,8 @@ impl PyGame {
     /// moves if the token cannot be read or the move is not legal; the game
     /// is then unchanged.
     fn play(&mut self, py: Python<'_>, token: &str) -> PyResult<u8> {
-        match self.game.play_token(token) {
-            Ok(p) => Ok(p.captured),
+        match self.game.play_traced(token, 0) {
+            Ok(t) => Ok(t.captured()),
             Err(e) => Err(token_error(py, self.game.position(), token, e)),
         }
     }

@@ -42,6 +42,8 @@ fn _hoyito(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::PyVectorGame>()?;
     m.add_function(wrap_pyfunction!(vector::random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(rules::rules_dict, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::rules_options, m)?)?;
+    m.add("RULES_OPTIONS", rules::names(py)?)?;
     m.add_function(wrap_pyfunction!(actions::action_count, m)?)?;
     m.add_function(wrap_pyfunction!(actions::observation_size, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -1,6 +1,6 @@
 //! `hoyito.Match`: a match of rounds (RULES.md §5) for Python.
 
-use hoyito_core::{Match, Record, TokenError};
+use hoyito_core::{Match, Record};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -102,33 +102,10 @@ impl PyMatch {
     /// Raises `IllegalMove` (nothing changes) for an illegal move, or when
     /// the round is over (call `start_next_round()`).
     fn play(&mut self, py: Python<'_>, token: &str) -> PyResult<u8> {
-        let pos = *self.m.current().position();
-        if pos.is_over() {
-            let reason = if self.m.can_start_next_round() {
-                format!(
-                    "{} cannot be played: round {} is over; call start_next_round()",
-                    token.trim(),
-                    self.m.round()
-                )
-            } else {
-                format!("{} cannot be played: the match is over", token.trim())
-            };
-            return Err(illegal(py, token, &reason, &[]));
+        match self.m.play_traced(token, 0) {
+            Ok(t) => Ok(t.captured()),
+            Err(e) => Err(token_error(py, self.m.current().position(), token, e)),
         }
-        let m = pos
-            .parse_move(token)
-            .map_err(|e| token_error(py, &pos, token, e.into()))?;
-        self.m.play(m).map(|p| p.captured).map_err(|error| {
-            token_error(
-                py,
-                &pos,
-                token,
-                TokenError::Illegal {
-                    token: token.trim().to_string(),
-                    error,
-                },
-            )
-        })
     }
 
     /// is_round_over() -> bool

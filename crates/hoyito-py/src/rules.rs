@@ -1,85 +1,40 @@
 //! Rules options from Python arguments (RULES.md spellings) and back.
 
-use hoyito_core::{CaptureSide, DirectionRule, Repetition, Rules, RulesSpec, Variant};
+use hoyito_core::{OptionKind, OptionValue, Rules, RulesOption, RulesSpec, RULES_OPTIONS};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 
-use crate::errors::{rules_err, RulesError};
+use crate::errors::rules_err;
 
-/// The names of the rules options, in signature order.
-pub(crate) const OPTION_NAMES: [&str; 8] = [
-    "variant",
-    "holes",
-    "seeds",
-    "skip_origin",
-    "direction",
-    "two_hole_opening",
-    "repetition",
-    "capture_side",
-];
-
-/// Reads one option into `spec`.
+/// Reads one option into `spec`: its name and kind from the core's table,
+/// the value parsed by the core (so every spelling and error text is the
+/// core's). An unknown name or a value of the wrong Python type is a
+/// `TypeError`, a value the option does not take a `RulesError`.
 fn set_option(spec: &mut RulesSpec, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-    let text = |value: &Bound<'_, PyAny>| -> PyResult<String> {
-        if value.is_instance_of::<PyString>() {
-            value.extract::<String>()
-        } else {
-            Err(PyTypeError::new_err(format!(
-                "rules option {name} must be a str, not {}",
-                value.get_type().name()?
-            )))
-        }
+    let option = RulesOption::named(name)
+        .ok_or_else(|| PyTypeError::new_err(RulesOption::unknown(name).to_string()))?;
+    let is_int = value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>();
+    let wrong = |what: &str| -> PyResult<PyErr> {
+        Ok(PyTypeError::new_err(format!(
+            "rules option {name} must be {what}, not {}",
+            value.get_type().name()?
+        )))
     };
-    let flag = |value: &Bound<'_, PyAny>| -> PyResult<bool> {
-        if value.is_instance_of::<PyBool>() {
-            value.extract::<bool>()
-        } else {
-            Err(PyTypeError::new_err(format!(
-                "rules option {name} must be True or False, not {}",
-                value.get_type().name()?
-            )))
-        }
+    let text = match option.kind {
+        OptionKind::Choice(_) if value.is_instance_of::<PyString>() => value.extract::<String>()?,
+        // "II", "Hoyito II" or the number 2.
+        OptionKind::Choice(_) if option.name == "variant" && is_int => value.extract::<i128>()?.to_string(),
+        OptionKind::Choice(_) => return Err(wrong("a str")?),
+        OptionKind::Number { .. } if is_int => value.extract::<i128>()?.to_string(),
+        OptionKind::Number { .. } => return Err(wrong("an int")?),
+        OptionKind::Flag if value.is_instance_of::<PyBool>() => value.extract::<bool>()?.to_string(),
+        OptionKind::Flag => return Err(wrong("True or False")?),
     };
-    let count = |value: &Bound<'_, PyAny>, expected: &str| -> PyResult<u8> {
-        if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err(format!(
-                "rules option {name} must be an int, not {}",
-                value.get_type().name()?
-            )));
-        }
-        let v: i128 = value.extract()?;
-        u8::try_from(v)
-            .map_err(|_| RulesError::new_err(format!("{name} {v} is not allowed: expected {expected}")))
-    };
-    match name {
-        "variant" => {
-            // "II", "Hoyito II" or the number 2.
-            let s = if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
-                value.extract::<i64>()?.to_string()
-            } else {
-                text(value)?
-            };
-            spec.variant = s.parse::<Variant>().map_err(rules_err)?;
-        }
-        "holes" => spec.holes = count(value, "4 to 12")?,
-        "seeds" => spec.seeds = count(value, "1 or more, at most 240 seeds on the board")?,
-        "skip_origin" => spec.skip_origin = flag(value)?,
-        "direction" => spec.direction = text(value)?.parse::<DirectionRule>().map_err(rules_err)?,
-        "two_hole_opening" => spec.two_hole_opening = flag(value)?,
-        "repetition" => spec.repetition = text(value)?.parse::<Repetition>().map_err(rules_err)?,
-        "capture_side" => spec.capture_side = text(value)?.parse::<CaptureSide>().map_err(rules_err)?,
-        other => {
-            return Err(PyTypeError::new_err(format!(
-                "unknown rules option {other:?}: expected one of {}",
-                OPTION_NAMES.join(", ")
-            )))
-        }
-    }
-    Ok(())
+    spec.set_option(option.id, &text).map_err(rules_err)
 }
 
-/// Validated rules from keyword arguments (any subset of [`OPTION_NAMES`];
+/// Validated rules from keyword arguments (any subset of `RULES_OPTIONS`;
 /// the others keep their defaults).
 pub(crate) fn from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     let mut spec = RulesSpec::default();
@@ -92,7 +47,9 @@ pub(crate) fn from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Rules>
     Rules::try_from(spec).map_err(rules_err)
 }
 
-/// Validated rules from the explicit arguments of `Game(...)` and `Match(...)`.
+/// Validated rules from the explicit arguments of `Game(...)` and
+/// `Match(...)`, in the table's order (a test checks their names and
+/// defaults against it).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn from_args(
     variant: &str,
@@ -104,46 +61,91 @@ pub(crate) fn from_args(
     repetition: &str,
     capture_side: &str,
 ) -> PyResult<Rules> {
-    let count = |name: &str, v: i64, expected: &str| {
-        u8::try_from(v)
-            .map_err(|_| RulesError::new_err(format!("{name} {v} is not allowed: expected {expected}")))
-    };
-    let spec = RulesSpec {
-        variant: variant.parse::<Variant>().map_err(rules_err)?,
-        holes: count("holes", holes, "4 to 12")?,
-        seeds: count("seeds", seeds, "1 or more, at most 240 seeds on the board")?,
-        skip_origin,
-        direction: direction.parse::<DirectionRule>().map_err(rules_err)?,
-        two_hole_opening,
-        repetition: repetition.parse::<Repetition>().map_err(rules_err)?,
-        capture_side: capture_side.parse::<CaptureSide>().map_err(rules_err)?,
-    };
+    let values = [
+        variant.to_string(),
+        holes.to_string(),
+        seeds.to_string(),
+        skip_origin.to_string(),
+        direction.to_string(),
+        two_hole_opening.to_string(),
+        repetition.to_string(),
+        capture_side.to_string(),
+    ];
+    let mut spec = RulesSpec::default();
+    for (o, v) in RULES_OPTIONS.iter().zip(&values) {
+        spec.set_option(o.id, v).map_err(rules_err)?;
+    }
     Rules::try_from(spec).map_err(rules_err)
+}
+
+fn py_value<'py>(py: Python<'py>, v: OptionValue) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        OptionValue::Choice(c) => PyString::new(py, c).into_any(),
+        OptionValue::Number(n) => n.into_pyobject(py)?.into_any(),
+        OptionValue::Flag(b) => PyBool::new(py, b).to_owned().into_any(),
+    })
 }
 
 /// The rules as a dict of the eight options, RULES.md spellings.
 pub(crate) fn to_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("variant", rules.variant().name())?;
-    d.set_item("holes", rules.holes())?;
-    d.set_item("seeds", rules.seeds())?;
-    d.set_item("skip_origin", rules.skip_origin())?;
-    d.set_item("direction", rules.direction().name())?;
-    d.set_item("two_hole_opening", rules.two_hole_opening())?;
-    d.set_item("repetition", rules.repetition().name())?;
-    d.set_item("capture_side", rules.capture_side().name())?;
+    for (o, v) in rules.spec().values() {
+        d.set_item(o.name, py_value(py, v)?)?;
+    }
     Ok(d)
+}
+
+/// The names of the options, in order: the module's `RULES_OPTIONS`.
+pub(crate) fn names(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    PyTuple::new(py, RULES_OPTIONS.iter().map(|o| o.name))
+}
+
+/// rules_options() -> list[dict]
+///
+/// The rules options as the core's table describes them, in order: for
+/// each `name` (the keyword), `tag` (record tag and UGI option), `flag`
+/// (command line), `type` (`"choice"`, `"number"` or `"flag"`), `values`
+/// (choices) or `min` and `max` (numbers), `default`, `section` (of
+/// RULES.md) and `meaning`.
+#[pyfunction]
+pub(crate) fn rules_options(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for o in &RULES_OPTIONS {
+        let d = PyDict::new(py);
+        d.set_item("name", o.name)?;
+        d.set_item("tag", o.tag)?;
+        d.set_item("flag", o.flag())?;
+        match o.kind {
+            OptionKind::Choice(values) => {
+                d.set_item("type", "choice")?;
+                d.set_item("values", PyTuple::new(py, values.iter())?)?;
+            }
+            OptionKind::Number { min, max } => {
+                d.set_item("type", "number")?;
+                d.set_item("min", min)?;
+                d.set_item("max", max)?;
+            }
+            OptionKind::Flag => d.set_item("type", "flag")?,
+        }
+        d.set_item("default", py_value(py, o.default_value())?)?;
+        d.set_item("section", o.section)?;
+        d.set_item("meaning", o.meaning)?;
+        list.append(d)?;
+    }
+    Ok(list)
 }
 
 /// rules_dict(**rules) -> dict
 ///
 /// Validates rules options and returns all eight of them with their
-/// defaults filled in, in the spellings of RULES.md: `variant` ("I", "II",
-/// "III"), `holes` (4 to 12), `seeds` (per hole), `skip_origin` (bool),
-/// `direction` ("fixed", "per_player", "per_move"), `two_hole_opening`
-/// (bool), `repetition` ("even", "own_row"), `capture_side` ("any",
-/// "opponent"). Raises `RulesError` (a `ValueError`) naming a bad option
-/// and its allowed values, `TypeError` for an unknown option name.
+/// defaults filled in, in the spellings of RULES.md (`rules_options()`
+/// lists them with their values): `variant` ("I", "II", "III"), `holes`
+/// (4 to 12), `seeds` (per hole, 1 to 30, at most 240 on the board),
+/// `skip_origin` (bool), `direction` ("fixed", "per_player", "per_move"),
+/// `two_hole_opening` (bool), `repetition` ("even", "own_row"),
+/// `capture_side` ("any", "opponent"). Raises `RulesError` (a
+/// `ValueError`) naming a bad option and its allowed values, `TypeError`
+/// for an unknown option name or a value of the wrong type.
 #[pyfunction]
 #[pyo3(signature = (**rules))]
 pub(crate) fn rules_dict<'py>(

@@ -40,7 +40,7 @@ def test_every_error_is_a_value_error():
         ({"seeds": 11, "holes": 12}, ["seeds", "240"]),
         ({"direction": "sideways"}, ["direction", "fixed, per_player or per_move"]),
         ({"repetition": "never"}, ["repetition", "even or own_row"]),
-        ({"capture_side": "both"}, ["capture side", "any or opponent"]),
+        ({"capture_side": "both"}, ['bad value "both" for capture_side: expected any or opponent']),
     ],
 )
 def test_bad_rules_name_the_option_and_the_allowed_values(kwargs, words):
@@ -64,6 +64,43 @@ def test_bad_rule_types_and_names_are_type_errors():
         hoyito.rules_dict(skip_origin=1)
     with pytest.raises(TypeError, match="must be a str"):
         hoyito.rules_dict(direction=2)
+
+
+def test_the_options_are_the_core_table():
+    import inspect
+
+    opts = hoyito.rules_options()
+    assert tuple(o["name"] for o in opts) == hoyito.RULES_OPTIONS
+    assert hoyito.RULES_OPTIONS[-1] == "capture_side"
+    assert hoyito.rules_dict() == {o["name"]: o["default"] for o in opts}
+    direction = opts[4]
+    assert (direction["type"], tuple(direction["values"]), direction["section"]) == (
+        "choice",
+        ("fixed", "per_player", "per_move"),
+        "§6.1",
+    )
+    assert (opts[2]["min"], opts[2]["max"]) == (1, 30)
+    # The constructors' keywords and defaults are the table's.
+    for cls in (Game, Match):
+        params = inspect.signature(cls).parameters
+        assert tuple(params) == hoyito.RULES_OPTIONS
+        assert {k: p.default for k, p in params.items()} == hoyito.rules_dict()
+
+
+def test_rules_errors_are_the_core_texts():
+    with pytest.raises(TypeError) as e:
+        hoyito.rules_dict(colour="red")
+    assert str(e.value) == (
+        'unknown rules option "colour": expected one of variant, holes, seeds, '
+        "skip_origin, direction, two_hole_opening, repetition, capture_side"
+    )
+    for make in (Game, hoyito.rules_dict):
+        with pytest.raises(hoyito.RulesError) as e:
+            make(direction="x")
+        assert str(e.value) == 'bad value "x" for direction: expected fixed, per_player or per_move'
+        with pytest.raises(hoyito.RulesError) as e:
+            make(holes=13)
+        assert str(e.value) == 'bad value "13" for holes: expected a whole number from 4 to 12'
 
 
 def test_rule_spellings_are_accepted():

@@ -37,6 +37,7 @@ async fn main() {
     let store = Store::open(&dir.path().join("heap.db")).expect("a SQLite file");
     let limits = Limits {
         create_rate: hoyito_server::Rate::OFF,
+        create_quota: 0,
         ..Limits::default()
     };
     let (addr, server) = spawn_local_with(store, limits).await.expect("bind on loopback");

@@ -212,6 +212,7 @@ async fn main() {
             // One address plays every game: no limits per address.
             let limits = hoyito_server::Limits {
                 create_rate: hoyito_server::Rate::OFF,
+                create_quota: 0,
                 move_rate: hoyito_server::Rate::OFF,
                 max_connections_per_ip: 0,
                 max_websockets_per_ip: 0,

@@ -1,7 +1,7 @@
 //! [`ApiError`]: every failure of the HTTP API, mapped to a status code and
-//! a JSON body `{"error": "...", "code": "..."}`.
+//! a JSON body `{"error": "...", "code": "..."}`; a storage failure's status
+//! too. The extractors that answer with it are [`crate::http::extract`].
 
-use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -115,19 +115,6 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<JsonRejection> for ApiError {
-    fn from(rej: JsonRejection) -> ApiError {
-        let status = rej.status();
-        let code = match status {
-            StatusCode::PAYLOAD_TOO_LARGE => "body_too_large",
-            StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
-            StatusCode::UNPROCESSABLE_ENTITY => "invalid_fields",
-            _ => "malformed_json",
-        };
-        ApiError::new(status, code, rej.body_text())
-    }
-}
-
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> ApiError {
         match e {
@@ -136,149 +123,104 @@ impl From<crate::store::StoreError> for ApiError {
                 "stale",
                 "the game changed meanwhile (on another server): reload it",
             ),
+            e if is_unreachable(&e) => ApiError::storage_unavailable(format!("storage: {e}")),
             e => ApiError::internal(format!("storage: {e}")),
         }
     }
 }
 
-/// How long [`ApiJson`] waits for a request body: a request extension set by
-/// the router from [`crate::Limits::body_read_timeout`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BodyTimeout(pub std::time::Duration);
+/// Seconds a client is told to wait (`Retry-After`) while the database
+/// cannot be reached.
+pub const STORAGE_RETRY_AFTER: u64 = 3;
 
-impl BodyTimeout {
-    /// The wait when no extension is set.
-    pub const DEFAULT: std::time::Duration = std::time::Duration::from_secs(10);
-
-    /// The wait for `req`'s body.
-    fn of(req: &axum::extract::Request) -> std::time::Duration {
-        req.extensions()
-            .get::<BodyTimeout>()
-            .map_or(BodyTimeout::DEFAULT, |t| t.0)
-    }
-
-    /// 408 `body_timeout`: the body did not arrive within `timeout`.
-    fn exceeded(timeout: std::time::Duration) -> ApiError {
-        ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "body_timeout",
-            format!("the request body did not arrive within {timeout:?}"),
+impl ApiError {
+    /// 503 `storage_unavailable`, `Retry-After` `STORAGE_RETRY_AFTER`:
+    /// the database cannot be reached (or is busy) now; nothing was stored.
+    /// `cause` goes to the log; the client is told what to do.
+    pub fn storage_unavailable(cause: impl std::fmt::Display) -> ApiError {
+        tracing::warn!(error = %cause, "the database cannot be reached");
+        ApiError::unavailable(
+            "storage_unavailable",
+            format!(
+                "the database cannot be reached now, and nothing was stored: \
+                 try again in {STORAGE_RETRY_AFTER} s"
+            ),
         )
+        .retry_after(STORAGE_RETRY_AFTER)
     }
 }
 
-/// A JSON body extractor whose rejections are [`ApiError`]s (JSON bodies
-/// with the right status: 400 malformed, 408 too slow, 413 too large, 415,
-/// and 422 for anything but an object of the documented fields and types).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ApiJson<T>(pub T);
-
-impl<T, S> axum::extract::FromRequest<S> for ApiJson<T>
-where
-    T: serde::de::DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        let timeout = BodyTimeout::of(&req);
-        let value =
-            match tokio::time::timeout(timeout, Json::<serde_json::Value>::from_request(req, state)).await {
-                Ok(json) => json?.0,
-                Err(_) => return Err(BodyTimeout::exceeded(timeout)),
-            };
-        if !value.is_object() {
-            return Err(ApiError::unprocessable(
-                "invalid_fields",
-                "the body must be a JSON object",
-            ));
+/// Whether a storage failure means the database cannot be reached or used
+/// now (no connection, the connection lost, the server shutting down or
+/// starting, SQLite's file locked by another writer), rather than a fault
+/// of the request or of the data.
+fn is_unreachable(e: &crate::store::StoreError) -> bool {
+    use crate::store::StoreError;
+    match e {
+        StoreError::Pool(_) => true,
+        StoreError::Postgres(e) => {
+            let lost =
+                e.is_closed() || std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>());
+            // Class 08: connection exceptions; 57P01–57P03: the server is
+            // shutting down, crashed, or cannot take connections yet.
+            let state = e.code().map(postgres::error::SqlState::code);
+            lost || state.is_some_and(|c| c.starts_with("08") || ["57P01", "57P02", "57P03"].contains(&c))
         }
-        serde_json::from_value(value)
-            .map(ApiJson)
-            .map_err(|e| ApiError::unprocessable("invalid_fields", e.to_string()))
+        StoreError::Sqlite(e) => matches!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        ),
+        StoreError::Corrupt(_) | StoreError::Conflict { .. } => false,
     }
 }
 
-/// An optional JSON body: `None` for an empty body (sent with or without
-/// a content type), otherwise read as [`ApiJson`] reads it, with the same
-/// rejections.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ApiJsonOpt<T>(pub Option<T>);
-
-impl<T, S> axum::extract::FromRequest<S> for ApiJsonOpt<T>
-where
-    T: serde::de::DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        let timeout = BodyTimeout::of(&req);
-        let (parts, body) = req.into_parts();
-        let read = axum::extract::Request::from_parts(parts.clone(), body);
-        let bytes = match tokio::time::timeout(timeout, axum::body::Bytes::from_request(read, state)).await {
-            Ok(Ok(bytes)) => bytes,
-            Ok(Err(rej)) => {
-                let status = rej.status();
-                let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                    "body_too_large"
-                } else {
-                    "bad_request"
-                };
-                return Err(ApiError::new(status, code, rej.body_text()));
-            }
-            Err(_) => return Err(BodyTimeout::exceeded(timeout)),
-        };
-        if bytes.is_empty() {
-            return Ok(ApiJsonOpt(None));
-        }
-        let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
-        let ApiJson(value) = ApiJson::<T>::from_request(req, state).await?;
-        Ok(ApiJsonOpt(Some(value)))
-    }
-}
-
-/// A path extractor whose rejections are [`ApiError`]s: 400 `bad_request`
-/// (e.g. a segment that is not UTF-8).
-#[derive(Debug, Clone, Default)]
-pub struct ApiPath<T>(pub T);
-
-impl<T, S> axum::extract::FromRequestParts<S> for ApiPath<T>
-where
-    T: serde::de::DeserializeOwned + Send,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        state: &S,
-    ) -> Result<Self, Self::Rejection> {
-        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Path(v)) => Ok(ApiPath(v)),
-            Err(e) => Err(ApiError::bad_request(e.body_text())),
+impl From<hoyito_room::RoomError> for ApiError {
+    fn from(e: hoyito_room::RoomError) -> ApiError {
+        let code = e.code();
+        if e.is_conflict() {
+            ApiError::conflict(code, e.to_string())
+        } else {
+            ApiError::unprocessable(code, e.to_string())
         }
     }
 }
 
-/// A query-string extractor whose rejections are [`ApiError`]s: 400 `bad_request`.
-#[derive(Debug, Clone, Default)]
-pub struct ApiQuery<T>(pub T);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::StoreError;
 
-impl<T, S> axum::extract::FromRequestParts<S> for ApiQuery<T>
-where
-    T: serde::de::DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        state: &S,
-    ) -> Result<Self, Self::Rejection> {
-        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Query(v)) => Ok(ApiQuery(v)),
-            Err(e) => Err(ApiError::bad_request(e.body_text())),
+    #[test]
+    fn an_unreachable_database_is_503_with_retry_after_and_other_failures_500() {
+        let busy =
+            rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY), None);
+        for e in [
+            StoreError::Pool("timed out waiting for connection".into()),
+            StoreError::Sqlite(busy),
+        ] {
+            let api = ApiError::from(e);
+            assert_eq!(
+                (api.status, api.code),
+                (StatusCode::SERVICE_UNAVAILABLE, "storage_unavailable")
+            );
+            assert_eq!(api.retry_after, Some(STORAGE_RETRY_AFTER));
+            let response = api.into_response();
+            assert_eq!(response.headers()[axum::http::header::RETRY_AFTER], "3");
+        }
+        let constraint = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),
+            Some("UNIQUE constraint failed".into()),
+        );
+        for e in [
+            StoreError::Sqlite(constraint),
+            StoreError::Corrupt("rules".into()),
+        ] {
+            let api = ApiError::from(e);
+            assert_eq!(
+                (api.status, api.code),
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+            );
+            assert_eq!(api.retry_after, None);
         }
     }
 }

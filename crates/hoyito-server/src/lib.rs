@@ -16,32 +16,29 @@
 //!
 //! Engine searches never run on the async executor: they run on blocking
 //! threads ([`tokio::task::spawn_blocking`]), at most one per core at a time.
+//!
+//! Inside, each part imports only those after it: `http` (the router, the
+//! handlers, the WebSocket, the connection loop, the embedded front end),
+//! `jobs` (engine moves, clocks' timers, analyses, loading, expiry, other
+//! nodes), `state` ([`AppState`]: the games in memory, the engine's budget),
+//! `room` (a game in memory and its views, no I/O), [`ApiError`],
+//! [`store`], and small leaf types ([`auth`], limits, metrics, time
+//! controls, [`ai`]). `docs/ARCHITECTURE.md` has the map.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod ai;
-pub mod analysis;
-pub mod api;
-pub mod assets;
 pub mod auth;
-pub mod clock;
-pub mod ending;
-mod engine_task;
-pub mod error;
-mod handlers;
-pub mod limits;
-pub mod listen;
-pub mod live;
-pub mod log;
-pub mod metrics;
-pub mod names;
-mod nodes;
-pub mod state;
+mod clock_spec;
+mod error;
+mod http;
+mod jobs;
+mod limits;
+mod metrics;
+mod room;
+mod state;
 pub mod store;
-pub mod view;
-pub mod wire;
-mod ws;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -51,10 +48,12 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-pub use api::{router, AppState};
 pub use error::ApiError;
-pub use limits::Rate;
-pub use listen::Limits;
+pub use http::router;
+pub use http::{assets, head};
+pub use limits::{Limits, Rate};
+pub use room::live;
+pub use state::AppState;
 pub use store::Store;
 
 /// Where to listen and where the database lives.
@@ -104,7 +103,7 @@ pub async fn serve_on(
     let (stop_tx, stop_rx) = watch::channel(false);
     let state = AppState::with_options(store, engine_threads(), stop_rx, tablebases, limits.clone());
     // Other server nodes on the same database (PostgreSQL).
-    let nodes = nodes::follow(state.clone())
+    let nodes = jobs::nodes::follow(state.clone())
         .await
         .map_err(|e| std::io::Error::other(format!("following the other server nodes: {e}")))?;
     let sweeper = {
@@ -113,15 +112,16 @@ pub async fn serve_on(
             let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
             loop {
                 tick.tick().await;
-                state.evict_idle(api::IDLE_EVICT_MS);
+                state.evict_idle(state::IDLE_EVICT_MS);
                 state.rates.forget_idle();
             }
         })
     };
     // Clocks run with nobody watching: their games are loaded at once.
-    let clocks = tokio::spawn(clock::arm_stored(state.clone()));
+    let clocks = tokio::spawn(jobs::clock::arm_stored(state.clone()));
+    let expiry = tokio::spawn(jobs::expiry::run(state.clone()));
     let app = router(state.clone());
-    let result = listen::serve_connections(listener, app, &limits, async move {
+    let result = http::listen::serve_connections(listener, app, &limits, async move {
         shutdown.await;
         let _ = stop_tx.send(true);
     })
@@ -133,6 +133,8 @@ pub async fn serve_on(
     let _ = sweeper.await;
     clocks.abort();
     let _ = clocks.await;
+    expiry.abort();
+    let _ = expiry.await;
     nodes.abort();
     let _ = nodes.await;
     release(state).await;
@@ -170,13 +172,13 @@ async fn release(state: std::sync::Arc<AppState>) {
 
 /// Opens the database, binds the address, calls `on_listen` with the
 /// bound address, and serves until Ctrl-C or SIGTERM. Builds its own runtime
-/// and logs to standard error ([`log::init`]).
+/// and logs to standard error (`http::log::init`).
 ///
 /// # Errors
 /// If the database cannot be opened (or another server holds it) or the
 /// address cannot be bound.
 pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
-    log::init();
+    http::log::init();
     let store = Store::open(&config.db).map_err(|e| match e {
         // The lock errors name the database already.
         store::OpenError::Sqlite(_) => {

@@ -1,30 +1,99 @@
-//! Limits per client, keyed by the client's IP address: rate limits on
-//! requests ([`RateLimit`], a keyed `governor` limiter answering 429 with a
-//! JSON error and `Retry-After`) and counts of things a client holds at
-//! once ([`PerClient`]: connections, WebSockets, engine jobs).
+//! The server's [`Limits`] (timeouts, caps and rates), and the limits per
+//! client, keyed by the client's IP address: rate limits on requests
+//! ([`RateLimit`], a keyed `governor` limiter answering 429 with a JSON
+//! error and `Retry-After`) and counts of things a client holds at once
+//! ([`PerClient`]: connections, WebSockets, engine jobs).
 //!
-//! A [`RateLimit`] guards any route through its middleware [`enforce`]:
-//!
-//! ```text
-//! let chat = Arc::new(RateLimit::new("chat", Rate::per_minute(30, 10)));
-//! post(send_chat).route_layer(axum::middleware::from_fn_with_state(chat, limits::enforce))
-//! ```
+//! A [`RateLimit`] guards a route through the middleware
+//! [`crate::http::client_ip::enforce`].
 
 use std::collections::HashMap;
-use std::convert::Infallible;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
-use axum::http::request::Parts;
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
 use crate::error::ApiError;
+
+/// Timeouts and caps of a server (documented in `docs/API.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Open HTTP connections at most (WebSockets count separately).
+    pub max_connections: usize,
+    /// Open WebSockets at most; beyond, an upgrade is answered 503.
+    pub max_websockets: usize,
+    /// Time to send a request's head, counted from the connection's start or
+    /// from the previous answer: also how long a keep-alive connection may idle.
+    pub header_read_timeout: Duration,
+    /// Time to send a JSON request body once its head arrived.
+    pub body_read_timeout: Duration,
+    /// The server pings each WebSocket this often.
+    pub ws_ping_interval: Duration,
+    /// A WebSocket from which nothing (not even a pong) arrives for this
+    /// long, or that does not take a message for this long, is closed.
+    pub ws_idle_timeout: Duration,
+    /// After a shutdown signal, connections still open after this long are
+    /// closed without waiting further.
+    pub shutdown_grace: Duration,
+    /// Open HTTP connections per client IP address at most; a connection
+    /// beyond is answered 429 and closed (0: no cap).
+    pub max_connections_per_ip: usize,
+    /// Open WebSockets per client IP address at most; beyond, an upgrade
+    /// is answered 429 (0: no cap).
+    pub max_websockets_per_ip: usize,
+    /// Games held in memory at most: beyond, the least recently used game
+    /// that nobody watches is dropped from memory (it stays stored); if
+    /// every game is in use, creating or loading another is answered 503.
+    pub max_games_in_memory: usize,
+    /// Game creations (and record imports) per client IP.
+    pub create_rate: Rate,
+    /// Games (creations and imports) stored per client IP in 24 hours at
+    /// most (0: no quota).
+    pub create_quota: u32,
+    /// Online games still waiting for their second player and unchanged
+    /// for this many days are deleted (0: never).
+    pub expire_waiting_days: u32,
+    /// Moves per client IP.
+    pub move_rate: Rate,
+    /// Hints per client IP.
+    pub hint_rate: Rate,
+    /// Chat messages per client IP (each player also has a flood limit).
+    pub chat_rate: Rate,
+    /// Engine jobs (deep engine moves and hints) a client IP may have
+    /// queued or running at once; a move or hint beyond is answered 429.
+    pub engine_jobs_per_ip: usize,
+    /// Whether `GET /metrics` is served (Prometheus text format).
+    pub metrics: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 8192,
+            max_websockets: 8192,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(10),
+            ws_ping_interval: Duration::from_secs(30),
+            ws_idle_timeout: Duration::from_secs(75),
+            shutdown_grace: Duration::from_secs(5),
+            max_connections_per_ip: 256,
+            max_websockets_per_ip: 256,
+            max_games_in_memory: 20_000,
+            create_rate: Rate::per_minute(60, 20),
+            create_quota: 500,
+            expire_waiting_days: 7,
+            move_rate: Rate::per_minute(1200, 60),
+            hint_rate: Rate::per_minute(30, 10),
+            chat_rate: Rate::per_minute(120, 30),
+            engine_jobs_per_ip: 4,
+            metrics: true,
+        }
+    }
+}
 
 /// A request rate per client: `per_minute` requests a minute on average,
 /// at most `burst` at once. A rate of 0 a minute is no limit.
@@ -150,37 +219,6 @@ impl RateLimit {
     }
 }
 
-/// Middleware: counts the request against the [`RateLimit`] of its state
-/// and answers 429 (JSON, `Retry-After`) when the client is over it.
-pub async fn enforce(State(limit): State<Arc<RateLimit>>, req: Request, next: Next) -> Response {
-    let client = client_of(req.extensions());
-    match limit.check(client) {
-        Ok(()) => next.run(req).await,
-        Err(e) => e.into_response(),
-    }
-}
-
-/// The address requests without a known peer count under (handlers called
-/// directly, in tests).
-const UNKNOWN: IpAddr = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
-
-fn client_of(ext: &axum::http::Extensions) -> IpAddr {
-    ext.get::<ConnectInfo<SocketAddr>>().map_or(UNKNOWN, |c| c.0.ip())
-}
-
-/// The client's IP address, from the connection (set by the connection
-/// loop); the unspecified address when unknown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ClientIp(pub IpAddr);
-
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ClientIp(client_of(&parts.extensions)))
-    }
-}
-
 /// How many of something each client holds at once (connections,
 /// WebSockets, engine jobs), with a cap per client.
 #[derive(Debug)]
@@ -220,6 +258,7 @@ impl PerClient {
     }
 
     /// How many `client` holds.
+    #[cfg(test)]
     pub fn held_by(&self, client: IpAddr) -> usize {
         let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         held.get(&client).copied().unwrap_or(0)

@@ -4,9 +4,7 @@
 
 mod common;
 
-use std::time::Duration;
-
-use common::{error_code, first_legal, Api};
+use common::{error_code, eventually, first_legal, Api};
 use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -31,15 +29,12 @@ async fn played_game(api: &Api, moves: usize) -> (String, String) {
 
 /// Polls the analysis of `id` until it is done.
 async fn wait_done(api: &Api, id: &str) -> Value {
-    for _ in 0..600 {
+    eventually(&format!("the analysis of {id} to finish"), || async {
         let (status, v) = api.get(&format!("/api/games/{id}/analysis")).await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        if v["status"] == "done" {
-            return v;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the analysis of {id} never finished");
+        (v["status"] == "done").then_some(v)
+    })
+    .await
 }
 
 #[tokio::test]

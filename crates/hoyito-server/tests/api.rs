@@ -9,7 +9,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 mod common;
-use common::{error_code, first_legal, Api};
+use common::{error_code, eventually, first_legal, metric, Api};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn create_fetch_list_and_play_with_trace() {
@@ -51,9 +51,9 @@ async fn create_fetch_list_and_play_with_trace() {
     assert_eq!(g["history"][0]["token"], "3");
     assert_eq!(g["state"]["to_move"], "north");
 
-    let (status, list) = api.get("/api/games?limit=10").await;
+    let (status, list) = api.get(&format!("/api/lobby?ids={id}")).await;
     assert_eq!(status, StatusCode::OK);
-    let listed = list["games"].as_array().unwrap();
+    let listed = list["mine"].as_array().unwrap();
     assert!(listed.iter().any(|x| x["id"] == id.as_str() && x["plies"] == 1));
     assert!(!list.to_string().contains(&token), "the list never shows tokens");
     api.stop().await;
@@ -142,6 +142,10 @@ async fn bad_input_is_refused_with_json_errors_and_nothing_stored() {
     assert_eq!(
         (status, error_code(&v)),
         (StatusCode::UNPROCESSABLE_ENTITY, "invalid_rules")
+    );
+    assert_eq!(
+        v["error"],
+        "bad value \"13\" for holes: expected a whole number from 4 to 12"
     );
     // More seeds per hole than the server plays (valid rules for the
     // library): 422, for a new game and for an imported record alike.
@@ -599,8 +603,13 @@ async fn engine_game_recovers_after_its_move_fails_to_store() {
         .create(json!({ "mode": "engine", "level": 1, "side": "north", "rules": { "variant": "I" } }))
         .await;
     api.wait_for(&id, |g| g["thinking"] == true).await;
-    // Longer than a level-1 search: its move was chosen and failed to store.
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    // The engine's move was chosen and failed to store, then failed again
+    // on each of two retries (the storage errors the server counts).
+    eventually("three failed writes of the engine's move", || async {
+        let text = api.metrics().await;
+        (metric(&text, "hoyito_db_errors_total")? >= 3.0).then_some(())
+    })
+    .await;
     let g = api.game(&id).await;
     assert_eq!(g["seq"], 0, "{g}");
     assert_eq!(
@@ -668,7 +677,12 @@ async fn strict_json_and_every_error_as_json() {
         (status, error_code(&v)),
         (StatusCode::UNPROCESSABLE_ENTITY, "invalid_fields")
     );
-    assert!(v["error"].as_str().unwrap().contains("`seed`"), "{v}");
+    assert_eq!(
+        v["error"],
+        "unknown rules option \"seed\": expected one of variant, holes, seeds, skip_origin, \
+         direction, two_hole_opening, repetition, capture_side",
+        "the core's text"
+    );
     for body in [
         json!({ "mode": 3 }),
         json!({ "mode": "chess" }),

@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 mod common;
-use common::{error_code, first_legal, Api};
+use common::{error_code, eventually, first_legal, Api};
 
 /// An online game with both seats taken: (id, south's token, north's token).
 async fn online(api: &Api, extra: Value) -> (String, String, String) {
@@ -19,22 +19,8 @@ async fn online(api: &Api, extra: Value) -> (String, String, String) {
         body[k] = v.clone();
     }
     let (id, south, created) = api.create(body).await;
-    let invite = created["invite"]
-        .as_str()
-        .unwrap()
-        .split("invite=")
-        .nth(1)
-        .unwrap()
-        .to_string();
-    let (status, joined) = api
-        .post(
-            &format!("/api/games/{id}/join"),
-            None,
-            json!({ "invite": invite, "name": "Jean" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{joined}");
-    (id, south, joined["token"].as_str().unwrap().to_string())
+    let north = api.join_invited(&created, "Jean").await;
+    (id, south, north)
 }
 
 async fn draw(api: &Api, id: &str, token: Option<&str>, action: &str) -> (StatusCode, Value) {
@@ -503,7 +489,7 @@ async fn chat_is_for_players_short_and_limited_in_rate() {
     );
     let (status, v) = chat(Some(north.clone()), json!("north may still talk")).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
-    let (_, v) = api.get(&format!("/api/games/{id}/chat")).await;
+    let (_, v) = api.get_with(&format!("/api/games/{id}/chat"), Some(&south)).await;
     let texts: Vec<&str> = v["messages"]
         .as_array()
         .unwrap()
@@ -537,7 +523,8 @@ async fn the_lobby_lists_open_seats_and_games_being_played_by_variant() {
     let (private_id, _, _) = api
         .create(json!({ "mode": "online", "rules": { "variant": "III" } }))
         .await;
-    let (playing_id, _, _) = api
+    let (playing_id, _, _) = online(&api, json!({ "public": true, "rules": { "variant": "I" } })).await;
+    let (hotseat_id, _, _) = api
         .create(json!({ "mode": "hotseat", "rules": { "variant": "I" } }))
         .await;
     let (_, v) = api.get("/api/lobby?variant=III").await;
@@ -553,6 +540,7 @@ async fn the_lobby_lists_open_seats_and_games_being_played_by_variant() {
     assert!(!ids(&v["playing"]).contains(&playing_id), "filtered by variant");
     let (_, v) = api.get("/api/lobby?variant=I").await;
     assert_eq!(ids(&v["playing"]), vec![playing_id.clone()]);
+    assert!(!ids(&v["playing"]).contains(&hotseat_id), "only public games");
     assert_eq!(v["playing"][0]["to_move"], "south");
     // Anyone takes an open seat in one click, with no invite.
     let (status, v) = api
@@ -659,10 +647,9 @@ async fn a_clock_runs_out_with_nobody_connected_across_a_restart() {
         .unwrap()
         .iter()
         .any(|r| r.as_i64().unwrap() <= 1000));
-    // Nobody is connected; the server's timer ends the game.
-    tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
-    let (_, list) = api.get(&format!("/api/lobby?ids={id}")).await;
-    assert_eq!(list["mine"][0]["status"], "over", "{list}");
+    // Nobody is connected; the server's timer ends the game (the lobby
+    // reads the store: asking it does not end the game).
+    let list = lobby_until_over(&api, &id).await;
     let other = if to_move == "south" { "north" } else { "south" };
     assert_eq!(list["mine"][0]["result"], other);
     let g = api.game(&id).await;
@@ -685,8 +672,16 @@ async fn a_clock_runs_out_with_nobody_connected_across_a_restart() {
     api.stop().await;
     age_steps(&db, &id, 2 * 24 * 3600 * 1000);
     let api = Api::start(Store::open(&db).unwrap()).await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-    let (_, list) = api.get(&format!("/api/lobby?ids={id}")).await;
-    assert_eq!(list["mine"][0]["status"], "over", "{list}");
+    lobby_until_over(&api, &id).await;
     api.stop().await;
+}
+
+/// Waits until the lobby lists game `id` as over; returns the lobby's answer.
+async fn lobby_until_over(api: &Api, id: &str) -> Value {
+    eventually(&format!("game {id} listed as over"), || async {
+        let (status, list) = api.get(&format!("/api/lobby?ids={id}")).await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        (list["mine"][0]["status"] == "over").then_some(list)
+    })
+    .await
 }

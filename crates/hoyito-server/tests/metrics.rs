@@ -4,11 +4,11 @@
 
 mod common;
 
-use std::time::Duration;
-
-use common::{first_legal, Api};
+use common::{first_legal, Api, PATIENCE};
+use futures_util::StreamExt;
 use hoyito_server::{Limits, Store};
 use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
 
 async fn scrape(api: &Api) -> (reqwest::StatusCode, String, String) {
     let res = api
@@ -29,8 +29,12 @@ async fn metrics_count_moves_requests_and_sockets() {
     let (status, _) = api.play(&id, &token, &first_legal(&v["game"])).await;
     assert_eq!(status, 200);
     let url = format!("{}/api/games/{id}/ws", api.base.replace("http://", "ws://"));
-    let (_socket, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (mut socket, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    // The server counts the socket open before it sends the game's state.
+    let first = tokio::time::timeout(PATIENCE, socket.next())
+        .await
+        .expect("the game's state on the socket");
+    assert!(matches!(first, Some(Ok(Message::Text(_)))), "{first:?}");
     let (status, ctype, text) = scrape(&api).await;
     assert_eq!(status, 200);
     assert!(ctype.starts_with("text/plain; version=0.0.4"), "{ctype}");

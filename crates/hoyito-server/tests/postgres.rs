@@ -9,12 +9,13 @@
 //! `cargo test -p hoyito-server --test postgres -- --ignored`.
 
 mod common;
+#[path = "common/pg_proxy.rs"]
+mod pg_proxy;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
 
-use common::{first_legal, Api};
+use common::{eventually, first_legal, Api, PATIENCE};
 use futures_util::StreamExt;
 use hoyito_core::{ByPlayer, Rules, Side};
 use hoyito_server::store::{LobbyKind, Meta, Mode, StoreError, Summary};
@@ -327,18 +328,18 @@ async fn a_step_that_does_not_follow_the_last_is_refused() {
     .unwrap();
 }
 
-/// The next WebSocket message whose game has `seq` steps, within 5 s.
+/// The next WebSocket message whose game has `seq` steps, within [`PATIENCE`].
 async fn next_with_seq<S>(ws: &mut S, seq: u64) -> Value
 where
     S: futures_util::Stream<
             Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>,
         > + Unpin,
 {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
         let msg = tokio::time::timeout_at(deadline, ws.next())
             .await
-            .unwrap_or_else(|_| panic!("no message with seq {seq} within 5 s"))
+            .unwrap_or_else(|_| panic!("no message with seq {seq} within {PATIENCE:?}"))
             .expect("the socket is open")
             .expect("a message");
         let tokio_tungstenite::tungstenite::Message::Text(text) = msg else {
@@ -375,10 +376,17 @@ async fn two_nodes_share_a_game_live() {
         .await;
     assert_eq!(status, StatusCode::OK, "{joined}");
     let north = joined["token"].as_str().unwrap().to_string();
-    // A spectator on each node.
+    // A watcher on each node: a spectator on a, north's socket on b (the
+    // chat of a game that is not public goes to its players only).
     let ws_url = |api: &Api| format!("{}/api/games/{id}/ws", api.base.replace("http://", "ws://"));
     let (mut on_a, _) = tokio_tungstenite::connect_async(ws_url(&a)).await.unwrap();
-    let (mut on_b, _) = tokio_tungstenite::connect_async(ws_url(&b)).await.unwrap();
+    let mut as_north =
+        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(ws_url(&b)).unwrap();
+    let protocols = format!("hoyito, hoyito.bearer.{north}");
+    as_north
+        .headers_mut()
+        .insert("sec-websocket-protocol", protocols.parse().unwrap());
+    let (mut on_b, _) = tokio_tungstenite::connect_async(as_north).await.unwrap();
     // Node a learns of the join (the game is playing there too).
     a.wait_for(&id, |g| g["status"] == "playing").await;
     // Moves alternate between the nodes (whoever is to move); each node's
@@ -418,7 +426,7 @@ async fn two_nodes_share_a_game_live() {
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
         let msg = tokio::time::timeout_at(deadline, on_b.next())
             .await
@@ -437,19 +445,19 @@ async fn two_nodes_share_a_game_live() {
     b.stop().await;
 }
 
-/// The next WebSocket message whose game satisfies `f`, within 5 s.
+/// The next WebSocket message whose game satisfies `f`, within [`PATIENCE`].
 async fn next_where<S>(ws: &mut S, what: &str, f: impl Fn(&Value) -> bool) -> Value
 where
     S: futures_util::Stream<
             Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>,
         > + Unpin,
 {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
     let mut seen = Vec::new();
     loop {
         let msg = tokio::time::timeout_at(deadline, ws.next())
             .await
-            .unwrap_or_else(|_| panic!("no message with {what} within 5 s: {seen:?}"))
+            .unwrap_or_else(|_| panic!("no message with {what} within {PATIENCE:?}: {seen:?}"))
             .expect("the socket is open")
             .expect("a message");
         let tokio_tungstenite::tungstenite::Message::Text(text) = msg else {
@@ -624,4 +632,86 @@ async fn simultaneous_moves_on_two_nodes_store_one() {
     }
     a.stop().await;
     b.stop().await;
+}
+
+/// A POST's status, `Retry-After` and body.
+async fn post_with_retry(
+    api: &Api,
+    path: &str,
+    token: &str,
+    body: Value,
+) -> (StatusCode, Option<String>, Value) {
+    let res = api
+        .http
+        .post(format!("{}{path}", api.base))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .expect("an answer");
+    let retry = res
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_string());
+    (res.status(), retry, res.json().await.expect("a JSON body"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn while_the_database_is_unreachable_moves_and_health_answer_503_with_retry_after() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let target: std::net::SocketAddr = url
+        .split_once('@')
+        .and_then(|(_, rest)| rest.split_once('/'))
+        .map(|(host, _)| host.parse().expect("host:port"))
+        .expect("a URL with a host");
+    let mut proxy = pg_proxy::Proxy::start(target).await;
+    let api = Api::start(open(&proxy.url(&url)).await).await;
+    let (id, token, created) = api.create(json!({ "mode": "hotseat" })).await;
+    let path = format!("/api/games/{id}/moves");
+    let (status, _, v) = post_with_retry(
+        &api,
+        &path,
+        &token,
+        json!({ "move": first_legal(&created["game"]) }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+
+    proxy.cut().await;
+    let game = api.game(&id).await; // in memory: still served
+    let (status, retry, v) =
+        post_with_retry(&api, &path, &token, json!({ "move": first_legal(&game) })).await;
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (StatusCode::SERVICE_UNAVAILABLE, Some("storage_unavailable")),
+        "{v}"
+    );
+    assert_eq!(retry.as_deref(), Some("3"));
+    assert!(v["error"].as_str().unwrap().contains("try again"), "{v}");
+    assert_eq!(api.game(&id).await["seq"], 1, "the refused move was not played");
+    let res = api
+        .http
+        .get(format!("{}/api/health", api.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        res.headers().get("retry-after").map(|v| v.to_str().unwrap()),
+        Some("3")
+    );
+    let v: Value = res.json().await.unwrap();
+    assert_eq!(v["code"], "storage_unavailable", "{v}");
+
+    // Back: the node reconnects by itself, and the move is stored.
+    proxy.open().await;
+    eventually("the node to reach the database again", || async {
+        (api.get("/api/health").await.0 == StatusCode::OK).then_some(())
+    })
+    .await;
+    let (status, _, v) = post_with_retry(&api, &path, &token, json!({ "move": first_legal(&game) })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(api.game(&id).await["seq"], 2);
+    api.stop().await;
 }

@@ -38,12 +38,12 @@ impl Api {
     async fn listed(&self, id: &str) -> Value {
         let res = self
             .http
-            .get(format!("{}/api/games", self.base))
+            .get(format!("{}/api/lobby?ids={id}", self.base))
             .send()
             .await
             .expect("request");
         let list: Value = res.json().await.expect("a JSON body");
-        list["games"]
+        list["mine"]
             .as_array()
             .expect("a list of games")
             .iter()
@@ -115,8 +115,16 @@ async fn resigning_ends_a_whole_match_against_the_engine() {
     assert_eq!(g["match_result"]["winner"], "north");
     assert_eq!(g["match_result"]["rounds"], 1);
     assert_eq!(g["can_next_round"], false);
-    // The engine does not play on.
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // The engine does not play on. An engine kicked by the resignation would
+    // have moved by the time the engine of a game created after it has (same
+    // level, same engine permits): that move is the event waited for.
+    let (control, _, _) = api
+        .create(json!({ "mode": "engine", "match": true, "level": 1, "side": "north", "rules": { "variant": "I" } }))
+        .await;
+    api.wait_for(&control, |g| {
+        g["seq"].as_u64() >= Some(1) && g["thinking"] == false
+    })
+    .await;
     let after = api.game(&id).await;
     assert_eq!(after["seq"], g["seq"]);
     assert_eq!(after["thinking"], false);

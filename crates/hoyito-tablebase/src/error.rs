@@ -48,6 +48,14 @@ pub enum TablebaseError {
     /// before settling the value.
     #[error("the search ran out of its time without a result")]
     Deadline,
+    /// A build was stopped through its stop flag
+    /// ([`Tablebase::build_until`](crate::Tablebase::build_until)); the stream
+    /// solver saved its state, and building again resumes it.
+    #[error("stopped while solving the {seeds}-seed layer (building again resumes it)")]
+    Interrupted {
+        /// Seeds in play of the layer being solved.
+        seeds: u32,
+    },
     /// A layer file failed its checks.
     #[error("{}: corrupt tablebase file: {reason}", path.display())]
     Corrupt {

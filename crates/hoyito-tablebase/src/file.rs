@@ -57,6 +57,11 @@ pub fn rules_dir(dir: &Path, rules: &Rules) -> PathBuf {
 }
 
 fn header(rules: &Rules, seeds: u32, payload: &[u8]) -> [u8; HEADER_LEN] {
+    header_of(rules, seeds, payload.len() as u64, xxh3_64(payload))
+}
+
+/// The header of a layer of `len` positions whose payload hashes to `hash`.
+fn header_of(rules: &Rules, seeds: u32, len: u64, hash: u64) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -69,9 +74,60 @@ fn header(rules: &Rules, seeds: u32, payload: &[u8]) -> [u8; HEADER_LEN] {
     h[14] = rules.skip_origin() as u8;
     h[15] = (rules.capture_side() == CaptureSide::Opponent) as u8;
     h[16..20].copy_from_slice(&seeds.to_le_bytes());
-    h[24..32].copy_from_slice(&(payload.len() as u64).to_le_bytes());
-    h[32..40].copy_from_slice(&xxh3_64(payload).to_le_bytes());
+    h[24..32].copy_from_slice(&len.to_le_bytes());
+    h[32..40].copy_from_slice(&hash.to_le_bytes());
     h
+}
+
+/// Bytes 12..32 of a layer's header (rules, seeds, positions): what names
+/// a layer in the stream solver's work files too.
+pub(crate) fn layer_tag(rules: &Rules, seeds: u32, positions: u64) -> [u8; 20] {
+    header_of(rules, seeds, positions, 0)[12..32]
+        .try_into()
+        .expect("20 bytes")
+}
+
+/// Writes one layer of `positions` values atomically, as [`write_layer`],
+/// without holding its values in memory: `fill(start, buf)` writes the
+/// values of ranks `start..start + buf.len()` into `buf`, block by block in
+/// rank order.
+///
+/// # Errors
+/// [`TablebaseError::Io`] if the directory cannot be created or written.
+pub fn write_layer_with(
+    path: &Path,
+    rules: &Rules,
+    seeds: u32,
+    positions: u64,
+    mut fill: impl FnMut(u64, &mut [i8]),
+) -> Result<(), TablebaseError> {
+    use std::io::{Seek, SeekFrom};
+    let io = |e: std::io::Error| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    write_atomic(path, |f| {
+        f.write_all(&[0u8; HEADER_LEN])?;
+        let mut hash = xxhash_rust::xxh3::Xxh3::new();
+        let mut block = vec![0i8; 1 << 20];
+        let mut w = std::io::BufWriter::new(&mut *f);
+        let mut start = 0u64;
+        while start < positions {
+            let n = (positions - start).min(block.len() as u64) as usize;
+            fill(start, &mut block[..n]);
+            let bytes: Vec<u8> = block[..n].iter().map(|&v| v as u8).collect();
+            hash.update(&bytes);
+            w.write_all(&bytes)?;
+            start += n as u64;
+        }
+        w.flush()?;
+        drop(w);
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(&header_of(rules, seeds, positions, hash.digest()))
+    })
+    .map_err(io)
 }
 
 /// Writes one layer atomically (with [`write_atomic`]), creating its

@@ -23,7 +23,8 @@
 //!
 //! Layers are solved from few seeds to many (a capture always moves to a
 //! lower layer) by [`solve::solve_layer`], or for layers whose move graph
-//! does not fit in memory by [`lean::solve_layer_lean`] (see [`Solver`]);
+//! does not fit in memory by [`lean::solve_layer_lean`] or
+//! [`stream::solve_layer_stream`] (see [`Solver`]);
 //! positions are numbered by
 //! [`index::Indexer`]; files are described in [`file`](mod@file). The independent
 //! solver in [`reference`](mod@reference) and [`Tablebase::check_bellman`] verify them.
@@ -46,9 +47,10 @@ pub mod progress;
 pub mod reference;
 pub mod search;
 pub mod solve;
+pub mod stream;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use hoyito_core::{DirectionRule, Move, Position, Repetition, Rules};
 use rayon::prelude::*;
@@ -127,7 +129,7 @@ impl LowerValues for Tablebase {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Solver {
     /// The graph solver when the layer's move graph fits in memory
-    /// (see [`graph_fits`]), else the compact solver if it fits, else the lean solver.
+    /// (see [`graph_fits`]), else the compact solver if it fits, else the stream solver.
     #[default]
     Auto,
     /// [`solve::solve_layer`]: stores the layer's move graph (27–43 bytes per position).
@@ -141,13 +143,19 @@ pub enum Solver {
     Disk,
     /// [`lean::solve_layer_lean`]: 2–4 bytes per position, moves regenerated on every sweep.
     Lean,
+    /// [`stream::solve_layer_stream`]: 2.25 bytes of memory per position,
+    /// the moves generated once and streamed from a work file beside the
+    /// tables (about 3 bytes plus 5 per inner edge of disk while the layer is
+    /// solved); resumable after an interruption.
+    Stream,
 }
 
 /// Bytes per position assumed for the compact cache when choosing a solver.
 pub const COMPACT_BYTES_PER_POSITION: u64 = 16;
 
-/// Bytes of memory per position assumed for [`Solver::Disk`] when choosing
-/// a solver (2 of state, 2 of exits, 1 edge count).
+/// Bytes of memory per position of [`Solver::Disk`] (2 of state, 2 of
+/// exits, 1 edge count); [`Solver::Auto`] no longer chooses it, the stream
+/// solver being faster in less memory.
 pub const DISK_BYTES_PER_POSITION: u64 = 5;
 
 /// Bytes per position assumed for the graph solver's work memory when
@@ -201,7 +209,8 @@ pub enum LayerReport {
         /// Positions.
         positions: u64,
     },
-    /// One sweep of the lean solver is done (the layer is not written yet).
+    /// One sweep of a sweeping solver (lean, compact, disk, stream) is done
+    /// (the layer is not written yet).
     Sweep {
         /// Seeds in play of the layer being solved.
         seeds: u32,
@@ -249,25 +258,13 @@ impl Tablebase {
     ) -> Result<(Vec<i8>, LayerStats), TablebaseError> {
         let positions = self.indexers[seeds as usize].count();
         let progress = progress.unwrap_or(&|_| {});
-        let solver = match solver {
-            Solver::Auto => {
-                let budget = graph_memory_budget();
-                if graph_fits(positions, budget) {
-                    Solver::Graph
-                } else if positions <= MAX_LAYER_POSITIONS
-                    && positions.saturating_mul(COMPACT_BYTES_PER_POSITION) <= budget
-                {
-                    Solver::Compact
-                } else if positions <= MAX_LAYER_POSITIONS
-                    && positions.saturating_mul(DISK_BYTES_PER_POSITION) <= budget
-                {
-                    Solver::Disk
-                } else {
-                    Solver::Lean
-                }
-            }
-            other => other,
-        };
+        let solver = self.choose(solver, positions);
+        if solver == Solver::Stream {
+            let solved = self.solve_stream(seeds, Some(progress), spill_dir, None, report)?;
+            let values = (0..positions).map(|p| solved.value(p)).collect();
+            stream::remove_work_files(spill_dir, seeds)?;
+            return Ok((values, solved.stats));
+        }
         if matches!(solver, Solver::Compact | Solver::Disk) && positions > MAX_LAYER_POSITIONS {
             return Err(TablebaseError::TooLarge {
                 seeds,
@@ -297,6 +294,46 @@ impl Tablebase {
         Ok(solve::solve_layer(self.rules, seeds, self, progress))
     }
 
+    /// The solver [`Solver::Auto`] stands for with a layer of `positions`.
+    fn choose(&self, solver: Solver, positions: u64) -> Solver {
+        match solver {
+            Solver::Auto => {
+                let budget = graph_memory_budget();
+                if graph_fits(positions, budget) {
+                    Solver::Graph
+                } else if positions <= MAX_LAYER_POSITIONS
+                    && positions.saturating_mul(COMPACT_BYTES_PER_POSITION) <= budget
+                {
+                    Solver::Compact
+                } else {
+                    // Faster than the disk and lean solvers in less memory
+                    // (docs/SOLUTIONS.md), and for layers of up to 2³⁹ positions.
+                    Solver::Stream
+                }
+            }
+            other => other,
+        }
+    }
+
+    fn solve_stream(
+        &self,
+        seeds: u32,
+        progress: Option<OnProgress<'_>>,
+        dir: &Path,
+        stop: Option<&AtomicBool>,
+        report: &mut dyn FnMut(&LayerReport),
+    ) -> Result<stream::Solved, TablebaseError> {
+        stream::solve_layer_stream(
+            self.rules,
+            seeds,
+            self,
+            progress.unwrap_or(&|_| {}),
+            dir,
+            stop,
+            |st| report(&LayerReport::Sweep { seeds, stats: *st }),
+        )
+    }
+
     /// Solves layers 4, 8, …, `max_seeds` in memory, without files, with
     /// the solver chosen by [`Solver::Auto`].
     ///
@@ -317,8 +354,12 @@ impl Tablebase {
         solver: Solver,
     ) -> Result<Tablebase, TablebaseError> {
         let mut tb = Tablebase::empty(rules, max_seeds)?;
+        let work = tempfile::tempdir().map_err(|source| TablebaseError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
         for seeds in layer_seeds(max_seeds) {
-            let (values, _) = tb.solve_one(seeds, None, solver, &std::env::temp_dir(), &mut |_| {})?;
+            let (values, _) = tb.solve_one(seeds, None, solver, work.path(), &mut |_| {})?;
             tb.layers[seeds as usize] = Some(Layer::Owned(values));
         }
         Ok(tb)
@@ -336,6 +377,24 @@ impl Tablebase {
         dir: &Path,
         max_seeds: u32,
         options: BuildOptions<'_>,
+        report: impl FnMut(&LayerReport),
+    ) -> Result<Tablebase, TablebaseError> {
+        Tablebase::build_until(rules, dir, max_seeds, options, None, report)
+    }
+
+    /// As [`Tablebase::build`], stopping when `stop` becomes true: the
+    /// stream solver ([`Solver::Stream`]) then saves its state (building
+    /// again resumes the layer where it stopped, and writes the same
+    /// bytes); the other solvers look at `stop` only between layers.
+    ///
+    /// # Errors
+    /// As [`Tablebase::build`], plus [`TablebaseError::Interrupted`] when stopped.
+    pub fn build_until(
+        rules: Rules,
+        dir: &Path,
+        max_seeds: u32,
+        options: BuildOptions<'_>,
+        stop: Option<&AtomicBool>,
         mut report: impl FnMut(&LayerReport),
     ) -> Result<Tablebase, TablebaseError> {
         let mut tb = Tablebase::empty(rules, max_seeds)?;
@@ -355,9 +414,26 @@ impl Tablebase {
                 path: sub.clone(),
                 source,
             })?;
-            let (values, stats) = tb.solve_one(seeds, options.progress, options.solver, &sub, &mut report)?;
-            file::write_layer(&path, &rules, seeds, &values)?;
-            drop(values);
+            if stop.is_some_and(|s| s.load(Relaxed)) {
+                return Err(TablebaseError::Interrupted { seeds });
+            }
+            let stats = if tb.choose(options.solver, positions) == Solver::Stream {
+                // The values go from the packed states to the file block by
+                // block: no second copy of the layer in memory.
+                let solved = tb.solve_stream(seeds, options.progress, &sub, stop, &mut report)?;
+                file::write_layer_with(&path, &rules, seeds, positions, |start, block| {
+                    for (i, v) in block.iter_mut().enumerate() {
+                        *v = solved.value(start + i as u64);
+                    }
+                })?;
+                stream::remove_work_files(&sub, seeds)?;
+                solved.stats
+            } else {
+                let (values, stats) =
+                    tb.solve_one(seeds, options.progress, options.solver, &sub, &mut report)?;
+                file::write_layer(&path, &rules, seeds, &values)?;
+                stats
+            };
             tb.layers[seeds as usize] =
                 Some(Layer::Mapped(LayerFile::open(&path, &rules, seeds, positions)?));
             report(&LayerReport::Solved(stats));

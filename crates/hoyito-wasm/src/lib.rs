@@ -15,7 +15,14 @@
 //!   `Error` with the reason and leaves the game unchanged; returns the
 //!   move's sowing events), `state()` (the RULES.md §7 object), `isOver()`,
 //!   `notation()`, `bestMove(level)`, `analyze({level, timeMs})`;
-//! - `randomPlayouts(n, options, seed)`.
+//! - `new Room(setup, steps, epoch)`: a game or a match on this device,
+//!   played by the server's own room ([`hoyito_room`]): `step(token)`,
+//!   `checkTurn()`, `resignation(round)`, `undoTarget()`, `undone(keep)`,
+//!   `view()`, `summary()`, `tokens()`, `record()`, `bestMove(level)`;
+//! - `randomPlayouts(n, options, seed)`;
+//! - `rulesOptions()`: the core's table of rules options (names, values,
+//!   defaults, limits, meanings), from which the web app makes its
+//!   new-game form.
 //!
 //! The logic lives in [`session`], in plain Rust, and is tested natively;
 //! this file only converts values between JavaScript and Rust.
@@ -23,6 +30,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod options;
+pub mod room;
 pub mod session;
 
 use std::time::Duration;
@@ -93,6 +102,14 @@ fn whole(what: &'static str, value: f64) -> Result<u64, Error> {
     } else {
         Err(Error::Number { what, value })
     }
+}
+
+/// `rulesOptions()`: the rules options as the core's table describes them
+/// (an array of `{name, tag, flag, type, values | min, max, default,
+/// section, meaning}`, in order).
+#[wasm_bindgen(js_name = rulesOptions)]
+pub fn rules_options() -> JsValue {
+    to_js(&options::rules_options())
 }
 
 /// The options of `analyze`.

@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use hoyito_core::{
-    playout, Contest, GameResult, Position, Record, RepetitionTracker, RoundSummary, Rules, RulesSpec, Side,
-    State, Trace, MAX_TRACE_EVENTS,
+    playout, Contest, Game, GameResult, MoveError, Position, Record, RepetitionTracker, RoundSummary, Rules,
+    Side, State, TracedMove, MAX_TRACE_EVENTS,
 };
 use hoyito_engine::{Engine, Limits};
 use rand::{RngCore, SeedableRng};
@@ -24,62 +24,7 @@ pub const ENGINE_MOVETIME: Duration = Duration::from_millis(1500);
 /// The longest `timeMs` `analyze` accepts.
 pub const MAX_ANALYZE_MS: u32 = 60_000;
 
-/// The option names of `new Game(options)`, with the RULES.md spellings.
-const OPTION_NAMES: [&str; 8] = [
-    "variant",
-    "holes",
-    "seeds",
-    "skip_origin",
-    "direction",
-    "two_hole_opening",
-    "repetition",
-    "capture_side",
-];
-
-/// Reads the rules from the JSON text of an options object. Missing options
-/// take their standard values; unknown names and bad values are errors.
-pub fn parse_options(json: &str) -> Result<Rules, Error> {
-    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| Error::Options(e.to_string()))?;
-    let value = match value {
-        serde_json::Value::Null => serde_json::Value::Object(Default::default()),
-        serde_json::Value::Object(map) => {
-            if let Some(k) = map.keys().find(|k| !OPTION_NAMES.contains(&k.as_str())) {
-                return Err(Error::Options(format!(
-                    "unknown option {k:?}: expected {}",
-                    OPTION_NAMES.join(", ")
-                )));
-            }
-            serde_json::Value::Object(map)
-        }
-        _ => return Err(Error::Options("options must be an object".into())),
-    };
-    let spec: RulesSpec = serde_json::from_value(value).map_err(|e| Error::Options(e.to_string()))?;
-    Ok(Rules::try_from(spec)?)
-}
-
-/// What `play(token)` returns: the move as it was played (the fields of the
-/// server's `MoveEvent` that belong to the rules).
-#[derive(Debug, Clone, Serialize)]
-pub struct Played {
-    /// The move's token, in its canonical spelling.
-    pub token: String,
-    /// The mover.
-    pub side: Side,
-    /// Round of the move (1 in a single game).
-    pub round: u32,
-    /// Board before the move.
-    pub board_before: Vec<u8>,
-    /// `[south, north]` captured before the move.
-    pub captured_before: [u8; 2],
-    /// The sowing events, for the animation.
-    pub trace: Trace,
-    /// Seeds captured by the move (the last-four award included).
-    pub captured: u8,
-    /// The mover moves again.
-    pub extra_turn: bool,
-    /// The player who should have moved next had no legal move and passed.
-    pub passed: bool,
-}
+pub use crate::options::parse_options;
 
 /// A match's result.
 #[derive(Debug, Clone, Serialize)]
@@ -135,11 +80,6 @@ pub struct Session {
     contest: Contest,
 }
 
-fn caps(p: &Position) -> [u8; 2] {
-    let c = p.captured();
-    [c.south, c.north]
-}
-
 /// Checks an engine level (1 to 10).
 pub fn check_level(level: u8) -> Result<u8, Error> {
     if (1..=10).contains(&level) {
@@ -181,38 +121,16 @@ impl Session {
         self.position().legal_tokens()
     }
 
-    /// Plays `token`, returning what the move did; on an error nothing changes.
-    pub fn play(&mut self, token: &str) -> Result<Played, Error> {
-        let pos = *self.position();
-        if self.contest.is_over() || pos.is_over() {
-            return Err(Error::Move(if self.contest.can_start_next_round() {
-                "this round is over: start the next round".into()
-            } else {
-                "the game is over".into()
-            }));
-        }
-        let m = pos.parse_move(token).map_err(|e| Error::Move(e.to_string()))?;
-        let mut after = pos;
-        let mut trace = Trace::new(MAX_TRACE_EVENTS);
-        let played = after
-            .play_observed(m, &mut trace)
-            .map_err(|e| Error::Move(format!("{} is illegal: {e}", token.trim())))?;
-        // The same move through the game, which adds the repetition rule.
-        self.contest
-            .play(m)
-            .map_err(|e| Error::Move(format!("{} is illegal: {e}", token.trim())))?;
-        let side = pos.to_move();
-        let expected_next = if played.extra_turn { side } else { side.other() };
-        Ok(Played {
-            token: pos.move_token(m).to_string(),
-            side,
-            round: pos.round(),
-            board_before: pos.board().to_vec(),
-            captured_before: caps(&pos),
-            trace,
-            captured: played.captured,
-            extra_turn: played.extra_turn,
-            passed: !after.is_over() && after.to_move() != expected_next,
+    /// Plays `token`, returning what the move did (the core's
+    /// [`TracedMove`], serialised as the server's move event without its
+    /// `seq` and `epoch`); on an error nothing changes.
+    pub fn play(&mut self, token: &str) -> Result<TracedMove, Error> {
+        self.contest.play_traced(token, MAX_TRACE_EVENTS).map_err(|e| {
+            Error::Move(match e {
+                MoveError::RoundOver { .. } => "this round is over: start the next round".into(),
+                MoveError::GameOver { .. } | MoveError::MatchOver { .. } => "the game is over".into(),
+                e => e.to_string(),
+            })
         })
     }
 
@@ -311,16 +229,7 @@ impl Session {
     /// The engine's move at `level` (1 to 10) within `time` (the server's
     /// limit unless given); `None` once the game is over.
     pub fn best_move(&self, level: u8, time: Option<Duration>, seed: u64) -> Result<Option<String>, Error> {
-        let level = check_level(level)?;
-        let game = self.contest.current();
-        let mut engine = Engine::with_level(level);
-        engine.set_seed(seed);
-        let limits = Limits {
-            movetime: Some(time.unwrap_or(ENGINE_MOVETIME)),
-            ..Limits::default()
-        };
-        let res = engine.search(game, limits, &AtomicBool::new(false), &mut |_| {});
-        Ok(res.best.map(|m| game.position().move_token(m).to_string()))
+        best_move(self.contest.current(), level, time, seed)
     }
 
     /// Every legal move's score at `level` within `time`, best first.
@@ -348,6 +257,24 @@ impl Session {
             moves,
         })
     }
+}
+
+/// The engine's move in `game` at `level` (1 to 10) within `time` (the
+/// server's limit unless given), searching with `seed`; `None` once the
+/// game is over.
+///
+/// # Errors
+/// [`Error::Level`] for a level outside 1 to 10.
+pub fn best_move(game: &Game, level: u8, time: Option<Duration>, seed: u64) -> Result<Option<String>, Error> {
+    let level = check_level(level)?;
+    let mut engine = Engine::with_level(level);
+    engine.set_seed(seed);
+    let limits = Limits {
+        movetime: Some(time.unwrap_or(ENGINE_MOVETIME)),
+        ..Limits::default()
+    };
+    let res = engine.search(game, limits, &AtomicBool::new(false), &mut |_| {});
+    Ok(res.best.map(|m| game.position().move_token(m).to_string()))
 }
 
 /// `n` uniformly random games from the start under `rules`, drawn from a
@@ -397,26 +324,6 @@ mod tests {
     }
 
     #[test]
-    fn options_take_the_rules_md_spellings_and_refuse_the_rest() {
-        let r =
-            parse_options(r#"{"variant":"III","holes":8,"direction":"per_move","capture_side":"opponent"}"#)
-                .unwrap();
-        assert_eq!(r.variant(), Variant::III);
-        assert_eq!(r.holes(), 8);
-        assert_eq!(parse_options("null").unwrap(), Rules::default());
-        for (bad, says) in [
-            (r#"{"variant":"IV"}"#, "variant"),
-            (r#"{"holes":13}"#, "13 holes"),
-            (r#"{"colour":"red"}"#, "unknown option \"colour\""),
-            (r#"{"seeds":0}"#, "0 seeds"),
-            ("[1]", "must be an object"),
-        ] {
-            let e = parse_options(bad).unwrap_err().to_string();
-            assert!(e.contains(says), "{bad}: {e}");
-        }
-    }
-
-    #[test]
     fn an_illegal_move_is_refused_with_its_reason_and_changes_nothing() {
         let mut s = Session::game(Rules::standard(Variant::II));
         s.play("3").unwrap();
@@ -437,9 +344,9 @@ mod tests {
             }
             let token = s.legal_moves()[0].clone();
             let p = s.play(&token).unwrap();
-            let mut board: Vec<u32> = p.board_before.iter().map(|&x| x as u32).collect();
+            let mut board: Vec<u32> = p.before().board().iter().map(|&x| x as u32).collect();
             let mut captured = 0;
-            for e in &p.trace.events {
+            for e in &p.trace().events {
                 match *e {
                     Event::Lap(h, n) => {
                         assert_eq!(board[h as usize], n as u32);
@@ -457,7 +364,7 @@ mod tests {
                     board,
                     s.state().board.iter().map(|&x| x as u32).collect::<Vec<_>>()
                 );
-                assert_eq!(captured, p.captured as u32);
+                assert_eq!(captured, p.captured() as u32);
             }
         }
     }

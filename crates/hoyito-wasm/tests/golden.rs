@@ -2,11 +2,16 @@
 //! WebAssembly module: games and matches of every variant and option, with
 //! pseudo-random moves, and after every ply what the native crates say
 //! (notation, legal moves and the move's sowing events, the last two as
-//! FNV-1a hashes to keep the file small). This test rebuilds
+//! FNV-1a hashes to keep the file small), and games in rooms as the
+//! browser plays them on the device (moves, refused steps, undos, rounds
+//! resigned, resignations) with a hash of the room's view after each step.
+//! This test rebuilds
 //! them natively and fails if `tests/golden.json` differs; with
 //! `HOYITO_BLESS=1` it rewrites the file.
 
 use hoyito_core::{CaptureSide, DirectionRule, Game, Repetition, Rules, RulesSpec, State, Variant};
+use hoyito_room::{Mode, Room};
+use hoyito_wasm::room::parse_setup;
 use hoyito_wasm::session::{random_playouts, Session};
 use serde_json::{json, Value};
 
@@ -122,7 +127,7 @@ fn golden_game(spec: RulesSpec, as_match: bool, mut seed: u64) -> Value {
         game.play_token(&token).unwrap();
         let state = State::from_position(game.position());
         assert_eq!(session.state(), state);
-        let events = serde_json::to_string(&played.trace.events).unwrap();
+        let events = serde_json::to_string(&played.trace().events).unwrap();
         steps.push(token.clone());
         // [step, notation, legal moves, events, mover, captured, extra turn, pass, laps, cut, over]
         plies.push(json!([
@@ -130,12 +135,12 @@ fn golden_game(spec: RulesSpec, as_match: bool, mut seed: u64) -> Value {
             state.notation,
             fnv(&session.legal_moves().join(" ")),
             fnv(&events),
-            played.side,
-            played.captured,
-            played.extra_turn,
-            played.passed,
-            played.trace.laps,
-            played.trace.truncated,
+            played.side(),
+            played.captured(),
+            played.extra_turn(),
+            played.passed().is_some(),
+            played.trace().laps,
+            played.trace().truncated,
             state.over,
         ]));
     }
@@ -149,6 +154,56 @@ fn golden_game(spec: RulesSpec, as_match: bool, mut seed: u64) -> Value {
         "rounds": session.rounds(),
         "record": session.record(),
     })
+}
+
+/// A room (`setup` as JavaScript gives it) played with steps drawn from
+/// `seed`: moves, now and then a step that must be refused, an undo, a
+/// round resigned (matches) and at the end a resignation; after each step
+/// a hash of the view's JSON.
+fn golden_room(setup: Value, mut seed: u64) -> Value {
+    let mut next = move |k: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as usize % k
+    };
+    let (setup_rs, seat) = parse_setup(&setup.to_string()).unwrap();
+    let mut room = Room::new(setup_rs.clone(), 0).unwrap();
+    let mut ops = Vec::new();
+    let view = |room: &Room| fnv(&serde_json::to_string(&room.view()).unwrap());
+    for i in 0..120 {
+        if room.finished() {
+            break;
+        }
+        let op = if room.can_next_round() {
+            room.step("next", 0).unwrap();
+            json!({ "step": "next" })
+        } else if i % 17 == 16 && room.undo_target().is_ok() {
+            room = room.undone(room.undo_target().unwrap());
+            json!({ "undo": true })
+        } else if i % 11 == 10 {
+            let bad = ["9", "next", "concede:east", "1+2", "resign:up"][next(5)];
+            let code = room.step(bad, 0).unwrap_err().code();
+            json!({ "refuse": bad, "code": code })
+        } else if i % 29 == 28 && setup_rs.is_match {
+            let token = room.resignation(seat, true).unwrap();
+            room.step(&token, 0).unwrap();
+            json!({ "step": token })
+        } else {
+            let legal = room.legal_tokens();
+            let token = legal[next(legal.len())].clone();
+            room.step(&token, hoyito_core::MAX_TRACE_EVENTS).unwrap();
+            json!({ "step": token })
+        };
+        ops.push(json!([op, view(&room)]));
+    }
+    if !room.finished() {
+        let token = room.resignation(seat, false).unwrap();
+        room.step(&token, 0).unwrap();
+        ops.push(json!([{ "step": token }, view(&room)]));
+    }
+    assert_eq!(setup_rs.mode == Mode::Engine, setup_rs.engine_side.is_some());
+    json!({ "setup": setup, "ops": ops, "summary": room.summary(), "tokens": room.tokens() })
 }
 
 fn golden() -> Value {
@@ -171,7 +226,17 @@ fn golden() -> Value {
                     "totals": random_playouts(200, Rules::try_from(spec).unwrap(), seed) })
         })
         .collect();
-    json!({ "games": games, "playouts": playouts })
+    let rooms: Vec<Value> = [
+        json!({ "mode": "hotseat", "rules": {}, "match": false, "engine_side": null }),
+        json!({ "mode": "hotseat", "rules": { "variant": "III", "holes": 5 }, "match": true }),
+        json!({ "mode": "engine", "rules": {}, "match": true, "engine_side": "north" }),
+        json!({ "mode": "engine", "rules": { "variant": "I", "holes": 5, "seeds": 4 }, "match": false, "engine_side": "south" }),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, setup)| golden_room(setup, 0x7A11 + i as u64))
+    .collect();
+    json!({ "games": games, "playouts": playouts, "rooms": rooms })
 }
 
 #[test]

@@ -3,7 +3,8 @@
 // golden games of tests/golden.json (every variant and option, games and
 // matches; written by the native crates, see tests/golden.rs), comparing
 // every ply: notation, legal moves, the move's sowing events, the final
-// state, the rounds and the record. Then the API's errors and the engine.
+// state, the rounds and the record; and the golden rooms step by step,
+// comparing the room's whole view. Then the API's errors and the engine.
 // Run: node --test crates/hoyito-wasm/tests/
 
 import { test } from 'node:test';
@@ -16,7 +17,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dir = process.env.HOYITO_WASM_DIR || join(here, '..', '..', '..', 'web', 'wasm');
 const wasm = await import(join(dir, 'hoyito_wasm.js'));
 wasm.initSync({ module: readFileSync(join(dir, 'hoyito_wasm_bg.wasm')) });
-const { Game, Match, randomPlayouts } = wasm;
+const { Game, Match, Room, randomPlayouts, rulesOptions } = wasm;
 const golden = JSON.parse(readFileSync(join(here, 'golden.json'), 'utf8'));
 
 /** FNV-1a, as tests/golden.rs. */
@@ -88,13 +89,29 @@ test('play throws an Error with the reason and leaves the game unchanged', () =>
   assert.equal(g.state().to_move, 'north');
 });
 
-test('bad options are refused with a clear message', () => {
-  assert.throws(() => new Game({ variant: 'IV' }), /variant/);
-  assert.throws(() => new Game({ holes: 3 }), /3 holes/);
-  assert.throws(() => new Game({ colour: 'red' }), /unknown option "colour"/);
+test('bad options are refused with the core\'s text', () => {
+  assert.throws(() => new Game({ variant: 'IV' }), { message: 'invalid options: bad value "IV" for variant: expected I, II or III' });
+  assert.throws(() => new Game({ holes: 3 }), { message: 'invalid rules: bad value "3" for holes: expected a whole number from 4 to 12' });
+  assert.throws(() => new Game({ colour: 'red' }), {
+    message: 'invalid options: unknown rules option "colour": expected one of variant, holes, seeds, skip_origin, direction, two_hole_opening, repetition, capture_side',
+  });
+  assert.throws(() => new Game({ direction: 'sideways' }), /bad value "sideways" for direction: expected fixed, per_player or per_move/);
   assert.throws(() => randomPlayouts(1.5, {}, 1), /whole number/);
   assert.deepEqual(new Game().state().board, Array(12).fill(4));
   assert.deepEqual(new Game({ direction: 'per_move' }).legalMoves().slice(0, 2), ['1L', '1R']);
+});
+
+test('rulesOptions() is the core\'s table, and the standard rules are its defaults', () => {
+  const opts = rulesOptions();
+  assert.deepEqual(opts.map((o) => o.name),
+    ['variant', 'holes', 'seeds', 'skip_origin', 'direction', 'two_hole_opening', 'repetition', 'capture_side']);
+  const direction = opts.find((o) => o.name === 'direction');
+  assert.deepEqual([direction.type, direction.values, direction.default, direction.section],
+    ['choice', ['fixed', 'per_player', 'per_move'], 'fixed', '§6.1']);
+  const holes = opts.find((o) => o.name === 'holes');
+  assert.deepEqual([holes.min, holes.max, holes.default], [4, 12, 6]);
+  const defaults = Object.fromEntries(opts.map((o) => [o.name, o.default]));
+  assert.deepEqual(new Game(defaults).state(), new Game().state());
 });
 
 test('the engine answers legal moves; analyze scores every move, best first', () => {
@@ -145,4 +162,48 @@ test('conceding a round gives the seeds in play to the other side', () => {
   assert.equal(m.rounds()[0].reason, 'conceded');
   assert.throws(() => m.concede('south'), /over/);
   assert.match(m.record(), /concede:north/);
+});
+
+test('golden rooms play step by step with the native room\'s view, refusals and undos', () => {
+  assert.ok(golden.rooms.length >= 4);
+  for (const [i, r] of golden.rooms.entries()) {
+    let room = new Room(r.setup, [], 0);
+    for (const [j, [op, hash]] of r.ops.entries()) {
+      const where = `room ${i}, op ${j} (${JSON.stringify(op)})`;
+      if (op.undo) {
+        const back = room.undone(room.undoTarget());
+        room.free();
+        room = back;
+      } else if (op.refuse) {
+        const before = JSON.stringify(room.view());
+        assert.throws(() => room.step(op.refuse), (e) => e.code === op.code && [409, 422].includes(e.status), where);
+        assert.equal(JSON.stringify(room.view()), before, `${where}: a refused step changes nothing`);
+      } else {
+        room.step(op.step);
+      }
+      assert.equal(fnv(JSON.stringify(room.view())), hash, where);
+    }
+    assert.deepEqual(room.summary(), r.summary);
+    assert.deepEqual(room.tokens(), r.tokens);
+    // The stored steps replay to the same room.
+    const again = new Room(r.setup, r.tokens, room.epoch);
+    assert.equal(JSON.stringify(again.view()), JSON.stringify(room.view()));
+    again.free();
+    room.free();
+  }
+});
+
+test('a room on this device refuses a game between two devices, a bad setup and a step that does not replay', () => {
+  assert.throws(() => new Room({ mode: 'online', rules: {} }), /two devices/);
+  assert.throws(() => new Room({ mode: 'engine', rules: {} }), /engine_side/);
+  assert.throws(() => new Room({ mode: 'hotseat', rules: {}, colour: 'red' }), /unknown field/);
+  assert.throws(() => new Room({ mode: 'hotseat', rules: { holes: 99 } }), /holes/);
+  assert.throws(() => new Room({ mode: 'hotseat', rules: {} }, ['1', '99']), (e) => e.code === 'bad_move' && /step 2 \(99\)/.test(e.message));
+  const room = new Room({ mode: 'engine', rules: {}, engine_side: 'north' }, [], 0);
+  assert.throws(() => room.undoTarget(), (e) => e.code === 'nothing_to_undo' && e.status === 409);
+  room.play(room.view().legal[0]);
+  assert.equal(room.engineToMove(), true);
+  assert.throws(() => room.play(room.view().legal[0]), (e) => e.code === 'not_your_turn');
+  assert.equal(room.view().legal.includes(room.bestMove(1)), true);
+  room.free();
 });

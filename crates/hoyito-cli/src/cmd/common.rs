@@ -1,116 +1,126 @@
 //! Arguments shared by subcommands: the rules.
 
 use std::ffi::OsStr;
-use std::str::FromStr;
+use std::sync::OnceLock;
 
 use anyhow::Context;
 use clap::builder::{PossibleValue, TypedValueParser};
-use hoyito_core::{CaptureSide, DirectionRule, Repetition, Rules, RulesError, RulesSpec, Side, Variant};
+use clap::{Arg, ArgAction, ArgMatches};
+use hoyito_core::{OptionKind, Rules, RulesOption, RulesSpec, Side, RULES_OPTIONS};
 
-/// A rules option of the core (variant, direction, …), parsed on the
-/// command line by its own [`FromStr`], with its names listed in `--help`.
-pub trait RuleOption: FromStr<Err = RulesError> + Clone + Send + Sync + 'static {
-    /// Every value, in order.
-    fn all() -> &'static [Self];
-    /// The value's name, as `--help` lists it.
-    fn name(&self) -> &'static str;
-}
-
-macro_rules! rule_option {
-    ($($ty:ty),*) => {$(
-        impl RuleOption for $ty {
-            fn all() -> &'static [Self] {
-                &<$ty>::ALL
-            }
-            fn name(&self) -> &'static str {
-                <$ty>::name(*self)
-            }
-        }
-    )*};
-}
-
-rule_option!(Variant, DirectionRule, Repetition, CaptureSide);
-
-/// The clap value parser of a [`RuleOption`]: the core's parsing (and its
-/// aliases: `i` or `1` for `I`, `per-player` for `per_player`, …) and the
-/// core's error message, which lists the values allowed.
+/// The clap value parser of a rules option: the core's parsing
+/// ([`RulesSpec::set_option`], with its aliases: `i` or `1` for `I`,
+/// `per-player` for `per_player`, `yes` for `true`, …) and the core's error
+/// text, which lists the values allowed. The value is kept as given and
+/// read again by [`RulesArgs`].
 #[derive(Clone, Copy, Debug)]
-pub struct RuleParser<T>(std::marker::PhantomData<T>);
+pub struct OptionParser(&'static RulesOption);
 
-impl<T> RuleParser<T> {
-    pub const fn new() -> RuleParser<T> {
-        RuleParser(std::marker::PhantomData)
-    }
-}
-
-impl<T: RuleOption> TypedValueParser for RuleParser<T> {
-    type Value = T;
+impl TypedValueParser for OptionParser {
+    type Value = String;
 
     fn parse_ref(
         &self,
         cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
+        _arg: Option<&Arg>,
         value: &OsStr,
-    ) -> Result<T, clap::Error> {
-        let text = value.to_string_lossy();
-        text.parse().map_err(|e: RulesError| {
-            let arg = arg.map_or_else(|| "the value".to_string(), |a| format!("'{a}'"));
-            clap::Error::raw(
-                clap::error::ErrorKind::InvalidValue,
-                format!("invalid value '{text}' for {arg}: {e}\n"),
-            )
-            .with_cmd(cmd)
-        })
+    ) -> Result<String, clap::Error> {
+        let text = value.to_string_lossy().into_owned();
+        RulesSpec::default().set_option(self.0.id, &text).map_err(|e| {
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{e}\n")).with_cmd(cmd)
+        })?;
+        Ok(text)
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(T::all().iter().map(|v| PossibleValue::new(v.name()))))
+        match self.0.kind {
+            OptionKind::Choice(values) => Some(Box::new(values.iter().map(|v| PossibleValue::new(*v)))),
+            _ => None,
+        }
     }
 }
 
-/// The rules options, as on every subcommand that needs rules.
-#[derive(clap::Args, Clone, Debug)]
+/// The long flags (`capture-side`), value names (`CAPTURE_SIDE`) and
+/// defaults of the options, made once: clap keeps `&'static str`.
+fn flag_names() -> &'static [(&'static str, &'static str, &'static str)] {
+    static NAMES: OnceLock<Vec<(&'static str, &'static str, &'static str)>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        RULES_OPTIONS
+            .iter()
+            .map(|o| {
+                let long: &'static str = o.flag().trim_start_matches('-').to_string().leak();
+                let value: &'static str = o.name.to_ascii_uppercase().leak();
+                let default: &'static str = o.default_value().to_string().leak();
+                (long, value, default)
+            })
+            .collect()
+    })
+}
+
+/// The rules options, as on every subcommand that needs rules: one flag per
+/// entry of the core's [`RULES_OPTIONS`], with its help, values and default
+/// from there (`--variant II`, `--holes 8`, `--skip-origin`, `--direction
+/// per_player`, …). A flag option also takes a value after `=`
+/// (`--skip-origin=no`).
+#[derive(Clone, Debug, Default)]
 pub struct RulesArgs {
-    /// Variant: I, II or III.
-    #[arg(long, default_value = "I", value_parser = RuleParser::<Variant>::new())]
-    pub variant: Variant,
-    /// Holes per row, 4 to 12.
-    #[arg(long, default_value_t = 6)]
-    pub holes: u8,
-    /// Seeds per hole at the start.
-    #[arg(long, default_value_t = 4)]
-    pub seeds: u8,
-    /// Skip the emptied starting hole of each lap.
-    #[arg(long)]
-    pub skip_origin: bool,
-    /// Who chooses the sowing direction.
-    #[arg(long, default_value = "fixed", value_parser = RuleParser::<DirectionRule>::new())]
-    pub direction: DirectionRule,
-    /// The first move of a game uses two holes (e.g. 2+5).
-    #[arg(long)]
-    pub two_hole_opening: bool,
-    /// How the seeds are shared when a game ends by repetition.
-    #[arg(long, default_value = "even", value_parser = RuleParser::<Repetition>::new())]
-    pub repetition: Repetition,
-    /// Which casas may be captured.
-    #[arg(long, default_value = "any", value_parser = RuleParser::<CaptureSide>::new())]
-    pub capture_side: CaptureSide,
+    /// The options as given (unvalidated).
+    pub spec: RulesSpec,
+}
+
+impl clap::Args for RulesArgs {
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for (o, (long, value_name, default)) in RULES_OPTIONS.iter().zip(flag_names()) {
+            let mut arg = Arg::new(o.name)
+                .long(*long)
+                .value_parser(OptionParser(o))
+                .help(o.help());
+            arg = match o.kind {
+                OptionKind::Flag => arg
+                    .num_args(0..=1)
+                    .require_equals(true)
+                    .default_missing_value("true")
+                    .value_name("BOOL")
+                    .action(ArgAction::Set),
+                OptionKind::Number { min, max } => arg
+                    .value_name(*value_name)
+                    .help(format!("{} [{min} to {max}]", o.help()))
+                    .default_value(*default),
+                OptionKind::Choice(_) => arg.value_name(*value_name).default_value(*default),
+            };
+            cmd = cmd.arg(arg);
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for RulesArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = RulesArgs::default();
+        args.update_from_arg_matches(m)?;
+        Ok(args)
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        for o in &RULES_OPTIONS {
+            if let Some(v) = m.get_one::<String>(o.name) {
+                self.spec
+                    .set_option(o.id, v)
+                    .map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{e}\n")))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl RulesArgs {
     /// The validated rules.
     pub fn rules(&self) -> anyhow::Result<Rules> {
-        let spec = RulesSpec {
-            variant: self.variant,
-            holes: self.holes,
-            seeds: self.seeds,
-            skip_origin: self.skip_origin,
-            direction: self.direction,
-            two_hole_opening: self.two_hole_opening,
-            repetition: self.repetition,
-            capture_side: self.capture_side,
-        };
-        Rules::try_from(spec).context("invalid rules")
+        Rules::try_from(self.spec).context("invalid rules")
     }
 }
 
@@ -237,6 +247,7 @@ pub fn side_name(side: Side) -> &'static str {
 #[cfg(test)]
 mod tests {
     use clap::Parser;
+    use hoyito_core::{CaptureSide, DirectionRule, Repetition, Variant};
 
     use super::*;
 
@@ -265,35 +276,70 @@ mod tests {
             "own_row",
             "--capture-side",
             "opponent",
+            "--skip-origin",
+            "--two-hole-opening=yes",
+            "--holes",
+            "8",
         ])
         .unwrap();
         assert_eq!(
-            (r.variant, r.direction, r.repetition, r.capture_side),
-            (
-                Variant::II,
-                DirectionRule::PerPlayer,
-                Repetition::OwnRow,
-                CaptureSide::Opponent
-            )
+            r.spec,
+            RulesSpec {
+                variant: Variant::II,
+                holes: 8,
+                skip_origin: true,
+                direction: DirectionRule::PerPlayer,
+                two_hole_opening: true,
+                repetition: Repetition::OwnRow,
+                capture_side: CaptureSide::Opponent,
+                ..RulesSpec::default()
+            }
         );
         assert_eq!(
-            parse(&["--direction", "per_move"]).unwrap().direction,
+            parse(&["--direction", "per_move"]).unwrap().spec.direction,
             DirectionRule::PerMove
         );
+        assert!(!parse(&["--skip-origin=no"]).unwrap().spec.skip_origin);
     }
 
-    /// A bad value names the option and lists the values allowed.
+    /// One flag per entry of the core's table, its help from there.
+    #[test]
+    fn the_flags_are_the_core_table() {
+        let cmd = <Cli as clap::CommandFactory>::command();
+        let longs: Vec<String> = cmd
+            .get_arguments()
+            .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+            .collect();
+        let flags: Vec<String> = RULES_OPTIONS.iter().map(|o| o.flag()).collect();
+        assert_eq!(longs, flags);
+        for a in cmd.get_arguments() {
+            let o = RulesOption::named(a.get_id().as_str()).unwrap();
+            assert!(a.get_help().unwrap().to_string().starts_with(&o.help()));
+        }
+    }
+
+    /// A bad value gets the core's text, which lists the values allowed.
     #[test]
     fn bad_rules_values_list_the_allowed_ones() {
         let e = parse(&["--repetition", "odd"]).unwrap_err();
         assert!(
-            e.starts_with(
-                "error: invalid value 'odd' for '--repetition <REPETITION>': \
-                 unknown repetition \"odd\": expected even or own_row"
-            ),
+            e.starts_with("error: bad value \"odd\" for repetition: expected even or own_row"),
             "{e}"
         );
         let e = parse(&["--variant", "IV"]).unwrap_err();
-        assert!(e.contains("expected I, II or III"), "{e}");
+        assert!(
+            e.starts_with("error: bad value \"IV\" for variant: expected I, II or III"),
+            "{e}"
+        );
+        let e = parse(&["--holes", "13"]).unwrap_err();
+        assert!(
+            e.starts_with("error: bad value \"13\" for holes: expected a whole number from 4 to 12"),
+            "{e}"
+        );
+        let e = parse(&["--skip-origin=maybe"]).unwrap_err();
+        assert!(
+            e.starts_with("error: bad value \"maybe\" for skip_origin: expected true or false"),
+            "{e}"
+        );
     }
 }

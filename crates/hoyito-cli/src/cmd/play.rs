@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use hoyito_core::{ByPlayer, Contest, Game, Match, Move, Record, Side};
+use hoyito_core::{
+    ByPlayer, Contest, Game, Match, Move, MoveError, Record, Side, TracedMove, MAX_TRACE_EVENTS,
+};
 use hoyito_engine::ugi::explain_illegal as explain;
 use hoyito_engine::{Engine, Limits};
 
@@ -314,25 +316,21 @@ impl<R: BufRead, W: Write> Ui<R, W> {
 
     fn engine_move(&mut self) -> anyhow::Result<()> {
         match self.think() {
-            Some((m, _, _)) => self.make_move(m),
+            Some((m, _, _)) => {
+                let t = self.play.position().prepare(m, MAX_TRACE_EVENTS)?;
+                self.make_move(t)
+            }
             None => anyhow::bail!("the engine found no move in a position that is not over"),
         }
     }
 
-    /// Plays a legal move, describing it.
-    fn make_move(&mut self, m: Move) -> anyhow::Result<()> {
-        let before = *self.play.position();
-        let who = self.player_name(before.to_move());
-        let traced = trace::trace(&before, m);
+    /// Plays a move prepared in the current position, describing it.
+    fn make_move(&mut self, t: TracedMove) -> anyhow::Result<()> {
+        let who = self.player_name(t.side());
         let snapshot = self.play.clone();
-        let played = self.play.play(m)?;
-        self.history.push((snapshot, before.to_move()));
-        let after = *self.play.position();
-        let lines = match traced {
-            Some((t, _)) => trace::describe(&who, &before, m, &t, played, &after),
-            None => vec![format!("{who} plays {}", before.move_token(m))],
-        };
-        for l in lines {
+        let t = self.play.commit(t)?;
+        self.history.push((snapshot, t.side()));
+        for l in trace::describe(&who, &t) {
             self.say(&l)?;
         }
         self.shown = false;
@@ -405,23 +403,17 @@ impl<R: BufRead, W: Write> Ui<R, W> {
         if pos.is_over() {
             return self.say("The game is over: type undo, save FILE, load FILE or quit.");
         }
-        let m = match pos.parse_move(token) {
-            Ok(m) => m,
-            Err(e) => {
-                let text = format!("Not a move: {e}. Legal moves: {}", legal_tokens(&pos));
-                return self.say(&text);
-            }
-        };
-        let mut check = pos;
-        if let Err(e) = check.play(m) {
-            let text = format!(
+        let text = match self.play.prepare_token(token, MAX_TRACE_EVENTS) {
+            Ok(t) => return self.make_move(t),
+            Err(MoveError::Parse(e)) => format!("Not a move: {e}. Legal moves: {}", legal_tokens(&pos)),
+            Err(MoveError::Illegal { error, .. }) => format!(
                 "Illegal move {token}: {}. Legal moves: {}",
-                explain(&pos, e),
+                explain(&pos, error),
                 legal_tokens(&pos)
-            );
-            return self.say(&text);
-        }
-        self.make_move(m)
+            ),
+            Err(e) => format!("{e}."),
+        };
+        self.say(&text)
     }
 
     /// The human (with two humans, the player to move) concedes the game or

@@ -158,7 +158,7 @@ impl Spec {
 
 /// The result of one game from A's view: 1, ½ or 0, plies, A's margin.
 #[derive(Clone, Copy, Debug)]
-struct GameResult {
+struct GameScore {
     /// A played South.
     a_south: bool,
     score: f64,
@@ -180,7 +180,7 @@ struct Series<'a> {
     tables: Option<&'a Arc<Tablebase>>,
 }
 
-fn play_one(series: &Series, index: u32) -> (GameResult, Game) {
+fn play_one(series: &Series, index: u32) -> (GameScore, Game) {
     let Series {
         start,
         a,
@@ -225,7 +225,7 @@ fn play_one(series: &Series, index: u32) -> (GameResult, Game) {
         0 => 0.5,
         _ => 0.0,
     };
-    let result = GameResult {
+    let result = GameScore {
         a_south: a_side == Side::South,
         score,
         plies: game.moves().len() - opening,
@@ -240,7 +240,7 @@ fn write_record(
     dir: &std::path::Path,
     args: &Args,
     index: u32,
-    r: &GameResult,
+    r: &GameScore,
     game: Game,
 ) -> anyhow::Result<()> {
     let a = format!("{} (A)", args.a);
@@ -261,7 +261,7 @@ fn write_record(
 
 /// The log line of a finished game (`index` from 0), counting it into the
 /// running `tally` of A's wins, draws and losses.
-fn game_line(r: &GameResult, index: u32, games: u32, tally: &mut Tally) -> String {
+fn game_line(r: &GameScore, index: u32, games: u32, tally: &mut Tally) -> String {
     let outcome = if r.score == 1.0 {
         "won"
     } else if r.score == 0.5 {
@@ -368,7 +368,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the records directory {}", dir.display()))?;
     }
-    let results: Vec<GameResult> = pool.install(|| {
+    let results: Vec<GameScore> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .map(|i| {
@@ -410,7 +410,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Elo::AtMost(e) => format!("Elo <= {e:+.0} (bound: all games lost)"),
     };
     let by_colour = |south: bool| {
-        let rs: Vec<GameResult> = results.iter().copied().filter(|r| r.a_south == south).collect();
+        let rs: Vec<GameScore> = results.iter().copied().filter(|r| r.a_south == south).collect();
         let w = rs.iter().filter(|r| r.score == 1.0).count();
         let d = rs.iter().filter(|r| r.score == 0.5).count();
         (w, d, rs.len() - w - d)
@@ -519,7 +519,7 @@ mod tests {
 
     #[test]
     fn game_lines_keep_a_running_tally() {
-        let r = |a_south, score, margin| GameResult {
+        let r = |a_south, score, margin| GameScore {
             a_south,
             score,
             plies: 40,

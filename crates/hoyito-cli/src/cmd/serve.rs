@@ -40,6 +40,13 @@ pub struct Args {
     /// New games (and imports) per client IP: N a minute, or N,BURST; 0: no limit.
     #[arg(long, default_value_t = Limits::default().create_rate, value_name = "N[,BURST]")]
     pub create_rate: Rate,
+    /// Games (new and imported) stored per client IP in 24 hours at most (0: no quota).
+    #[arg(long, default_value_t = Limits::default().create_quota, value_name = "N")]
+    pub create_quota: u32,
+    /// Delete online games still waiting for their second player and
+    /// unchanged for this many days (0: never).
+    #[arg(long, default_value_t = Limits::default().expire_waiting_days, value_name = "DAYS")]
+    pub expire_waiting_days: u32,
     /// Moves per client IP: N a minute, or N,BURST; 0: no limit.
     #[arg(long, default_value_t = Limits::default().move_rate, value_name = "N[,BURST]")]
     pub move_rate: Rate,
@@ -72,6 +79,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             max_websockets_per_ip: args.max_websockets_per_ip,
             max_games_in_memory: args.max_games_in_memory,
             create_rate: args.create_rate,
+            create_quota: args.create_quota,
+            expire_waiting_days: args.expire_waiting_days,
             move_rate: args.move_rate,
             hint_rate: args.hint_rate,
             chat_rate: args.chat_rate,

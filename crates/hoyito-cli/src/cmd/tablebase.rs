@@ -50,8 +50,12 @@ struct BuildArgs {
     /// in a temporary file beside the tables (about 5 bytes of memory per
     /// position, 4 bytes of disk per move while a layer is solved), `lean`
     /// 2–4 bytes per position and regenerates moves on every sweep
-    /// (slowest); `auto` takes the first that fits in half the available
-    /// memory.
+    /// (slowest), `stream` 2.25 bytes per position with the moves
+    /// generated once and read back from a work file beside the tables
+    /// (about 3 bytes plus 5 per move of disk while a layer is solved); after
+    /// its first sweep it saves its state at most once a minute, and a
+    /// build killed or interrupted resumes the layer from there. `auto` takes graph or compact if it
+    /// fits in half the available memory, else stream.
     #[arg(long, value_enum, default_value_t = SolverArg::Auto)]
     solver: SolverArg,
 }
@@ -63,6 +67,7 @@ enum SolverArg {
     Compact,
     Disk,
     Lean,
+    Stream,
 }
 
 #[derive(clap::Args)]
@@ -230,6 +235,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 SolverArg::Compact => Solver::Compact,
                 SolverArg::Disk => Solver::Disk,
                 SolverArg::Lean => Solver::Lean,
+                SolverArg::Stream => Solver::Stream,
             },
         },
         // A closed output does not stop the build: the report is dropped.
@@ -258,7 +264,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
                 positions += s.positions;
                 solved_time += t;
                 let _ = outln!(
-                    "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} sweeps (lean/compact), first {:>8.2}s, \
+                    "seeds {:>3}: {:>13} positions, {:>13} inner edges, {:>4} sweeps (sweeping solver), first {:>8.2}s, \
                      others {:>8.2}s, {:.2} evaluations per position, {:>10.0} positions/s/core, \
                      work memory {:.1} MB ({:.2} bytes/position){}",
                     s.seeds,

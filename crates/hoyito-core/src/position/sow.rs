@@ -526,10 +526,10 @@ mod tests {
 
     /// Counts seeds so that sowing goes seed by seed (TRACES = true).
     #[derive(Default)]
-    struct Trace {
+    struct SeedCounter {
         seeds: u64,
     }
-    impl SowObserver for Trace {
+    impl SowObserver for SeedCounter {
         fn seed(&mut self, _hole: usize) {
             self.seeds += 1;
         }
@@ -566,7 +566,7 @@ mod tests {
                         let m = moves[rnd(moves.len())];
                         let (mut a, mut b) = (pos, pos);
                         let ra = a.play_unchecked(m);
-                        let rb = b.play_observed(m, &mut Trace::default());
+                        let rb = b.play_observed(m, &mut SeedCounter::default());
                         assert_eq!(ra.is_ok(), rb.is_ok(), "{}", pos.to_notation());
                         if let (Ok(x), Ok(y)) = (ra, rb) {
                             assert_eq!(x, y);

@@ -25,7 +25,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use hoyito_core::{
-    CaptureSide, DirectionRule, Game, GameResult, PlayError, Position, Repetition, Rules, Side, Variant,
+    Game, GameResult, OptionKind, OptionValue, PlayError, Position, Rules, RulesOption, Side, RULES_OPTIONS,
 };
 
 use self::parse::{Command, GoArgs, Query};
@@ -280,30 +280,13 @@ impl<W: Write + Send + 'static> Session<W> {
 
     fn ugi(&self) {
         let spec = self.rules.spec();
-        let check = |name: &str, b: bool| format!("option name {name} type check default {b}");
-        let lines = [
+        let mut lines = vec![
             format!("id name Hoyito {}", env!("CARGO_PKG_VERSION")),
             "id author the Hoyito developers".to_string(),
-            combo("Variant", spec.variant.name(), Variant::ALL.map(Variant::name)),
-            format!("option name Holes type spin default {} min 4 max 12", spec.holes),
-            format!("option name Seeds type spin default {} min 1 max 30", spec.seeds),
-            check("SkipOrigin", spec.skip_origin),
-            combo(
-                "Direction",
-                spec.direction.name(),
-                DirectionRule::ALL.iter().map(|d| d.name()),
-            ),
-            check("TwoHoleOpening", spec.two_hole_opening),
-            combo(
-                "Repetition",
-                spec.repetition.name(),
-                Repetition::ALL.iter().map(|r| r.name()),
-            ),
-            combo(
-                "CaptureSide",
-                spec.capture_side.name(),
-                CaptureSide::ALL.iter().map(|c| c.name()),
-            ),
+        ];
+        // The rules options, from the core's table, with the session's values.
+        lines.extend(spec.values().map(|(o, v)| rules_option_line(o, v)));
+        lines.extend([
             format!(
                 "option name Level type spin default {} min 1 max {MAX_LEVEL}",
                 self.level
@@ -320,41 +303,30 @@ impl<W: Write + Send + 'static> Session<W> {
                     .map_or_else(|| "<empty>".to_string(), |d| d.display().to_string())
             ),
             "ugiok".to_string(),
-        ];
+        ]);
         for l in lines {
             self.out.line(&l);
         }
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let mut spec = self.rules.spec();
-        let bad = |expected: &str| format!("option {name} value {value:?} is invalid: expected {expected}");
-        let boolean = || match value.to_ascii_lowercase().as_str() {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(bad("true or false")),
-        };
-        let rule = |e: hoyito_core::RulesError| e.to_string();
+        if let Some(option) = RulesOption::find(name) {
+            return self.set_rules_option(option, value);
+        }
+        let bad = |expected: &str| format!("bad value {value:?} for {name}: expected {expected}");
         let number = |lo: u64, hi: u64| {
             value
+                .trim()
                 .parse::<u64>()
                 .ok()
                 .filter(|v| (lo..=hi).contains(v))
                 .ok_or_else(|| bad(&format!("a whole number from {lo} to {hi}")))
         };
         match name.to_ascii_lowercase().as_str() {
-            "variant" => spec.variant = value.parse().map_err(rule)?,
-            "holes" => spec.holes = number(4, 12)? as u8,
-            "seeds" => spec.seeds = number(1, 30)? as u8,
-            "skiporigin" => spec.skip_origin = boolean()?,
-            "direction" => spec.direction = value.parse().map_err(rule)?,
-            "twoholeopening" => spec.two_hole_opening = boolean()?,
-            "repetition" => spec.repetition = value.parse().map_err(rule)?,
-            "captureside" => spec.capture_side = value.parse().map_err(rule)?,
             "level" => {
                 self.level = number(1, MAX_LEVEL as u64)? as u8;
                 self.rebuild = true;
-                return Ok(());
+                Ok(())
             }
             "enginetype" => {
                 self.kind = match value.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
@@ -363,12 +335,12 @@ impl<W: Write + Send + 'static> Session<W> {
                     _ => return Err(bad("alphabeta or mcts")),
                 };
                 self.rebuild = true;
-                return Ok(());
+                Ok(())
             }
             "hash" => {
                 self.hash_mb = number(1, MAX_HASH_MB as u64)? as usize;
                 self.rebuild = true;
-                return Ok(());
+                Ok(())
             }
             "tablebasedir" => {
                 self.rebuild = true;
@@ -387,16 +359,28 @@ impl<W: Write + Send + 'static> Session<W> {
                     layers.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
                 ));
                 self.tablebases = Some(dir);
-                return Ok(());
+                Ok(())
             }
             _ => {
-                return Err(format!(
-                    "unknown option {name:?}: expected Variant, Holes, Seeds, SkipOrigin, Direction, \
-                     TwoHoleOpening, Repetition, CaptureSide, Level, EngineType, Hash or TablebaseDir"
+                let names: Vec<&str> = RULES_OPTIONS
+                    .iter()
+                    .map(|o| o.tag)
+                    .chain(ENGINE_OPTIONS)
+                    .collect();
+                Err(format!(
+                    "unknown option {name:?}: expected one of {}",
+                    names.join(", ")
                 ))
             }
         }
-        let rules = Rules::try_from(spec).map_err(|e| format!("option {name} not changed: {e}"))?;
+    }
+
+    /// `setoption` of a rules option: the core's parsing and error text; a
+    /// change starts a new game.
+    fn set_rules_option(&mut self, option: &RulesOption, value: &str) -> Result<(), String> {
+        let mut spec = self.rules.spec();
+        spec.set_option(option.id, value).map_err(|e| e.to_string())?;
+        let rules = Rules::try_from(spec).map_err(|e| format!("option {} not changed: {e}", option.tag))?;
         // A rules change starts a new game from the new start position
         // (and, with tablebases, reloads the tables of the new rules).
         self.rules = rules;
@@ -546,6 +530,24 @@ fn check_tablebases(rules: hoyito_core::Rules, dir: &std::path::Path) -> Result<
 #[cfg(not(feature = "tablebase"))]
 fn check_tablebases(_rules: hoyito_core::Rules, _dir: &std::path::Path) -> Result<Vec<u32>, String> {
     Err("this engine was built without tablebases".into())
+}
+
+/// The engine's own options, after the rules options in `ugi`'s list.
+const ENGINE_OPTIONS: [&str; 4] = ["Level", "EngineType", "Hash", "TablebaseDir"];
+
+/// The `option name …` line of a rules option (its UGI name is its record
+/// tag), with its current value as the default.
+pub fn rules_option_line(option: &RulesOption, value: OptionValue) -> String {
+    match option.kind {
+        OptionKind::Choice(values) => combo(option.tag, &value.to_string(), values.iter().copied()),
+        OptionKind::Number { min, max } => {
+            format!(
+                "option name {} type spin default {value} min {min} max {max}",
+                option.tag
+            )
+        }
+        OptionKind::Flag => format!("option name {} type check default {value}", option.tag),
+    }
 }
 
 fn combo<'a>(name: &str, default: &str, vars: impl IntoIterator<Item = &'a str>) -> String {

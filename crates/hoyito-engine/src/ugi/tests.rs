@@ -4,6 +4,8 @@
 // The session helpers serve the tablebase test (feature `tablebase`).
 #![cfg_attr(not(feature = "tablebase"), allow(dead_code))]
 
+use hoyito_core::Variant;
+
 use super::*;
 
 /// Output captured in memory, readable while the session writes.
@@ -131,4 +133,56 @@ fn read_line_kinds() {
     );
     assert_eq!(read_line(&mut r, &mut buf), Line::Text("quit".into()));
     assert_eq!(read_line(&mut r, &mut buf), Line::End);
+}
+
+/// The rules options of `ugi` and `setoption` are the core's table: one
+/// line per entry with the session's value, the names in any spelling of
+/// the table, and the core's error texts.
+#[test]
+fn rules_options_are_the_core_table() {
+    let buf = Buf::default();
+    let mut s = Session::new(Rules::standard(Variant::II), buf.clone());
+    s.handle("ugi");
+    let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+    let options: Vec<&str> = out.lines().filter(|l| l.starts_with("option name ")).collect();
+    for (line, o) in options.iter().zip(&RULES_OPTIONS) {
+        assert_eq!(
+            *line,
+            rules_option_line(o, Rules::standard(Variant::II).spec().get(o.id))
+        );
+        assert!(
+            line.starts_with(&format!("option name {} type ", o.tag)),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        options[0],
+        "option name Variant type combo default II var I var II var III"
+    );
+    assert_eq!(options[2], "option name Seeds type spin default 4 min 1 max 30");
+    assert_eq!(options.len(), RULES_OPTIONS.len() + ENGINE_OPTIONS.len());
+    for o in &ENGINE_OPTIONS {
+        assert!(
+            options
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {o} type "))),
+            "{o}"
+        );
+    }
+    s.set_option("capture_side", "opponent").unwrap();
+    s.set_option("skiporigin", "yes").unwrap();
+    assert_eq!(s.rules.capture_side(), hoyito_core::CaptureSide::Opponent);
+    assert!(s.rules.skip_origin());
+    assert_eq!(
+        s.set_option("Direction", "sideways").unwrap_err(),
+        "bad value \"sideways\" for direction: expected fixed, per_player or per_move"
+    );
+    assert_eq!(
+        s.set_option("Level", "0").unwrap_err(),
+        "bad value \"0\" for Level: expected a whole number from 1 to 10"
+    );
+    assert!(s
+        .set_option("Colour", "red")
+        .unwrap_err()
+        .starts_with("unknown option \"Colour\": expected one of Variant, Holes,"));
 }

@@ -23,6 +23,7 @@ from ._hoyito import (
     EngineError,
     Engine,
     Game,
+    RULES_OPTIONS,
     HoyitoError,
     IllegalMove,
     Match,
@@ -36,19 +37,12 @@ from ._hoyito import (
     observation_size,
     random_playouts,
     rules_dict,
+    rules_options,
 )
 
-#: The names of the rules options accepted by every constructor, in order.
-RULES_OPTIONS = (
-    "variant",
-    "holes",
-    "seeds",
-    "skip_origin",
-    "direction",
-    "two_hole_opening",
-    "repetition",
-    "capture_side",
-)
+# RULES_OPTIONS: the names of the rules options accepted by every
+# constructor, in order; rules_options() describes each (values, default,
+# limits, meaning). Both come from the core's table of options.
 
 __all__ = [
     "Engine",
@@ -68,4 +62,5 @@ __all__ = [
     "observation_size",
     "random_playouts",
     "rules_dict",
+    "rules_options",
 ]

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use serde::{Deserialize, Serialize};
 
+mod expiry;
 mod postgres;
 mod sqlite;
 mod sqlite_schema;
@@ -26,36 +27,7 @@ pub use self::postgres::{Postgres, PG_SCHEMA_VERSION};
 pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS};
 pub use self::sqlite_schema::SCHEMA_VERSION;
 
-/// How a game is played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// A person against the engine.
-    Engine,
-    /// Two people on one device: one token moves for both seats.
-    Hotseat,
-    /// Two people on two devices, joined through an invite link.
-    Online,
-}
-
-impl Mode {
-    /// The name stored and sent: `engine`, `hotseat`, `online`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Engine => "engine",
-            Mode::Hotseat => "hotseat",
-            Mode::Online => "online",
-        }
-    }
-    pub(crate) fn parse(s: &str) -> Option<Mode> {
-        match s {
-            "engine" => Some(Mode::Engine),
-            "hotseat" => Some(Mode::Hotseat),
-            "online" => Some(Mode::Online),
-            _ => None,
-        }
-    }
-}
+pub use hoyito_room::{Mode, Summary};
 
 /// What is fixed when a game is created (plus the seat tokens, bound later
 /// for online games).
@@ -86,7 +58,7 @@ pub struct Meta {
     /// The players' nicknames, where given.
     pub names: ByPlayer<Option<String>>,
     /// The game's clock, if it has one (online games).
-    pub clock: Option<crate::clock::ClockSpec>,
+    pub clock: Option<crate::clock_spec::ClockSpec>,
     /// An online game listed in the lobby, whose free seat anyone may take.
     pub public: bool,
 }
@@ -120,21 +92,6 @@ pub struct StoredGame {
     pub draw_rev: u64,
 }
 
-/// A summary kept with each game for listing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Summary {
-    /// `waiting` (online, second seat free), `playing`, or `over`.
-    pub status: &'static str,
-    /// Stored steps (moves and round starts).
-    pub plies: u64,
-    /// `south`, `north`, `draw` once over.
-    pub result: Option<&'static str>,
-    /// Captured seeds plus reserve, `[south, north]`, in the current round.
-    pub score: [u32; 2],
-    /// The side to move while the game goes on.
-    pub to_move: Option<&'static str>,
-}
-
 /// A game in the list.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ListedGame {
@@ -166,7 +123,7 @@ pub struct ListedGame {
     /// `[south, north]` nicknames.
     pub names: [Option<String>; 2],
     /// The game's clock, if it has one.
-    pub clock: Option<crate::clock::ClockSpec>,
+    pub clock: Option<crate::clock_spec::ClockSpec>,
     /// Listed in the lobby: its free seat may be taken without an invite.
     pub public: bool,
 }
@@ -189,7 +146,7 @@ pub struct ChatMessage {
 pub enum LobbyKind {
     /// Public online games waiting for a second player.
     Open,
-    /// Games being played.
+    /// Public games being played.
     Playing,
 }
 
@@ -346,7 +303,8 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// there is no such game.
     fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64>;
 
-    /// The most recently changed games (of `status`, if given), newest first.
+    /// The most recently changed public games (of `status`, if given),
+    /// newest first: games that are not public are never listed.
     ///
     /// # Errors
     /// If the database fails.
@@ -421,6 +379,15 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// # Errors
     /// If the database fails or a stored side is corrupt.
     fn chat(&self, id: &str, limit: u32) -> StoreResult<Vec<ChatMessage>>;
+
+    /// Deletes up to `limit` abandoned games, with their moves, chat and
+    /// analyses: online games still waiting for their second player that
+    /// have not changed since `before_ms` (ms since the epoch). Returns
+    /// their ids. Announced to the other nodes (PostgreSQL).
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn delete_abandoned(&self, before_ms: i64, limit: u32) -> StoreResult<Vec<String>>;
 
     /// This node's name in [`Change`]s (PostgreSQL); `None` for a database
     /// only this server uses.

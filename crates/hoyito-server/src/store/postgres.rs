@@ -24,6 +24,14 @@ pub const CHANNEL: &str = "hoyito_changes";
 /// Connections a node keeps to PostgreSQL at most.
 pub const POOL_SIZE: u32 = 8;
 
+/// How long a storage call waits for a connection from the pool (or a new
+/// one) before it fails: a request answers 503 `storage_unavailable` after
+/// this long while PostgreSQL is unreachable.
+pub const POOL_WAIT: Duration = Duration::from_secs(2);
+
+/// How long [`Postgres::connect`] waits for its first connection.
+pub const CONNECT_WAIT: Duration = Duration::from_secs(5);
+
 /// The schema version of a PostgreSQL database (the table `hoyito_schema`).
 /// 1: the tables as first made; 2: the waiting draw offer in `games`
 /// (`draw_offer`, `draw_offer_seq`, `draw_rev`).
@@ -77,13 +85,13 @@ impl Postgres {
         let config: ::postgres::Config = url.parse().map_err(|e| failed(StoreError::Postgres(e)))?;
         let mut config = config;
         if config.get_connect_timeout().is_none() {
-            config.connect_timeout(Duration::from_secs(5));
+            config.connect_timeout(POOL_WAIT);
         }
         let manager = PostgresConnectionManager::new(config.clone(), NoTls);
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
-            .connection_timeout(Duration::from_secs(5))
+            .connection_timeout(POOL_WAIT)
             .build(manager)
             .map_err(|e| failed(StoreError::Pool(e.to_string())))?;
         let store = Postgres {
@@ -91,7 +99,10 @@ impl Postgres {
             config,
             node: crate::auth::random_token()[..12].to_string(),
         };
-        let mut conn = store.conn().map_err(failed)?;
+        let pool = store.pool.as_ref().expect("the pool was just made");
+        let mut conn = pool
+            .get_timeout(CONNECT_WAIT)
+            .map_err(|e| failed(StoreError::Pool(e.to_string())))?;
         migrate(&mut conn).map_err(failed)?;
         Ok(store)
     }
@@ -213,7 +224,7 @@ fn migrate(conn: &mut Client) -> StoreResult<()> {
 
 /// Announces a change of game `id` to the other nodes (sent when the
 /// transaction commits).
-fn notify(tx: &mut Transaction<'_>, node: &str, id: &str, chat: Option<u64>) -> StoreResult<()> {
+pub(super) fn notify(tx: &mut Transaction<'_>, node: &str, id: &str, chat: Option<u64>) -> StoreResult<()> {
     let change = Change {
         node: node.to_string(),
         game: id.to_string(),
@@ -485,7 +496,7 @@ impl Storage for Postgres {
     fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
         let rows = self.conn()?.query(
             &format!(
-                "SELECT {} FROM games WHERE ($2::TEXT IS NULL OR status = $2)
+                "SELECT {} FROM games WHERE public AND ($2::TEXT IS NULL OR status = $2)
                  ORDER BY updated_ms DESC, id LIMIT $1",
                 super::LISTED
             ),
@@ -553,7 +564,7 @@ impl Storage for Postgres {
     ) -> StoreResult<Vec<ListedGame>> {
         let filter = match kind {
             LobbyKind::Open => "status = 'waiting' AND public",
-            LobbyKind::Playing => "status = 'playing'",
+            LobbyKind::Playing => "status = 'playing' AND public",
         };
         let rows = self.conn()?.query(
             &format!(
@@ -622,6 +633,19 @@ impl Storage for Postgres {
                 })
             })
             .collect()
+    }
+
+    fn delete_abandoned(&self, before_ms: i64, limit: u32) -> StoreResult<Vec<String>> {
+        // Each deleted game is announced to the other nodes (which drop it
+        // from memory).
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        let ids = super::expiry::postgres(&mut tx, before_ms, limit)?;
+        for id in &ids {
+            notify(&mut tx, &self.node, id, None)?;
+        }
+        tx.commit()?;
+        Ok(ids)
     }
 
     fn node(&self) -> Option<&str> {

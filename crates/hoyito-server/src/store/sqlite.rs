@@ -405,15 +405,16 @@ impl Sqlite {
         Ok(rev)
     }
 
-    /// The most recently changed games, newest first.
+    /// The most recently changed public games, newest first.
     ///
     /// # Errors
     /// If SQLite fails.
     pub fn list(&self, limit: u32, status: Option<&str>) -> SqlResult<Vec<ListedGame>> {
         let conn = self.reader();
-        let mut st = conn.prepare_cached(
-            &format!("SELECT {LISTED} FROM games WHERE (?2 IS NULL OR status = ?2) ORDER BY updated_ms DESC, id LIMIT ?1"),
-        )?;
+        let mut st = conn.prepare_cached(&format!(
+            "SELECT {LISTED} FROM games WHERE public = 1 AND (?2 IS NULL OR status = ?2)
+               ORDER BY updated_ms DESC, id LIMIT ?1"
+        ))?;
         let rows = st.query_map(params![limit, status], listed_game)?;
         rows.collect()
     }
@@ -514,9 +515,9 @@ impl Sqlite {
     ) -> SqlResult<Vec<ListedGame>> {
         let filter = match kind {
             LobbyKind::Open => "status = 'waiting' AND public = 1",
-            LobbyKind::Playing => "status = 'playing'",
+            LobbyKind::Playing => "status = 'playing' AND public = 1",
         };
-        let conn = self.conn();
+        let conn = self.reader();
         let mut st = conn.prepare_cached(&format!(
             "SELECT {LISTED} FROM games WHERE {filter}
                AND (?1 IS NULL OR json_extract(rules, '$.variant') = ?1)
@@ -532,7 +533,7 @@ impl Sqlite {
     /// # Errors
     /// If SQLite fails.
     pub fn games_by_id(&self, ids: &[String]) -> SqlResult<Vec<ListedGame>> {
-        let conn = self.conn();
+        let conn = self.reader();
         let list = serde_json::to_string(ids).expect("ids serialise");
         let mut st = conn.prepare_cached(&format!(
             "SELECT {LISTED} FROM games WHERE id IN (SELECT value FROM json_each(?1))
@@ -742,6 +743,9 @@ impl Storage for Sqlite {
     }
     fn chat(&self, id: &str, limit: u32) -> StoreResult<Vec<ChatMessage>> {
         Ok(Sqlite::chat(self, id, limit)?)
+    }
+    fn delete_abandoned(&self, before_ms: i64, limit: u32) -> StoreResult<Vec<String>> {
+        super::expiry::sqlite(&self.conn(), before_ms, limit)
     }
 }
 

@@ -2,11 +2,43 @@
 //! by the API test files.
 #![allow(dead_code)]
 
+use std::future::Future;
 use std::time::Duration;
 
 use hoyito_server::{spawn_local_with, Limits, LocalServer, Store};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+
+/// How long a test waits for an event before it fails: generous, since
+/// only a broken server (or a stalled machine) waits this long.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// Polls `check` until it gives `Some`, with a short pause between tries;
+/// panics, naming `what`, after [`PATIENCE`]. For states the API reports:
+/// the test waits for the state, never for a fixed time.
+pub async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "waited {PATIENCE:?} for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The value of the metric `name` (a line `name value`) in `text`, if there.
+pub fn metric(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+}
 
 pub struct Api {
     pub base: String,
@@ -65,12 +97,16 @@ impl Api {
     }
 
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
-        let res = self
-            .http
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await
-            .expect("request");
+        self.get_with(path, None).await
+    }
+
+    /// A GET with `token` as the bearer, if given.
+    pub async fn get_with(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
+        let mut req = self.http.get(format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().await.expect("request");
         let status = res.status();
         (status, res.json().await.expect("a JSON body"))
     }
@@ -83,6 +119,23 @@ impl Api {
             v["token"].as_str().unwrap().to_string(),
             v,
         )
+    }
+
+    /// Takes the free seat of the online game whose creation answered
+    /// `created`, through its invite link, as `name`: the joiner's token.
+    pub async fn join_invited(&self, created: &Value, name: &str) -> String {
+        let id = created["id"].as_str().expect("a game id");
+        let link = created["invite"].as_str().expect("an invite link");
+        let invite = link.split("invite=").nth(1).expect("an invite secret");
+        let (status, joined) = self
+            .post(
+                &format!("/api/games/{id}/join"),
+                None,
+                json!({ "invite": invite, "name": name }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{joined}");
+        joined["token"].as_str().expect("a seat token").to_string()
     }
 
     pub async fn play(&self, id: &str, token: &str, mv: &str) -> (StatusCode, Value) {
@@ -100,19 +153,33 @@ impl Api {
         v
     }
 
-    /// Waits until the game satisfies `f` (engine moves are asynchronous).
+    /// Waits until the game satisfies `f` (engine moves are asynchronous);
+    /// fails after [`PATIENCE`].
     pub async fn wait_for(&self, id: &str, f: impl Fn(&Value) -> bool) -> Value {
-        for _ in 0..200 {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
             let g = self.game(id).await;
             if f(&g) {
                 return g;
             }
-            tokio::time::sleep(Duration::from_millis(25)).await;
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "game {id} never reached the expected state: {g}"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        panic!(
-            "game {id} never reached the expected state: {}",
-            self.game(id).await
-        );
+    }
+
+    /// The server's metrics (Prometheus text).
+    pub async fn metrics(&self) -> String {
+        let res = self
+            .http
+            .get(format!("{}/metrics", self.base))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(res.status(), StatusCode::OK);
+        res.text().await.expect("a text body")
     }
 }
 

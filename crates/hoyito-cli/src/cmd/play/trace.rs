@@ -1,105 +1,14 @@
 //! What a move did, in words: laps, where the last seed fell, casas
 //! captured (en passant, at the last seed, or in a chain), extra turns,
-//! passes and the end of the game. Built from a [`SowObserver`].
+//! passes and the end of the game. Read from the core's [`TracedMove`].
 
 use crate::cmd::common::side_name;
-use hoyito_core::{EndReason, LastFour, Move, Played, Position, SowObserver};
+use hoyito_core::{EndReason, Event, LastFour, Position, TracedMove};
 
 /// Laps listed in full at the start of a long relay; the rest are counted.
+/// (A trace of `MAX_TRACE_EVENTS` always holds them: a lap sows at most 240
+/// seeds.)
 const LAPS_SHOWN: usize = 8;
-
-/// How a casa was captured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CaptureKind {
-    /// In the middle of a lap (Hoyito I): the sowing went on.
-    EnPassant,
-    /// By the last seed of a lap.
-    Casa,
-    /// Behind the last seed's casa (Hoyito II's backward chain).
-    Chain,
-}
-
-impl CaptureKind {
-    fn name(self) -> &'static str {
-        match self {
-            CaptureKind::EnPassant => "en passant",
-            CaptureKind::Casa => "casa",
-            CaptureKind::Chain => "chain",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Last {
-    None,
-    Lap,
-    Seed,
-    Capture,
-}
-
-/// Records a sowing with bounded memory (relay sowings can run to tens of
-/// thousands of laps).
-#[derive(Debug, Clone)]
-pub struct Trace {
-    laps: u32,
-    /// `(hole, seeds lifted, starts a new sowing)`: the second sowing of a
-    /// two-hole opening is not a relay of the first.
-    first_laps: Vec<(usize, u8, bool)>,
-    last_lap: Option<(usize, u8)>,
-    last_seed: Option<usize>,
-    /// `(hole, seeds, kind)` in order.
-    pub captures: Vec<(usize, u8, CaptureKind)>,
-    last: Last,
-}
-
-impl Default for Trace {
-    fn default() -> Self {
-        Trace {
-            laps: 0,
-            first_laps: Vec::new(),
-            last_lap: None,
-            last_seed: None,
-            captures: Vec::new(),
-            last: Last::None,
-        }
-    }
-}
-
-impl SowObserver for Trace {
-    fn lap(&mut self, hole: usize, seeds: u8) {
-        // A relay lap starts where the last seed fell; any other lap after
-        // the first starts the second sowing of a two-hole opening.
-        let relay = self.last == Last::Seed && self.last_seed == Some(hole);
-        let new_sowing = self.laps > 0 && !relay;
-        self.laps += 1;
-        if self.first_laps.len() < LAPS_SHOWN {
-            self.first_laps.push((hole, seeds, new_sowing));
-        } else {
-            self.last_lap = Some((hole, seeds));
-        }
-        self.last = Last::Lap;
-    }
-
-    fn seed(&mut self, hole: usize) {
-        if self.last == Last::Capture {
-            if let Some(c) = self.captures.last_mut() {
-                c.2 = CaptureKind::EnPassant;
-            }
-        }
-        self.last_seed = Some(hole);
-        self.last = Last::Seed;
-    }
-
-    fn capture(&mut self, hole: usize, seeds: u8) {
-        let kind = if self.last == Last::Capture {
-            CaptureKind::Chain
-        } else {
-            CaptureKind::Casa
-        };
-        self.captures.push((hole, seeds, kind));
-        self.last = Last::Capture;
-    }
-}
 
 /// `S3` / `N5`: a hole by its owner's initial and the owner's hole number.
 pub fn hole_name(pos: &Position, i: usize) -> String {
@@ -108,61 +17,59 @@ pub fn hole_name(pos: &Position, i: usize) -> String {
     format!("{c}{k}")
 }
 
-/// Plays `m` on a copy of `before` to trace it. `None` if the move is illegal.
-pub fn trace(before: &Position, m: Move) -> Option<(Trace, Played)> {
-    let mut p = *before;
-    let mut t = Trace::default();
-    let played = p.play_observed(m, &mut t).ok()?;
-    Some((t, played))
-}
-
-/// Lines describing a played move: `before` is the position it was played
-/// in, `after` the position after it (repetition rule applied).
+/// Lines describing a move played in a game or match (`t` as the commit
+/// returned it: its position after has the repetition rule applied).
 /// `who` names the mover (e.g. `North (engine, level 3)`).
-pub fn describe(
-    who: &str,
-    before: &Position,
-    m: Move,
-    t: &Trace,
-    played: Played,
-    after: &Position,
-) -> Vec<String> {
-    let mover = before.to_move();
+pub fn describe(who: &str, t: &TracedMove) -> Vec<String> {
+    let (before, after, mover) = (t.before(), t.after(), t.side());
     let mut lines = Vec::new();
     let mut sowing = String::new();
-    for (i, &(h, s, new_sowing)) in t.first_laps.iter().enumerate() {
-        if new_sowing {
-            sowing.push_str("; then ");
-        } else if i > 0 {
-            sowing.push_str(" → ");
+    let mut shown = 0;
+    let mut prev = None;
+    for &e in &t.trace().events {
+        if let Event::Lap(h, s) = e {
+            if shown == LAPS_SHOWN {
+                break;
+            }
+            // A relay lap starts where the last seed fell; any other lap after
+            // the first starts the second sowing of a two-hole opening.
+            if shown > 0 && prev != Some(Event::Seed(h)) {
+                sowing.push_str("; then ");
+            } else if shown > 0 {
+                sowing.push_str(" → ");
+            }
+            sowing.push_str(&format!("{}({s})", hole_name(before, h as usize)));
+            shown += 1;
         }
-        sowing.push_str(&format!("{}({s})", hole_name(before, h)));
+        prev = Some(e);
     }
-    if let Some((h, s)) = t.last_lap {
-        let hidden = t.laps as usize - t.first_laps.len() - 1;
-        if hidden > 0 {
-            sowing.push_str(&format!(" → … {hidden} more laps …"));
+    match t.last_lap() {
+        Some((h, s)) if t.laps() as usize > shown => {
+            let hidden = t.laps() as usize - shown - 1;
+            if hidden > 0 {
+                sowing.push_str(&format!(" → … {hidden} more laps …"));
+            }
+            sowing.push_str(&format!(" → {}({s})", hole_name(before, h)));
         }
-        sowing.push_str(&format!(" → {}({s})", hole_name(before, h)));
+        _ => {}
     }
     let mut head = format!(
         "{who} plays {}: {} lap{}: {sowing}",
-        before.move_token(m),
-        t.laps,
-        if t.laps == 1 { "" } else { "s" }
+        t.token(),
+        t.laps(),
+        if t.laps() == 1 { "" } else { "s" }
     );
-    // A move whose last event is a seed ended in an empty hole.
-    if let (Some(h), Last::Seed) = (t.last_seed, t.last) {
+    if let Some(h) = t.landed_empty() {
         head.push_str(&format!("; last seed in {} (was empty)", hole_name(before, h)));
     }
     lines.push(head);
-    if !t.captures.is_empty() {
+    if !t.captures().is_empty() {
         let caps: Vec<String> = t
-            .captures
+            .captures()
             .iter()
-            .map(|&(h, s, k)| format!("{} {s} ({})", hole_name(before, h), k.name()))
+            .map(|c| format!("{} {} ({})", hole_name(before, c.hole), c.seeds, c.kind.name()))
             .collect();
-        let total: u32 = t.captures.iter().map(|c| c.1 as u32).sum();
+        let total: u32 = t.captures().iter().map(|c| c.seeds as u32).sum();
         lines.push(format!("  captures {total}: {}", caps.join(", ")));
     }
     if let Some(o) = after.outcome() {
@@ -185,12 +92,11 @@ pub fn describe(
             EndReason::Conceded => lines.push("  the game was conceded".into()),
         }
     } else {
-        if played.extra_turn {
+        if t.extra_turn() {
             lines.push(format!("  {} captured and moves again", side_name(mover)));
         }
-        let expected = if played.extra_turn { mover } else { mover.other() };
-        if after.to_move() != expected {
-            lines.push(format!("  {} has no legal move and passes", side_name(expected)));
+        if let Some(passer) = t.passed() {
+            lines.push(format!("  {} has no legal move and passes", side_name(passer)));
         }
     }
     lines
@@ -199,12 +105,16 @@ pub fn describe(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hoyito_core::{Rules, Variant};
+    use hoyito_core::{CaptureKind, Rules, Variant, MAX_TRACE_EVENTS};
 
-    /// Replays random legal moves and checks the trace against the position:
-    /// laps and captured seeds agree with `Played`.
+    fn traced(pos: &Position, token: &str) -> TracedMove {
+        pos.prepare_token(token, MAX_TRACE_EVENTS).expect("legal")
+    }
+
+    /// Random games of every variant are described, laps and captures as
+    /// the core counted them.
     #[test]
-    fn trace_agrees_with_played() {
+    fn random_games_are_described() {
         for variant in Variant::ALL {
             let mut pos = Position::new(Rules::standard(variant));
             let mut k = 7usize;
@@ -212,24 +122,19 @@ mod tests {
                 let moves = pos.legal_moves();
                 k = k.wrapping_mul(2_654_435_761).wrapping_add(12345);
                 let m = moves[(k >> 7) % moves.len()];
-                let (t, played) = trace(&pos, m).expect("legal");
-                assert_eq!(t.laps, played.laps);
-                let traced: u32 = t.captures.iter().map(|c| c.1 as u32).sum();
-                let lines = describe("South", &pos, m, &t, played, &{
-                    let mut p = pos;
-                    p.play(m).unwrap();
-                    p
-                });
-                assert!(lines[0].contains("plays"), "{lines:?}");
-                // The last-four award is not a casa capture.
-                assert!(traced <= played.captured as u32);
-                if variant != Variant::I {
-                    assert!(t.captures.iter().all(|c| c.2 != CaptureKind::EnPassant));
-                }
-                if variant != Variant::II {
-                    assert!(t.captures.iter().all(|c| c.2 != CaptureKind::Chain));
-                }
-                pos.play(m).unwrap();
+                let t = pos.prepare(m, MAX_TRACE_EVENTS).expect("legal");
+                let lines = describe("South", &t);
+                let laps = t.laps();
+                let head = format!("plays {}: {laps} lap", t.token());
+                assert!(
+                    lines[0].starts_with("South ") && lines[0].contains(&head),
+                    "{lines:?}"
+                );
+                assert_eq!(
+                    lines.iter().any(|l| l.contains("captures")),
+                    !t.captures().is_empty()
+                );
+                pos = *t.after();
             }
         }
     }
@@ -241,32 +146,21 @@ mod tests {
     fn capture_kinds() {
         let text = "2,3,3,0,0,0/1,1,1,1,1,1 s 0-0";
         let expect = [
-            (
-                Variant::I,
-                vec![(1, 4, CaptureKind::EnPassant), (2, 4, CaptureKind::Casa)],
-            ),
-            (
-                Variant::II,
-                vec![(2, 4, CaptureKind::Casa), (1, 4, CaptureKind::Chain)],
-            ),
-            (Variant::III, vec![(2, 4, CaptureKind::Casa)]),
+            (Variant::I, "  captures 8: S2 4 (en passant), S3 4 (casa)"),
+            (Variant::II, "  captures 8: S3 4 (casa), S2 4 (chain)"),
+            (Variant::III, "  captures 4: S3 4 (casa)"),
         ];
         for (variant, captures) in expect {
             let pos = Position::from_notation(Rules::standard(variant), text).unwrap();
-            let m = pos.parse_move("1").unwrap();
-            let (t, played) = trace(&pos, m).unwrap();
-            assert_eq!(t.captures, captures, "{variant}");
-            let mut after = pos;
-            after.play(m).unwrap();
-            let lines = describe("South", &pos, m, &t, played, &after);
+            let lines = describe("South", &traced(&pos, "1"));
             assert!(lines[0].starts_with("South plays 1: 1 lap: S1(2)"), "{lines:?}");
-            let kinds: Vec<&str> = captures.iter().map(|c| c.2.name()).collect();
-            assert!(lines[1].contains(kinds[0]), "{lines:?}");
+            assert_eq!(lines[1], captures, "{variant}");
             assert_eq!(
                 lines.iter().any(|l| l.contains("moves again")),
                 variant != Variant::I
             );
         }
+        assert_eq!(CaptureKind::Chain.name(), "chain");
     }
 
     /// The second sowing of a two-hole opening is shown as such, once.
@@ -280,12 +174,10 @@ mod tests {
         let pos = Position::new(Rules::try_from(spec).unwrap());
         for m in pos.legal_moves() {
             assert!(m.is_pair());
-            let (t, played) = trace(&pos, m).unwrap();
-            let mut after = pos;
-            after.play(m).unwrap();
-            let head = &describe("South", &pos, m, &t, played, &after)[0];
+            let t = pos.prepare(m, MAX_TRACE_EVENTS).unwrap();
+            let head = &describe("South", &t)[0];
             let thens = head.matches("; then ").count();
-            if t.laps as usize <= LAPS_SHOWN && !after.is_over() {
+            if t.laps() as usize <= LAPS_SHOWN && !t.after().is_over() {
                 assert_eq!(thens, 1, "{head}");
                 let second = m.second().unwrap();
                 assert!(
@@ -299,11 +191,32 @@ mod tests {
         // One-hole moves never show a second sowing.
         let pos = Position::new(Rules::standard(Variant::II));
         for m in pos.legal_moves() {
-            let (t, played) = trace(&pos, m).unwrap();
-            let mut after = pos;
-            after.play(m).unwrap();
-            assert!(!describe("South", &pos, m, &t, played, &after)[0].contains("; then "));
+            let t = pos.prepare(m, MAX_TRACE_EVENTS).unwrap();
+            assert!(!describe("South", &t)[0].contains("; then "));
         }
+    }
+
+    /// A long relay lists its first laps, counts the hidden ones and shows the last.
+    #[test]
+    fn long_relays_are_cut() {
+        let mut pos = Position::new(Rules::standard(Variant::II));
+        let t = loop {
+            let m = pos.legal_moves()[0];
+            let t = pos.prepare(m, MAX_TRACE_EVENTS).unwrap();
+            if t.laps() as usize > LAPS_SHOWN + 1 {
+                break t;
+            }
+            pos = *t.after();
+            assert!(!pos.is_over(), "a long relay comes up");
+        };
+        let head = &describe("South", &t)[0];
+        let hidden = t.laps() as usize - LAPS_SHOWN - 1;
+        assert!(head.contains(&format!(" → … {hidden} more laps … → ")), "{head}");
+        let (h, s) = t.last_lap().unwrap();
+        assert!(
+            head.contains(&format!(" → {}({s})", hole_name(&pos, h))),
+            "{head}"
+        );
     }
 
     #[test]

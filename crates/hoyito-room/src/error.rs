@@ -1,0 +1,112 @@
+//! [`RoomError`]: why a room refused a step, with a stable code for the API.
+
+use hoyito_core::Side;
+
+/// Why a room refused a step or a request. Nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RoomError {
+    /// The game (or the match) was stopped: resigned, aborted, drawn by
+    /// agreement, or lost on time (the text says how, as a record's
+    /// `Termination` tag).
+    #[error("the game is over: {0}")]
+    Stopped(String),
+    /// The game (or the match: `what`) was played to its end.
+    #[error("the {what} is over")]
+    Over {
+        /// `game` or `match`.
+        what: &'static str,
+    },
+    /// This round of a match is over; the next has not started.
+    #[error("this round is over: start the next round")]
+    RoundOver,
+    /// The seat asked to move for the other side.
+    #[error("it is {0}'s turn")]
+    NotYourTurn(Side),
+    /// The move token cannot be read.
+    #[error("{0}")]
+    BadMove(String),
+    /// The move is not legal here.
+    #[error("{0}")]
+    IllegalMove(String),
+    /// An abort once both players have moved.
+    #[error("both players have moved: resign or offer a draw instead")]
+    TooLateToAbort,
+    /// The next round was asked for while none can start.
+    #[error("the next round can start only when a round of an unfinished match is over")]
+    NoNextRound,
+    /// A round was resigned in a single game.
+    #[error("only a round of a match can be resigned: resign the game instead")]
+    NotAMatch,
+    /// Undo in a game between two people on two devices.
+    #[error("undo is not available in online games")]
+    UndoUnavailable,
+    /// Nothing of the asker's to take back in this round.
+    #[error("no move of yours to take back in this round")]
+    NothingToUndo,
+    /// The start position is not valid notation for the rules.
+    #[error("{0}")]
+    InvalidPosition(String),
+    /// A stop or concession token names no side.
+    #[error("{name:?} is no side: expected {kind}:south or {kind}:north")]
+    BadSide {
+        /// The token's kind (`resign`, `abort`, `flag`, `concede`).
+        kind: &'static str,
+        /// What stood where the side should be.
+        name: String,
+    },
+    /// A stored step does not replay.
+    #[error("step {step} ({token}): {source}")]
+    BadStep {
+        /// The step's number, from 1.
+        step: usize,
+        /// Its token.
+        token: String,
+        /// Why it does not replay.
+        source: Box<RoomError>,
+    },
+}
+
+impl RoomError {
+    /// A stable snake-case code: `game_over`, `round_over`,
+    /// `not_your_turn`, `bad_move`, `illegal_move`, `too_late_to_abort`,
+    /// `no_next_round`, `not_a_match`, `undo_unavailable`, `nothing_to_undo`,
+    /// `invalid_position` or `bad_step` (a stored step's, its cause's code).
+    pub fn code(&self) -> &'static str {
+        match self {
+            RoomError::Stopped(_) | RoomError::Over { .. } => "game_over",
+            RoomError::RoundOver => "round_over",
+            RoomError::NotYourTurn(_) => "not_your_turn",
+            RoomError::BadMove(_) => "bad_move",
+            RoomError::IllegalMove(_) => "illegal_move",
+            RoomError::TooLateToAbort => "too_late_to_abort",
+            RoomError::NoNextRound => "no_next_round",
+            RoomError::NotAMatch => "not_a_match",
+            RoomError::UndoUnavailable => "undo_unavailable",
+            RoomError::NothingToUndo => "nothing_to_undo",
+            RoomError::InvalidPosition(_) => "invalid_position",
+            RoomError::BadSide { .. } => "bad_step",
+            RoomError::BadStep { source, .. } => source.code(),
+        }
+    }
+
+    /// Whether the step conflicts with the game's state (HTTP 409: it could
+    /// be right at another moment) rather than being invalid in itself (422).
+    pub fn is_conflict(&self) -> bool {
+        match self {
+            RoomError::Stopped(_)
+            | RoomError::Over { .. }
+            | RoomError::RoundOver
+            | RoomError::NotYourTurn(_)
+            | RoomError::TooLateToAbort
+            | RoomError::NoNextRound
+            | RoomError::NotAMatch
+            | RoomError::UndoUnavailable
+            | RoomError::NothingToUndo => true,
+            RoomError::BadMove(_)
+            | RoomError::IllegalMove(_)
+            | RoomError::InvalidPosition(_)
+            | RoomError::BadSide { .. }
+            | RoomError::BadStep { .. } => false,
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! # hoyito-room
+//!
+//! A game room without I/O: a game or a match as its players play it,
+//! step by step. A step is a token, as it is stored: a move's token, `next`
+//! (the next round of a match), `concede:<side>` (a round of a match
+//! resigned), or a stop — `resign:<side>`, `abort:<side>`, `draw` (agreed),
+//! `flag:<side>` (time ran out). The room checks every step before it
+//! changes anything (the `check_*` methods, [`Room::prepare`]), applies it
+//! ([`Room::step`], or the two phases `prepare` then [`Room::commit`] for a
+//! caller that stores the step in between), works out what an undo takes
+//! back ([`Room::undo_target`]) and shows itself ([`Room::view`]).
+//!
+//! The server (`hoyito-server`) holds one room per live game and adds what
+//! needs I/O or a clock: seats bound to tokens, draw offers, clocks, chat,
+//! storage. The browser plays games on the device through the same room,
+//! compiled to WebAssembly (`hoyito-wasm`'s `Room`), so both show a game
+//! the same way.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod room;
+mod show;
+mod stop;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::RoomError;
+pub use room::{prepare_move, Mode, MoveInput, Prepared, Room, Seat, Setup, NEXT_ROUND};
+pub use stop::Stop;
+pub use view::{MatchResultView, MoveEvent, RoomView, RoundView, StepView, Summary};

@@ -1,0 +1,398 @@
+//! Handlers that change a game: moves, undo, the next round, resigning,
+//! joining, and hints.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::Json;
+use hoyito_core::{DirectionRule, Rules, Side};
+
+use crate::ai;
+use crate::auth::{hash_secret, random_token, secret_matches};
+use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
+use crate::http::extract::{ApiJson, ApiJsonOpt, ApiPath};
+use crate::http::seat::seat;
+use crate::http::wire::{
+    HintResponse, JoinRequest, MoveRequest, MoveResponse, ResignRequest, ResignScope, SeatResponse,
+    UndoRequest,
+};
+use crate::jobs::engine::{kick_engine, kick_engine_for};
+use crate::room::live::LiveGame;
+use crate::room::view::GameView;
+use crate::state::{broadcast_move, broadcast_state};
+use crate::state::{commit_stored, store_last_step, AppState, Slot};
+use crate::store::Mode;
+use hoyito_room::Stop;
+use hoyito_room::{prepare_move, NEXT_ROUND};
+
+pub(crate) async fn post_move(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<MoveRequest>,
+) -> Result<Json<MoveResponse>, ApiError> {
+    let slot = st.slot(&id).await?;
+    // The rules work runs on a blocking thread without the game's lock; if
+    // the game changed meanwhile, the move is checked again.
+    let mut tries = 0;
+    let (mut g, prepared) = loop {
+        let input = {
+            let mut g = slot.game.lock().await;
+            let seat = seat(&g, &headers)?;
+            if let Some(expect) = req.seq {
+                if expect != g.room.seq() {
+                    return Err(ApiError::conflict(
+                        "stale",
+                        format!("the game has {} steps, not {expect}: reload it", g.room.seq()),
+                    ));
+                }
+            }
+            refuse_after_flag(&st, &slot, &mut g).await?;
+            g.room.check_turn(seat)?;
+            if g.thinking {
+                return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
+            }
+            // A timed game starts once both players are there: nobody's clock may
+            // run for an empty seat.
+            if g.meta.clock.is_some() && (g.meta.tokens.south.is_none() || g.meta.tokens.north.is_none()) {
+                return Err(ApiError::conflict(
+                    "waiting_for_opponent",
+                    "a timed game starts once the second player has joined",
+                ));
+            }
+            refuse_fixed_suffix(&g.meta.rules, &req.token)?;
+            g.room.move_input()?
+        };
+        let token = req.token.clone();
+        let prepared =
+            AppState::rules(move || Ok(prepare_move(input, &token, LiveGame::TRACE_LIMIT, true)?)).await?;
+        let mut g = slot.game.lock().await;
+        if g.room.seq() == input.seq && g.room.epoch() == input.epoch && !g.thinking {
+            // The mover's time may have run out while the move was checked.
+            refuse_after_flag(&st, &slot, &mut g).await?;
+            break (g, prepared);
+        }
+        tries += 1;
+        if tries == 3 {
+            return Err(ApiError::conflict("stale", "the game keeps changing: reload it"));
+        }
+    };
+    // The engine's reply is this client's engine job.
+    let held = st.reserve_engine(&g, client)?;
+    let event = commit_stored(&st, &mut g, prepared).await?;
+    crate::jobs::clock::arm(st.clone(), slot.clone(), &mut g);
+    // A delta: the client has the steps before this move.
+    let view = g.view_since(event.seq - 1);
+    drop(g);
+    broadcast_move(&slot, &event, &view);
+    kick_engine_for(st.clone(), slot.clone(), held);
+    Ok(Json(MoveResponse { event, game: view }))
+}
+
+/// 422 `bad_move` for a move token with a direction suffix (`3L`, `3R`) in a
+/// game whose direction is fixed: there is no direction to choose, so the
+/// suffix would say something the stored move does not. (Records are read
+/// leniently: the core accepts `3L` there as `3`.)
+fn refuse_fixed_suffix(rules: &Rules, token: &str) -> Result<(), ApiError> {
+    if rules.direction() != DirectionRule::Fixed {
+        return Ok(());
+    }
+    let token = token.trim();
+    match token.strip_suffix(['L', 'l', 'R', 'r']) {
+        Some(hole) if !hole.is_empty() => Err(ApiError::unprocessable(
+            "bad_move",
+            format!(
+                "bad move token {token:?}: this game's direction is fixed (counter-clockwise), \
+                 so a move has no L or R suffix: expected {hole:?}, the hole number alone"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A move after the mover's time ran out is refused (and ends the game if
+/// the timer has not yet): 409 `flag_fell`.
+async fn refuse_after_flag(st: &Arc<AppState>, slot: &Arc<Slot>, g: &mut LiveGame) -> Result<(), ApiError> {
+    crate::jobs::clock::flag_if_due(st, slot, g).await?;
+    if let Some(Stop::Flag(side)) = g.room.stop() {
+        return Err(ApiError::conflict(
+            "flag_fell",
+            format!("{side}'s time ran out: the game is over"),
+        ));
+    }
+    Ok(())
+}
+
+/// 409 `stale` unless the game is at the step count and undo count the
+/// client's request names (those it names).
+fn check_seen(g: &LiveGame, req: &UndoRequest) -> Result<(), ApiError> {
+    if let Some(seq) = req.seq.filter(|&seq| seq != g.room.seq()) {
+        return Err(ApiError::conflict(
+            "stale",
+            format!("the game has {} steps, not {seq}: reload it", g.room.seq()),
+        ));
+    }
+    if let Some(epoch) = req.epoch.filter(|&epoch| epoch != g.room.epoch()) {
+        return Err(ApiError::conflict(
+            "stale",
+            format!(
+                "the game has had {} undos, not {epoch}: reload it",
+                g.room.epoch()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `POST /api/games/{id}/undo`, with an optional body `{"seq": N, "epoch": E}`:
+/// the view the client undoes from, refused with 409 `stale` if the game
+/// has moved on from it.
+pub(crate) async fn undo(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+    ApiJsonOpt(req): ApiJsonOpt<UndoRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let req = req.unwrap_or_default();
+    let slot = st.slot(&id).await?;
+    // The game is rebuilt on a blocking thread without its lock; if it
+    // changed meanwhile, the undo is worked out again.
+    let mut tries = 0;
+    let (mut g, rebuilt) = loop {
+        let (keep, kept, meta, seq, epoch) = {
+            let g = slot.game.lock().await;
+            seat(&g, &headers)?;
+            check_seen(&g, &req)?;
+            let keep = g.room.undo_target()?;
+            (
+                keep,
+                g.room.step_tokens(keep),
+                g.meta.clone(),
+                g.room.seq(),
+                g.room.epoch(),
+            )
+        };
+        let rebuilt = AppState::rules(move || {
+            let g = LiveGame::replay(meta, epoch + 1, &kept)?;
+            g.room.warm();
+            Ok(g)
+        })
+        .await?;
+        let g = slot.game.lock().await;
+        if g.room.seq() == seq && g.room.epoch() == epoch {
+            debug_assert_eq!(rebuilt.room.seq(), keep);
+            break (g, rebuilt);
+        }
+        tries += 1;
+        if tries == 3 {
+            return Err(ApiError::conflict("stale", "the game keeps changing: reload it"));
+        }
+    };
+    let keep = rebuilt.room.seq();
+    let summary = rebuilt.summary();
+    let gid = g.meta.id.clone();
+    st.db(move |s| s.truncate(&gid, keep, &summary)).await?;
+    g.stop.store(true, Ordering::Relaxed);
+    let thinking = g.thinking;
+    *g = LiveGame { thinking, ..rebuilt };
+    let view = g.view();
+    drop(g);
+    broadcast_state(&slot, &view);
+    kick_engine(st.clone(), slot.clone());
+    Ok(Json(view))
+}
+
+pub(crate) async fn next_round(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    seat(&g, &headers)?;
+    g.room.check_next_round()?;
+    g.room.commit_next_round();
+    store_last_step(&st, &mut g, NEXT_ROUND.to_string()).await?;
+    crate::jobs::clock::arm(st.clone(), slot.clone(), &mut g);
+    let view = g.view();
+    drop(g);
+    broadcast_state(&slot, &view);
+    kick_engine(st.clone(), slot.clone());
+    Ok(Json(view))
+}
+
+/// `POST /api/games/{id}/resign`: the seat's player (in hot-seat the
+/// player to move) resigns, which ends the game, or the whole match, at once
+/// with the other side as the winner. Stored as a `resign:<side>` step.
+/// With `{"scope": "round"}` the player resigns only a match's current
+/// round: the seeds in play go to the other side, the round is counted and
+/// the match goes on (a `concede:<side>` step).
+pub(crate) async fn resign(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+    ApiJsonOpt(req): ApiJsonOpt<ResignRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    let seat = seat(&g, &headers)?;
+    let side = g.room.resigner(seat);
+    if req.unwrap_or_default().scope == ResignScope::Game {
+        return end_with(&st, &slot, &mut g, Stop::Resign(side)).await;
+    }
+    g.room.resignation(seat, true)?;
+    crate::jobs::clock::flag_if_due(&st, &slot, &mut g).await?;
+    let token = g.room.resignation(seat, true)?;
+    g.room.step(&token, 0)?;
+    store_last_step(&st, &mut g, token).await?;
+    // An engine search under way is of no use any more.
+    g.stop.store(true, Ordering::Relaxed);
+    let view = g.view();
+    drop(g);
+    broadcast_state(&slot, &view);
+    Ok(Json(view))
+}
+
+/// `POST /api/games/{id}/abort`: the seat's player (in hot-seat the player
+/// to move) aborts the game before both players have moved: it ends with
+/// no winner. Stored as an `abort:<side>` step.
+pub(crate) async fn abort(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    let seat = seat(&g, &headers)?;
+    let stop = Stop::Abort(g.room.resigner(seat));
+    end_with(&st, &slot, &mut g, stop).await
+}
+
+/// Ends the game with `stop` (checked, stored, told to the watchers).
+async fn end_with(
+    st: &Arc<AppState>,
+    slot: &Arc<Slot>,
+    g: &mut LiveGame,
+    stop: Stop,
+) -> Result<Json<GameView>, ApiError> {
+    crate::jobs::clock::flag_if_due(st, slot, g).await?;
+    g.room.check_stop(stop)?;
+    g.room.commit_stop(stop);
+    store_last_step(st, g, stop.token()).await?;
+    // An engine search under way, or a clock, is of no use any more.
+    g.stop.store(true, Ordering::Relaxed);
+    if let Some(timer) = g.clock_timer.take() {
+        timer.abort();
+    }
+    let view = g.view();
+    broadcast_state(slot, &view);
+    Ok(Json(view))
+}
+
+pub(crate) async fn join(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(req): ApiJson<JoinRequest>,
+) -> Result<Json<SeatResponse>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let mut g = slot.game.lock().await;
+    if g.meta.mode != Mode::Online {
+        return Err(ApiError::conflict(
+            "not_online",
+            "only online games can be joined",
+        ));
+    }
+    let name = crate::room::names::check_name(req.name.as_deref())?;
+    let Some(invite) = g.meta.invite.clone() else {
+        return Err(ApiError::conflict("seat_taken", "both seats are taken"));
+    };
+    // A game in the lobby is open to anyone; otherwise the invite decides.
+    let invited = req.invite.as_deref().is_some_and(|i| secret_matches(i, &invite));
+    if !invited && !g.meta.public {
+        return Err(ApiError::forbidden("this invite is not valid for this game"));
+    }
+    let side = if g.meta.tokens.south.is_none() {
+        Side::South
+    } else {
+        Side::North
+    };
+    let token = random_token();
+    let hashed = hash_secret(&token);
+    g.meta.tokens[side] = Some(hashed.clone());
+    g.meta.names[side] = name.clone();
+    g.meta.invite = None;
+    let summary = g.summary();
+    let (gid, tok) = (g.meta.id.clone(), hashed);
+    if let Err(e) = st
+        .db(move |s| s.bind_seat(&gid, side, &tok, name.as_deref(), &summary))
+        .await
+    {
+        g.meta.tokens[side] = None;
+        g.meta.names[side] = None;
+        g.meta.invite = Some(invite);
+        return Err(e);
+    }
+    let view = g.view();
+    drop(g);
+    broadcast_state(&slot, &view);
+    Ok(Json(SeatResponse {
+        id,
+        token,
+        seat: side.name(),
+        invite: None,
+        game: view,
+    }))
+}
+
+/// Clears a game's hint flag when dropped.
+struct HintFlag(Arc<Slot>);
+
+impl Drop for HintFlag {
+    fn drop(&mut self) {
+        self.0.hinting.store(false, Ordering::Release);
+    }
+}
+
+pub(crate) async fn hint(
+    State(st): State<Arc<AppState>>,
+    ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
+    headers: HeaderMap,
+) -> Result<Json<HintResponse>, ApiError> {
+    let slot = st.slot(&id).await?;
+    let (game, level) = {
+        let g = slot.game.lock().await;
+        let seat = seat(&g, &headers)?;
+        if g.meta.mode == Mode::Online {
+            return Err(ApiError::conflict(
+                "hint_unavailable",
+                "hints are off in online games",
+            ));
+        }
+        g.room.check_turn(seat)?;
+        (g.room.current().clone(), g.meta.level.max(ai::HINT_LEVEL))
+    };
+    // One hint per game at a time; the flag is cleared when this request
+    // ends, even if the client goes away.
+    if slot
+        .hinting
+        .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+        .is_err()
+    {
+        return Err(ApiError::too_many(
+            "hint_in_progress",
+            "a hint for this game is being searched; wait for it",
+        )
+        .retry_after(1));
+    }
+    let _hinting = HintFlag(slot.clone());
+    let held = st.reserve_deep(client)?;
+    let movetime = st.engine_movetime.min(std::time::Duration::from_millis(800));
+    let res = crate::jobs::engine::search_for_request(&st, game, level, movetime, Some(held)).await?;
+    let (token, score) = res.ok_or_else(|| ApiError::conflict("game_over", "the game is over"))?;
+    Ok(Json(HintResponse { token, score }))
+}

@@ -1,0 +1,150 @@
+//! The HTTP API: its routes, limits and health check (documented in
+//! `docs/API.md`). The handlers live in `handlers`, the WebSocket in `ws`,
+//! the shared state in [`crate::state`].
+
+pub mod assets;
+pub(crate) mod client_ip;
+pub(crate) mod extract;
+pub(crate) mod handlers;
+pub mod head;
+pub(crate) mod listen;
+pub(crate) mod log;
+pub(crate) mod metrics;
+pub(crate) mod quota;
+pub(crate) mod seat;
+pub(crate) mod unique_keys;
+pub(crate) mod wire;
+pub(crate) mod ws;
+
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+
+use crate::error::ApiError;
+use crate::http::extract::BodyTimeout;
+use crate::http::handlers::{analysis, chat, draw, games, lobby, play, rematch};
+use crate::state::AppState;
+
+/// Largest JSON body accepted by the API (except record import).
+pub const MAX_BODY: usize = 16 * 1024;
+/// Largest body accepted by record import.
+pub const MAX_IMPORT_BODY: usize = 1024 * 1024;
+
+/// `GET /api/health`: 200 `{"ok": true, "games": N}` once a test write to
+/// the database succeeded, 503 `storage_unavailable` otherwise.
+async fn health(State(st): State<Arc<AppState>>) -> Result<Json<serde_json::Value>, ApiError> {
+    let unavailable = |e: ApiError| {
+        tracing::error!(error = %e.message, "health check: the database cannot be written");
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage_unavailable",
+            "the database cannot be written",
+        )
+        .retry_after(crate::error::STORAGE_RETRY_AFTER)
+    };
+    st.db(|s| s.check_writable()).await.map_err(unavailable)?;
+    let games = st.db(|s| s.count()).await.map_err(unavailable)?;
+    Ok(Json(serde_json::json!({ "ok": true, "games": games })))
+}
+
+/// The router: the JSON API under `/api`, the WebSocket, and the embedded UI.
+pub fn router(state: Arc<AppState>) -> Router {
+    let rated = |limit: &Arc<crate::limits::RateLimit>| {
+        axum::middleware::from_fn_with_state(limit.clone(), crate::http::client_ip::enforce)
+    };
+    let quota = crate::http::quota::DailyQuota::new(state.limits.create_quota);
+    let daily = || axum::middleware::from_fn_with_state(quota.clone(), crate::http::quota::enforce);
+    let api = Router::new()
+        .route("/health", get(health))
+        .route(
+            "/games",
+            post(games::create)
+                .route_layer(daily())
+                .route_layer(rated(&state.rates.create))
+                .get(games::list),
+        )
+        .route(
+            "/games/import",
+            post(games::import)
+                .route_layer(daily())
+                .route_layer(rated(&state.rates.create))
+                .layer(DefaultBodyLimit::max(MAX_IMPORT_BODY)),
+        )
+        .route("/games/{id}", get(games::get_game))
+        .route(
+            "/games/{id}/moves",
+            post(play::post_move).route_layer(rated(&state.rates.moves)),
+        )
+        .route("/games/{id}/undo", post(play::undo))
+        .route("/games/{id}/next-round", post(play::next_round))
+        .route("/games/{id}/resign", post(play::resign))
+        .route("/games/{id}/abort", post(play::abort))
+        .route("/games/{id}/draw", post(draw::draw))
+        .route(
+            "/games/{id}/chat",
+            post(chat::post_chat)
+                .route_layer(rated(&state.rates.chat))
+                .get(chat::get_chat),
+        )
+        .route("/lobby", get(lobby::lobby))
+        .route("/games/{id}/join", post(play::join))
+        .route(
+            "/games/{id}/rematch",
+            post(rematch::rematch)
+                .route_layer(daily())
+                .route_layer(rated(&state.rates.create)),
+        )
+        .route(
+            "/games/{id}/hint",
+            post(play::hint).route_layer(rated(&state.rates.hints)),
+        )
+        .route("/games/{id}/record", get(games::record))
+        .route("/games/{id}/ws", get(crate::http::ws::ws))
+        .route("/games/{id}/analysis", get(analysis::get).post(analysis::start))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::http::metrics::track,
+        ))
+        .fallback(handlers::api_not_found)
+        .method_not_allowed_fallback(handlers::method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY));
+    let body_timeout = BodyTimeout(state.limits.body_read_timeout);
+    let mut root = Router::new();
+    if state.limits.metrics {
+        root = root.route("/metrics", get(crate::http::metrics::metrics));
+    }
+    root.nest("/api", api)
+        .layer(axum::middleware::from_fn(crate::http::log::log_request))
+        .layer(Extension(body_timeout))
+        .merge(crate::http::assets::router())
+        .layer(axum::middleware::from_fn(crate::http::head::enforce))
+        .layer(axum::middleware::from_fn(safety_headers))
+        .with_state(state)
+}
+
+/// `Referrer-Policy` of every answer: the app never needs the referrer.
+pub const REFERRER_POLICY: &str = "no-referrer";
+
+/// Gives every answer (JSON, errors, files, WebSocket refusals) the headers
+/// that keep a browser from sending the page's URL elsewhere
+/// ([`REFERRER_POLICY`]) and from reading an answer as another type than
+/// its `Content-Type` (`X-Content-Type-Options: nosniff`), unless the
+/// answer has its own.
+async fn safety_headers(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    let mut res = next.run(req).await;
+    let headers = res.headers_mut();
+    headers
+        .entry(header::REFERRER_POLICY)
+        .or_insert(HeaderValue::from_static(REFERRER_POLICY));
+    headers
+        .entry(header::X_CONTENT_TYPE_OPTIONS)
+        .or_insert(HeaderValue::from_static("nosniff"));
+    res
+}

@@ -1,0 +1,278 @@
+//! The JSON bodies of the API: requests and the answers that are not a
+//! plain game view (documented in `docs/API.md`).
+
+use hoyito_core::{RulesSpec, Side};
+use serde::{Deserialize, Serialize};
+
+use crate::room::view::{GameView, MoveEvent};
+use crate::store::{ListedGame, Mode};
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    /// `engine`, `hotseat` (default) or `online`.
+    #[serde(default = "default_mode")]
+    pub mode: Mode,
+    /// The rules, read through the core's table of options: missing ones
+    /// take their defaults, an unknown one is refused with the core's text.
+    #[serde(default)]
+    pub rules: RulesSpec,
+    /// Play a match of rounds.
+    #[serde(default, rename = "match")]
+    pub is_match: bool,
+    /// Engine level 1–10 (default 3).
+    #[serde(default = "default_level")]
+    pub level: u8,
+    /// The creator's seat (engine and online games), default south.
+    #[serde(default)]
+    pub side: Option<Side>,
+    /// The creator's nickname (1–24 characters, plain text).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A clock (online games): `{"initial": 300, "increment": 3}` or `{"days": 2}`.
+    #[serde(default)]
+    pub clock: Option<crate::clock_spec::ClockSpec>,
+    /// List the online game in the lobby, where anyone may take its free seat.
+    #[serde(default)]
+    pub public: bool,
+}
+
+fn default_mode() -> Mode {
+    Mode::Hotseat
+}
+fn default_level() -> u8 {
+    3
+}
+
+/// The answer to creating, importing or joining a game.
+#[derive(Debug, Serialize)]
+pub struct SeatResponse {
+    /// The game id.
+    pub id: String,
+    /// The seat's secret token: send it as `Authorization: Bearer <token>`.
+    pub token: String,
+    /// `south`, `north` or `both`.
+    pub seat: &'static str,
+    /// For a new online game: the invite link (path) for the other player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+    /// The game.
+    pub game: GameView,
+}
+
+/// `POST /api/games/{id}/moves`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The move token, e.g. `3`, `3R`, `2+5`.
+    #[serde(rename = "move")]
+    pub token: String,
+    /// If given, the move is refused (409) unless the game has exactly this many steps.
+    #[serde(default)]
+    pub seq: Option<u64>,
+}
+
+/// `POST /api/games/{id}/undo` (the body is optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UndoRequest {
+    /// If given, the undo is refused (409 `stale`) unless the game has
+    /// exactly this many steps: the step count of the view the client undoes from.
+    #[serde(default)]
+    pub seq: Option<u64>,
+    /// If given, the undo is refused (409 `stale`) unless the game has had
+    /// exactly this many undos.
+    #[serde(default)]
+    pub epoch: Option<u64>,
+}
+
+/// The answer to a move.
+#[derive(Debug, Serialize)]
+pub struct MoveResponse {
+    /// The move as played, with its sowing trace.
+    #[serde(rename = "move")]
+    pub event: MoveEvent,
+    /// The game after it.
+    pub game: GameView,
+}
+
+/// `POST /api/games/{id}/join`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The invite secret from the invite link (not needed for a game in the lobby).
+    #[serde(default)]
+    pub invite: Option<String>,
+    /// The joining player's nickname (1–24 characters, plain text).
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// `POST /api/games/import`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// The record text.
+    pub record: String,
+    /// How to go on playing: `hotseat` or `engine`; by default as the
+    /// record was played (its `Mode` tag, the engine's seat and level from
+    /// its `South`/`North` tag), else `hotseat`.
+    #[serde(default)]
+    pub mode: Option<Mode>,
+    /// Engine level for `engine` (default: the record's, else 3).
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// The importer's seat for `engine` (default: the record's human seat).
+    #[serde(default)]
+    pub side: Option<Side>,
+}
+
+/// `POST /api/games/{id}/resign` (the body is optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResignRequest {
+    /// What to resign: `game` (the default: the game, or the whole match)
+    /// or `round` (a match's current round only).
+    #[serde(default)]
+    pub scope: ResignScope,
+}
+
+/// What a player resigns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResignScope {
+    /// The game, or the whole match: the other side wins it.
+    #[default]
+    Game,
+    /// A match's current round: the seeds in play go to the other side,
+    /// the round is counted, and the match goes on.
+    Round,
+}
+
+/// `POST /api/games/{id}/draw`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawRequest {
+    /// `offer`, `accept` or `decline`.
+    pub action: DrawAction,
+}
+
+/// What a player does about a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    /// Offers a draw (accepts the other's offer, if there is one).
+    Offer,
+    /// Accepts the other's offer.
+    Accept,
+    /// Declines the other's offer.
+    Decline,
+}
+
+/// The answer to a draw request.
+#[derive(Debug, Serialize)]
+pub struct DrawResponse {
+    /// Whether the game ended in a draw.
+    pub accepted: bool,
+    /// The game after it.
+    pub game: GameView,
+}
+
+/// `POST /api/games/{id}/chat`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    /// The message: 1–200 characters of plain text.
+    pub text: String,
+}
+
+/// `GET /api/games/{id}/chat` answer.
+#[derive(Debug, Serialize)]
+pub struct ChatResponse {
+    /// The last messages, oldest first.
+    pub messages: Vec<crate::store::ChatMessage>,
+}
+
+/// `GET /api/lobby` query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LobbyQuery {
+    /// Only games of this variant: `I`, `II` or `III`.
+    pub variant: Option<String>,
+    /// Games per list (default 20, 1 to 50).
+    pub limit: Option<u32>,
+    /// Games of each list to skip (default 0, at most 10 000).
+    pub offset: Option<u32>,
+    /// Comma-separated ids (at most 100) for `mine`: the games whose seats this browser holds.
+    pub ids: Option<String>,
+}
+
+/// `GET /api/lobby` answer.
+#[derive(Debug, Serialize)]
+pub struct LobbyResponse {
+    /// Public online games waiting for a second player.
+    pub open: Vec<ListedGame>,
+    /// Games being played.
+    pub playing: Vec<ListedGame>,
+    /// The games asked for by `ids`.
+    pub mine: Vec<ListedGame>,
+}
+
+/// `GET /api/games` query.
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    /// At most this many games (default 50, at most 500).
+    pub limit: Option<u32>,
+    /// Only games with this status: `waiting`, `playing` or `over`.
+    pub status: Option<String>,
+}
+
+/// `GET /api/games/{id}` query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameQuery {
+    /// Only the steps from this index on in `history` (0-based): the
+    /// history in pages, or what a client that has the first N lacks.
+    pub history_from: Option<u64>,
+}
+
+/// `GET /api/games` answer.
+#[derive(Debug, Serialize)]
+pub struct ListResponse {
+    /// The games, most recently changed first.
+    pub games: Vec<ListedGame>,
+}
+
+/// The answer to a hint.
+#[derive(Debug, Serialize)]
+pub struct HintResponse {
+    /// The suggested move token.
+    #[serde(rename = "move")]
+    pub token: String,
+    /// Expected final margin in seeds for the player to move.
+    pub score: i32,
+}
+
+/// `POST /api/games/{id}/analysis`: every field optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    /// Engine time per position, [`MIN_MOVETIME_MS`] to [`MAX_MOVETIME_MS`]
+    /// (default [`DEFAULT_MOVETIME_MS`]).
+    ///
+    /// [`MIN_MOVETIME_MS`]: crate::jobs::analysis::MIN_MOVETIME_MS
+    /// [`MAX_MOVETIME_MS`]: crate::jobs::analysis::MAX_MOVETIME_MS
+    /// [`DEFAULT_MOVETIME_MS`]: crate::jobs::analysis::DEFAULT_MOVETIME_MS
+    #[serde(default)]
+    pub movetime_ms: Option<u64>,
+}
+
+/// `GET /api/games/{id}/analysis` query.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisQuery {
+    /// Send the plies from this one on (those before were received already).
+    #[serde(default)]
+    pub from: Option<usize>,
+}

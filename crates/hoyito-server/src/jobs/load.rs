@@ -1,0 +1,52 @@
+//! Loading a game on first use ([`AppState::slot`]): read from the store,
+//! replayed off the async executor, held in memory, and its engine and its
+//! clock's timer started again.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use crate::error::ApiError;
+use crate::jobs::engine::kick_engine;
+use crate::room::live::LiveGame;
+use crate::state::{AppState, Slot};
+
+impl AppState {
+    /// The game with this id, loaded from the store (and replayed) on first use.
+    pub(crate) async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if let Some(s) = self.cached(id) {
+            s.last_used.store(crate::store::now(), Ordering::Relaxed);
+            return Ok(s);
+        }
+        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(ApiError::no_game(id));
+        }
+        self.make_room()?;
+        let key = id.to_string();
+        let loaded = self.db(move |s| s.load(&key)).await?;
+        let Some(stored) = loaded else {
+            return Err(ApiError::no_game(id));
+        };
+        let timed = stored.meta.clock.is_some();
+        let key = id.to_string();
+        let mut game = AppState::rules(move || {
+            let game = LiveGame::restore(stored)
+                .map_err(|e| ApiError::internal(format!("game {key} does not replay: {}", e.message)))?;
+            game.room.warm();
+            Ok(game)
+        })
+        .await?;
+        if timed {
+            let key = id.to_string();
+            game.times = self.db(move |s| s.step_times(&key)).await?;
+        }
+        let slot = self.insert(id.to_string(), game);
+        kick_engine(self.clone(), slot.clone());
+        if timed {
+            let mut g = slot.game.lock().await;
+            if g.clock_timer.is_none() {
+                crate::jobs::clock::arm(self.clone(), slot.clone(), &mut g);
+            }
+        }
+        Ok(slot)
+    }
+}

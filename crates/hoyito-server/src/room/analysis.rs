@@ -1,0 +1,179 @@
+//! An analysis of a game as the API sends (and the database stores) it:
+//! [`AnalysisView`], its plies and each side's summary. The analysis is
+//! made by [`crate::jobs::analysis`].
+
+use std::collections::HashMap;
+
+use hoyito_core::Side;
+use hoyito_engine::review::{Mark, SideStats};
+use serde::{Deserialize, Serialize};
+
+use crate::room::live::LiveGame;
+
+/// A legal move with its score.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveScore {
+    /// The move's token.
+    pub token: String,
+    /// Expected final margin for the mover after this move, in seeds.
+    pub score: i32,
+    /// Whether `score` is proved.
+    pub exact: bool,
+}
+
+/// The move that led to a ply, judged against the best move of the
+/// position it was played in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedMove {
+    /// The mover.
+    pub side: Side,
+    /// Its token.
+    pub token: String,
+    /// Its score for the mover.
+    pub score: i32,
+    /// Seeds lost against the best move (0 for a best move).
+    pub loss: i32,
+    /// `best`, `inaccuracy`, `mistake` or `blunder`.
+    pub mark: String,
+    /// The best move of that position, and its score.
+    pub best: String,
+    /// The best move's score.
+    pub best_score: i32,
+    /// The comment written after the move in an annotated record.
+    pub comment: String,
+}
+
+/// One move of the best line, with the position after it (for showing
+/// the line on the board).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineStep {
+    /// The mover.
+    pub side: Side,
+    /// The move's token.
+    pub token: String,
+    /// The board after it.
+    pub board: Vec<u8>,
+    /// `[south, north]` captured after it.
+    pub captured: [u8; 2],
+}
+
+/// Longest best line sent with a ply.
+pub const MAX_LINE: usize = 16;
+
+/// The analysis of one ply: the position after step `ply` of the game (0:
+/// the start).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlyAnalysis {
+    /// The step after which this position stands (0: the start).
+    pub ply: usize,
+    /// The side to move, `null` once the game (or round) is over.
+    pub to_move: Option<Side>,
+    /// The expected final margin for South, in seeds.
+    pub eval: i32,
+    /// Whether `eval` is proved (tablebases, the exact search, or the end).
+    pub exact: bool,
+    /// The best move, `null` once over.
+    pub best: Option<String>,
+    /// Its principal variation, starting with it.
+    pub pv: Vec<String>,
+    /// The first [`MAX_LINE`] moves of the principal variation with the
+    /// position after each.
+    pub line: Vec<LineStep>,
+    /// Every legal move with its score, best first.
+    pub moves: Vec<MoveScore>,
+    /// The move that led here, if step `ply` was a move.
+    pub played: Option<PlayedMove>,
+}
+
+/// A side's totals: moves, average loss, marks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SideSummary {
+    /// Moves reviewed.
+    pub moves: u32,
+    /// Seeds lost per move on average.
+    pub average_loss: f64,
+    /// How many moves got each mark.
+    pub counts: HashMap<String, u32>,
+}
+
+impl From<SideStats> for SideSummary {
+    fn from(s: SideStats) -> SideSummary {
+        SideSummary {
+            moves: s.moves,
+            average_loss: (s.average_loss() * 100.0).round() / 100.0,
+            counts: Mark::ALL
+                .iter()
+                .map(|&m| (m.name().to_string(), s.count(m)))
+                .collect(),
+        }
+    }
+}
+
+/// The thresholds of the marks, in seeds lost.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Thresholds {
+    /// Fewest seeds lost for an inaccuracy.
+    pub inaccuracy: i32,
+    /// For a mistake.
+    pub mistake: i32,
+    /// For a blunder.
+    pub blunder: i32,
+}
+
+/// An analysis as the API sends (and the database stores) it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisView {
+    /// Identifies this run of the analysis: requests that joined it see the same.
+    pub id: String,
+    /// `running` or `done`.
+    pub status: String,
+    /// The game's undo count and steps when the analysis started.
+    pub epoch: u64,
+    /// Steps analysed: plies 0 to `seq`.
+    pub seq: u64,
+    /// Engine time per position.
+    pub movetime_ms: u64,
+    /// When it started (ms since the epoch).
+    pub created_ms: i64,
+    /// Plies in all (`seq + 1`).
+    pub total: usize,
+    /// Plies analysed so far.
+    pub done: usize,
+    /// The first ply in `plies` (the `from` of the request).
+    pub from: usize,
+    /// The plies analysed, from `from`.
+    pub plies: Vec<PlyAnalysis>,
+    /// Each side's totals, once done.
+    pub summary: Option<HashMap<String, SideSummary>>,
+    /// The thresholds of the marks.
+    pub thresholds: Thresholds,
+}
+
+impl AnalysisView {
+    /// This view with only the plies from `from` on.
+    pub(crate) fn plies_from(&self, from: usize) -> AnalysisView {
+        let from = from.min(self.plies.len());
+        AnalysisView {
+            from,
+            plies: self.plies[from..].to_vec(),
+            ..self.clone()
+        }
+    }
+
+    /// The comment of each move of each round (for the annotated record).
+    pub fn comments(&self, game: &LiveGame) -> Vec<Vec<Option<String>>> {
+        let mut out: Vec<Vec<Option<String>>> = vec![Vec::new()];
+        for s in game.room.steps().iter().take(self.seq as usize) {
+            match s.kind {
+                "round" => out.push(Vec::new()),
+                "move" => {
+                    let ply = self.plies.get(s.seq as usize);
+                    let comment = ply.and_then(|p| p.played.as_ref()).map(|m| m.comment.clone());
+                    out.last_mut().expect("a round").push(comment);
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,197 @@
+//! [`LiveGame`]: a game held in memory — its room ([`Room`]: the steps, the
+//! checks of every step, undo and the view, shared with the browser) and
+//! what the server adds: the seats' tokens, the draw offer, the clocks'
+//! times, the engine's search and the chat's flood counts.
+//!
+//! Changing a game is two-phase so that nothing changes unless the step was
+//! stored: the room's `prepare` plays a move once on a copy of the position
+//! (recording its sowing trace), the caller stores it, then its `commit`
+//! takes the position after it without sowing again, which cannot fail.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use hoyito_core::Side;
+use hoyito_room::{Room, Seat, Setup};
+
+use crate::auth::secret_matches;
+use crate::error::ApiError;
+use crate::store::{DrawOffer, Meta, Mode, StoredGame, Summary};
+
+impl Meta {
+    /// What the game's room is opened with.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            mode: self.mode,
+            rules: self.rules,
+            is_match: self.is_match,
+            engine_side: self.engine_side,
+            start: self.start.clone(),
+        }
+    }
+}
+
+/// A game in memory.
+#[derive(Debug)]
+pub struct LiveGame {
+    /// What was fixed at creation.
+    pub meta: Meta,
+    /// The game's steps and their rules.
+    pub room: Room,
+    /// The engine is searching.
+    pub thinking: bool,
+    /// Stops the current engine search.
+    pub stop: Arc<AtomicBool>,
+    /// The draw offer made last (online games), as stored in the database:
+    /// it waits for an answer only while the game has the steps it had when
+    /// offered ([`LiveGame::pending_draw`]), so any stored step withdraws it.
+    pub draw_offer: Option<DrawOffer>,
+    /// The database's count of draw offers stored or cleared in this game
+    /// ([`StoredGame::draw_rev`]): tells which of two copies is newer.
+    pub draw_rev: u64,
+    /// The step count at each side's last draw offer: one offer per move.
+    /// Kept in memory by the node that took the offer (and learnt from a
+    /// stored offer when the game is loaded); a restarted server lets a
+    /// player whose offer was declined offer again at the same move.
+    pub draw_offered_at: [Option<u64>; 2],
+    /// When each stored step was stored (ms since the epoch; `None` for
+    /// imported steps), for the clocks.
+    pub times: Vec<Option<i64>>,
+    /// The timer that ends the game when the running clock runs out.
+    pub clock_timer: Option<tokio::task::AbortHandle>,
+    /// When each side's last chat messages were sent (the flood limit).
+    pub chat_sent: [std::collections::VecDeque<i64>; 2],
+    /// The rematch asked for through this node, if any.
+    pub rematch: Option<crate::room::view::RematchView>,
+}
+
+/// `side`'s index in per-side arrays: south 0, north 1.
+pub(crate) fn side_index(side: Side) -> usize {
+    match side {
+        Side::South => 0,
+        Side::North => 1,
+    }
+}
+
+impl LiveGame {
+    /// A game with no steps.
+    ///
+    /// # Errors
+    /// 422 if the stored start position is not valid notation.
+    pub fn new(meta: Meta, epoch: u64) -> Result<LiveGame, ApiError> {
+        let room = Room::new(meta.setup(), epoch)?;
+        Ok(LiveGame::with_room(meta, room))
+    }
+
+    /// A game around `room`, opened for `meta`.
+    pub fn with_room(meta: Meta, room: Room) -> LiveGame {
+        LiveGame {
+            meta,
+            room,
+            thinking: false,
+            stop: Arc::new(AtomicBool::new(false)),
+            draw_offer: None,
+            draw_rev: 0,
+            draw_offered_at: [None, None],
+            times: Vec::new(),
+            clock_timer: None,
+            chat_sent: Default::default(),
+            rematch: None,
+        }
+    }
+
+    /// Rebuilds a game by replaying stored steps.
+    ///
+    /// # Errors
+    /// If a stored step does not replay (a corrupt database or an invalid import).
+    pub fn replay(meta: Meta, epoch: u64, steps: &[String]) -> Result<LiveGame, ApiError> {
+        let room = Room::replay(meta.setup(), epoch, steps)?;
+        Ok(LiveGame::with_room(meta, room))
+    }
+
+    /// Rebuilds a game as stored: replays its steps and takes its draw
+    /// offer if it still waits.
+    ///
+    /// # Errors
+    /// As [`LiveGame::replay`].
+    pub fn restore(stored: StoredGame) -> Result<LiveGame, ApiError> {
+        let mut g = LiveGame::replay(stored.meta, stored.undos, &stored.steps)?;
+        g.draw_offer = stored.draw_offer;
+        g.draw_rev = stored.draw_rev;
+        if let Some(side) = g.pending_draw() {
+            g.draw_offered_at[side_index(side)] = Some(g.room.seq());
+        }
+        Ok(g)
+    }
+
+    /// The side whose draw offer waits for an answer: offered at the
+    /// current step of a game that goes on.
+    pub fn pending_draw(&self) -> Option<Side> {
+        self.draw_offer
+            .filter(|o| o.seq == self.room.seq() && self.room.stop().is_none())
+            .map(|o| o.side)
+    }
+
+    /// The seat a token holds, if any (the game keeps the tokens' hashes).
+    pub fn seat_of(&self, token: Option<&str>) -> Option<Seat> {
+        let token = token?;
+        let t = &self.meta.tokens;
+        let south = t.south.as_deref().is_some_and(|h| secret_matches(token, h));
+        let north = t.north.as_deref().is_some_and(|h| secret_matches(token, h));
+        match (south, north) {
+            (true, true) => Some(Seat::Both),
+            (true, false) => Some(Seat::One(Side::South)),
+            (false, true) => Some(Seat::One(Side::North)),
+            (false, false) => None,
+        }
+    }
+
+    /// Takes the stored state of `fresh` (the same game reloaded from the
+    /// database after another server node changed it), keeping what only
+    /// this node knows: the engine's search, the clock's timer, the chat
+    /// flood counts, the rematch asked for. A copy older than this game (fewer steps at the same
+    /// undo count, or fewer undos: read before a change this node made
+    /// meanwhile) is left out: returns whether the copy was taken. The
+    /// copy's draw offer is taken if the copy is further on, or at the same
+    /// step with at least as many draw changes stored.
+    pub fn refresh(&mut self, fresh: LiveGame) -> bool {
+        let theirs = (fresh.room.epoch(), fresh.room.seq());
+        let ours = (self.room.epoch(), self.room.seq());
+        if theirs < ours {
+            return false;
+        }
+        if theirs > ours || fresh.draw_rev >= self.draw_rev {
+            self.draw_offer = fresh.draw_offer;
+        }
+        self.draw_rev = self.draw_rev.max(fresh.draw_rev);
+        self.meta = fresh.meta;
+        self.room = fresh.room;
+        self.times = fresh.times;
+        if let Some(side) = self.pending_draw() {
+            self.draw_offered_at[side_index(side)] = Some(self.room.seq());
+        }
+        true
+    }
+
+    /// The list summary: the room's, `waiting` while an online game's
+    /// second seat is free.
+    pub fn summary(&self) -> Summary {
+        let mut s = self.room.summary();
+        if s.status == "playing"
+            && self.meta.mode == Mode::Online
+            && (self.meta.tokens.south.is_none() || self.meta.tokens.north.is_none())
+        {
+            s.status = "waiting";
+        }
+        s
+    }
+
+    /// Goes back to the first `keep` steps (after a failed store).
+    pub fn rollback(&mut self, keep: u64) {
+        self.room.rollback(keep);
+        self.times.truncate(keep as usize);
+    }
+
+    /// A trace limit for live moves.
+    pub const TRACE_LIMIT: usize = hoyito_core::MAX_TRACE_EVENTS;
+}

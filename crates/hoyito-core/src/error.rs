@@ -3,6 +3,19 @@
 
 use thiserror::Error;
 
+/// At most this many characters of an input are repeated in an error.
+pub const ECHO_CHARS: usize = 32;
+
+/// `input` as an error repeats it: whole up to [`ECHO_CHARS`] characters,
+/// else its first [`ECHO_CHARS`] and `…`, so that a huge input does not
+/// come back whole.
+pub fn echo(input: &str) -> String {
+    match input.char_indices().nth(ECHO_CHARS) {
+        None => input.to_string(),
+        Some((i, _)) => format!("{}…", &input[..i]),
+    }
+}
+
 /// An invalid rule set or option value.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RulesError {
@@ -25,7 +38,7 @@ pub enum RulesError {
     UnknownValue {
         /// What was being parsed.
         what: &'static str,
-        /// The input.
+        /// The input ([`echo`]ed).
         value: String,
         /// The accepted values.
         expected: &'static str,
@@ -55,7 +68,7 @@ pub enum RulesOptionError {
         crate::options::option_names()
     )]
     Unknown {
-        /// The name as given.
+        /// The name as given ([`echo`]ed).
         name: String,
     },
     /// The option does not take this value.
@@ -63,7 +76,7 @@ pub enum RulesOptionError {
     BadValue {
         /// The option's name (`capture_side`).
         option: &'static str,
-        /// The value as given.
+        /// The value as given ([`echo`]ed).
         value: String,
         /// What it takes: `any or opponent`, `a whole number from 4 to 12`.
         expected: String,
@@ -131,9 +144,15 @@ pub enum MoveParseReason {
     /// Nothing but spaces.
     #[error("empty token")]
     Empty,
-    /// A hole number that is not one or two digits.
-    #[error("a hole number must be 1 or 2 digits")]
-    NotDigits,
+    /// A character that is no digit, `+`, `L` or `R` where it stands.
+    #[error("{0:?} cannot stand there")]
+    Unexpected(char),
+    /// No hole number where one must be (`L`, `+5`, `2+`).
+    #[error("a hole number is missing")]
+    Missing,
+    /// A hole number of more than two digits.
+    #[error("a hole number has 1 or 2 digits")]
+    TooLong,
     /// A hole number that is 0 or larger than the holes per row.
     #[error("hole number out of range")]
     OutOfRange,
@@ -143,7 +162,7 @@ pub enum MoveParseReason {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("bad move token {token:?}: {reason}; expected a hole number 1..{holes} with an optional L/R suffix, or a two-hole opening like 2+5")]
 pub struct MoveParseError {
-    /// The token as given.
+    /// The token as given ([`echo`]ed).
     pub token: String,
     /// What was wrong.
     pub reason: MoveParseReason,

@@ -112,7 +112,7 @@ impl Position {
     pub fn parse_move(&self, token: &str) -> Result<Move, MoveParseError> {
         let n = self.rules().holes();
         let err = |reason| MoveParseError {
-            token: token.to_string(),
+            token: crate::error::echo(token),
             reason,
             holes: n,
         };
@@ -127,10 +127,16 @@ impl Position {
         };
         let dir = dir.unwrap_or_else(|| self.chosen_directions()[self.to_move()].unwrap_or(Direction::Ccw));
         let hole = |s: &str| -> Result<usize, MoveParseError> {
-            if s.is_empty() || s.len() > 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(err(MoveParseReason::NotDigits));
+            if let Some(c) = s.chars().find(|c| !c.is_ascii_digit()) {
+                return Err(err(MoveParseReason::Unexpected(c)));
             }
-            let k: usize = s.parse().map_err(|_| err(MoveParseReason::NotDigits))?;
+            if s.is_empty() {
+                return Err(err(MoveParseReason::Missing));
+            }
+            if s.len() > 2 {
+                return Err(err(MoveParseReason::TooLong));
+            }
+            let k: usize = s.parse().map_err(|_| err(MoveParseReason::TooLong))?;
             if k == 0 || k > n {
                 return Err(err(MoveParseReason::OutOfRange));
             }
@@ -321,6 +327,32 @@ fn parse_setup(rules: &Rules, text: &str) -> Result<Setup, PositionError> {
 mod tests {
     use super::*;
     use crate::rules::{RulesSpec, Variant};
+
+    #[test]
+    fn a_bad_token_is_told_what_is_wrong_with_it() {
+        let pos = Position::new(Rules::standard(Variant::I));
+        let reason = |t: &str| pos.parse_move(t).unwrap_err().reason;
+        assert_eq!(reason("  "), MoveParseReason::Empty);
+        assert_eq!(reason("3X"), MoveParseReason::Unexpected('X'));
+        assert_eq!(reason("x3"), MoveParseReason::Unexpected('x'));
+        assert_eq!(reason("2-5"), MoveParseReason::Unexpected('-'));
+        assert_eq!(reason("L"), MoveParseReason::Missing);
+        assert_eq!(reason("+5"), MoveParseReason::Missing);
+        assert_eq!(reason("2+"), MoveParseReason::Missing);
+        assert_eq!(reason("333"), MoveParseReason::TooLong);
+        assert_eq!(reason("0"), MoveParseReason::OutOfRange);
+        assert_eq!(reason("7"), MoveParseReason::OutOfRange);
+        assert_eq!(
+            pos.parse_move("3X").unwrap_err().to_string(),
+            "bad move token \"3X\": 'X' cannot stand there; expected a hole number 1..6 \
+             with an optional L/R suffix, or a two-hole opening like 2+5"
+        );
+        // A huge token comes back as its first characters only.
+        let huge = "3".repeat(5000);
+        let e = pos.parse_move(&huge).unwrap_err();
+        assert_eq!(e.token, format!("{}…", "3".repeat(crate::error::ECHO_CHARS)));
+        assert!(e.to_string().len() < 200, "{e}");
+    }
 
     #[test]
     fn tokens() {

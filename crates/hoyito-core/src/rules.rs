@@ -71,7 +71,7 @@ impl FromStr for Variant {
             "III" | "iii" | "3" => Ok(Variant::III),
             _ => Err(RulesError::UnknownValue {
                 what: "variant",
-                value: s.to_string(),
+                value: crate::error::echo(s),
                 expected: "I, II or III",
             }),
         }
@@ -184,7 +184,7 @@ macro_rules! option_names {
                     $($name => Ok($ty::$var),)*
                     _ => Err(RulesError::UnknownValue {
                         what: $what,
-                        value: s.to_string(),
+                        value: crate::error::echo(s),
                         expected: $expected,
                     }),
                 }

@@ -66,7 +66,7 @@ impl FromStr for Side {
             "n" | "north" | "p2" | "2" => Ok(Side::North),
             _ => Err(crate::error::RulesError::UnknownValue {
                 what: "side",
-                value: s.to_string(),
+                value: crate::error::echo(s),
                 expected: "south or north",
             }),
         }

@@ -306,15 +306,37 @@ impl Engine {
     /// first: the move, its score in seeds from the side to move's view, and
     /// its principal variation (starting with the move).
     pub fn analyze(&mut self, game: &Game, limits: Limits, stop: &AtomicBool) -> Vec<(Move, i32, Vec<Move>)> {
+        self.analyze_search(game, limits, stop).0
+    }
+
+    /// As [`Engine::analyze`], with the search's summary: the depth
+    /// completed (MCTS: the length of its principal variation), the nodes
+    /// (MCTS: playouts) and the time spent.
+    pub fn analyze_search(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> (Vec<(Move, i32, Vec<Move>)>, SearchResult) {
         if game.is_over() {
-            return Vec::new();
+            let none = SearchResult {
+                best: None,
+                score: 0,
+                pv: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                time_ms: 0,
+            };
+            return (Vec::new(), none);
         }
         if self.kind == EngineKind::Mcts {
-            return mcts::search(game, limits, stop, &mut self.rng, &mut |_| {}).1;
+            let (res, moves) = mcts::search(game, limits, stop, &mut self.rng, &mut |_| {});
+            return (moves, res);
         }
         let limits = self.spec().map_or(limits, |s| s.cap(limits));
-        let (moves, _) = self.alpha_beta(game, limits, stop, true, &mut |_| {});
-        moves.into_iter().map(|(m, v, pv)| (m, to_seeds(v), pv)).collect()
+        let (moves, res) = self.alpha_beta(game, limits, stop, true, &mut |_| {});
+        let moves = moves.into_iter().map(|(m, v, pv)| (m, to_seeds(v), pv)).collect();
+        (moves, res)
     }
 }
 

@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,6 +14,7 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{engine_err, tablebase_err};
 use crate::game::game_of;
+use crate::interrupt::interruptible;
 use crate::rules;
 
 /// Largest transposition table accepted, in MiB.
@@ -135,7 +135,8 @@ fn tokens(pos: &Position, line: &[Move]) -> Vec<String> {
     pos.line_tokens(line)
 }
 
-/// Analyses `game` (every move's score) with the GIL released.
+/// Analyses `game` (every move's score) with the GIL released; Ctrl-C
+/// stops it with `KeyboardInterrupt`.
 pub(crate) fn analyze<'py>(
     py: Python<'py>,
     engine: &mut Engine,
@@ -147,7 +148,7 @@ pub(crate) fn analyze<'py>(
     let limits = limits(level, time, depth)?;
     let g = game.clone();
     let began = Instant::now();
-    let moves = py.detach(|| engine.analyze(&g, limits, &AtomicBool::new(false)));
+    let (moves, res) = interruptible(py, |stop| engine.analyze_search(&g, limits, stop))?;
     let time_ms = began.elapsed().as_millis() as u64;
     let pos = *game.position();
     let d = PyDict::new(py);
@@ -164,12 +165,15 @@ pub(crate) fn analyze<'py>(
         list.append(item)?;
     }
     d.set_item("moves", list)?;
-    d.set_item("depth", limits.depth)?;
+    // The depth completed: with a time limit, how far the search got.
+    d.set_item("depth", (!moves.is_empty()).then_some(res.depth))?;
+    d.set_item("nodes", res.nodes)?;
     d.set_item("time_ms", time_ms)?;
     Ok(d)
 }
 
-/// The engine's move choice for `game` with the GIL released.
+/// The engine's move choice for `game` with the GIL released; Ctrl-C
+/// stops it with `KeyboardInterrupt`.
 pub(crate) fn search(
     py: Python<'_>,
     engine: &mut Engine,
@@ -180,7 +184,7 @@ pub(crate) fn search(
 ) -> PyResult<SearchResult> {
     let limits = limits(level, time, depth)?;
     let g = game.clone();
-    Ok(py.detach(|| engine.search(&g, limits, &AtomicBool::new(false), &mut |_| {})))
+    interruptible(py, |stop| engine.search(&g, limits, stop, &mut |_| {}))
 }
 
 /// A reusable engine: keeps its transposition table between searches
@@ -342,10 +346,8 @@ pub struct PyTablebase {
     tables: Arc<Tables>,
 }
 
-#[pymethods]
 impl PyTablebase {
-    #[new]
-    fn new(dir: PathBuf) -> PyTablebase {
+    fn at(dir: PathBuf) -> PyTablebase {
         PyTablebase {
             tables: Arc::new(Tables {
                 dir,
@@ -353,11 +355,33 @@ impl PyTablebase {
             }),
         }
     }
+}
+
+#[pymethods]
+impl PyTablebase {
+    #[new]
+    fn new(dir: PathBuf) -> PyResult<PyTablebase> {
+        if !dir.is_dir() {
+            let what = if dir.exists() {
+                "is not a directory"
+            } else {
+                "does not exist"
+            };
+            return Err(tablebase_err(format!(
+                "{} {what}: expected the directory of a tablebase (made by Tablebase.build or `hoyito tablebase build`)",
+                dir.display()
+            )));
+        }
+        Ok(PyTablebase::at(dir))
+    }
 
     /// Tablebase.build(dir, max_seeds, **rules) -> Tablebase
     ///
     /// Solves the layers of 4, 8, ..., max_seeds seeds in play for these
     /// rules into `dir` (reusing valid layer files), with the GIL released.
+    /// Ctrl-C stops it with `KeyboardInterrupt`: the layers already solved
+    /// stay, the one being solved keeps its saved state, and building again
+    /// resumes it; no layer file is ever left half written.
     /// Small boards only in reasonable time (2x4, 2x5; 2x6 up to about 24
     /// seeds).
     #[staticmethod]
@@ -378,14 +402,17 @@ impl PyTablebase {
             }
         };
         let d = dir.clone();
+        // The stream solver: it stops within a block when asked, and a
+        // build started again resumes where it stopped.
         let options = BuildOptions {
             progress: None,
-            solver: Solver::Auto,
+            solver: Solver::Stream,
         };
-        let tb = py
-            .detach(move || Tablebase::build(r, &d, max, options, |_| {}))
-            .map_err(tablebase_err)?;
-        let out = PyTablebase::new(dir);
+        let tb = interruptible(py, move |stop| {
+            Tablebase::build_until(r, &d, max, options, Some(stop), |_| {})
+        })?
+        .map_err(tablebase_err)?;
+        let out = PyTablebase::at(dir);
         out.tables
             .open
             .lock()

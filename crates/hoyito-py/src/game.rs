@@ -5,9 +5,9 @@ use hoyito_core::{Game, MoveError, PlayError, Position, Record, Side};
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
-use crate::errors::{illegal, notation_err};
+use crate::errors::{illegal, notation_err, IllegalMove};
 use crate::matchplay::PyMatch;
 use crate::{actions, convert, engine, rules};
 
@@ -82,29 +82,89 @@ pub(crate) fn legal_list<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound
 /// with the rules; an illegal one raises `hoyito.IllegalMove` (a
 /// `ValueError`) with the reason and the legal moves, and leaves the game
 /// unchanged. Games can be copied and pickled.
-#[pyclass(name = "Game", module = "hoyito._hoyito")]
+///
+/// Games compare equal (`==`) and hash alike when they have the same rules,
+/// start and moves; like a list, a game's hash changes when a move is
+/// played, so do not change a game while it is a dict key. `Game` can be
+/// subclassed: copies, pickles and `from_record`/`from_notation` called on
+/// the subclass give instances of the subclass (its `__init__` must accept
+/// no arguments).
+#[pyclass(name = "Game", module = "hoyito._hoyito", subclass)]
 #[derive(Clone)]
 pub struct PyGame {
     pub(crate) game: Game,
 }
 
+/// `game` as an instance of `cls` (`Game` or a subclass of it), with the
+/// instance attributes of `like` when given.
+fn instance_of<'py>(
+    cls: &Bound<'py, PyType>,
+    game: Game,
+    like: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = cls.py();
+    if cls.is(py.get_type::<PyGame>()) {
+        return Ok(Bound::new(py, PyGame { game })?.into_any());
+    }
+    let obj = cls.call0()?;
+    obj.cast::<PyGame>()?.borrow_mut().game = game;
+    if let Some(dict) = like.and_then(|l| l.getattr("__dict__").ok()) {
+        obj.getattr("__dict__")?.call_method1("update", (dict,))?;
+    }
+    Ok(obj)
+}
+
+/// Refuses a position holding more seeds than the rules' game: such a
+/// position cannot arise, and its observations would leave their bounds.
+fn check_seeds(pos: &Position) -> PyResult<()> {
+    let (cap, res) = (pos.captured(), pos.reserve());
+    let total = [pos.in_play(), cap.south, cap.north, res.south, res.north]
+        .iter()
+        .map(|&n| n as u32)
+        .sum::<u32>();
+    let rules = pos.rules();
+    if total > rules.total_seeds() {
+        return Err(notation_err(format!(
+            "the position holds {total} seeds (board, captures and reserves): expected at most {}, \
+             the seeds of a game of 2x{} holes of {}",
+            rules.total_seeds(),
+            rules.holes(),
+            rules.seeds()
+        )));
+    }
+    Ok(())
+}
+
+impl PyGame {
+    /// What `==` and `hash` compare: the rules, the start, the moves and a concession.
+    fn key(&self) -> (&hoyito_core::Rules, &Position, &[hoyito_core::Move], Option<Side>) {
+        (
+            self.game.rules(),
+            self.game.start(),
+            self.game.moves(),
+            self.game.conceded(),
+        )
+    }
+}
+
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (variant="I", holes=6, seeds=4, skip_origin=false, direction="fixed",
-        two_hole_opening=false, repetition="even", capture_side="any"))]
+    #[pyo3(signature = (variant=None, holes=None, seeds=None, skip_origin=None, direction=None,
+        two_hole_opening=None, repetition=None, capture_side=None),
+        text_signature = "(variant='I', holes=6, seeds=4, skip_origin=False, direction='fixed', two_hole_opening=False, repetition='even', capture_side='any')")]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        variant: &str,
-        holes: i64,
-        seeds: i64,
-        skip_origin: bool,
-        direction: &str,
-        two_hole_opening: bool,
-        repetition: &str,
-        capture_side: &str,
+        variant: Option<&Bound<'_, PyAny>>,
+        holes: Option<&Bound<'_, PyAny>>,
+        seeds: Option<&Bound<'_, PyAny>>,
+        skip_origin: Option<&Bound<'_, PyAny>>,
+        direction: Option<&Bound<'_, PyAny>>,
+        two_hole_opening: Option<&Bound<'_, PyAny>>,
+        repetition: Option<&Bound<'_, PyAny>>,
+        capture_side: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let r = rules::from_args(
+        let r = rules::from_args([
             variant,
             holes,
             seeds,
@@ -113,7 +173,7 @@ impl PyGame {
             two_hole_opening,
             repetition,
             capture_side,
-        )?;
+        ])?;
         Ok(PyGame { game: Game::new(r) })
     }
 
@@ -123,14 +183,17 @@ impl PyGame {
     /// docs/NOTATION.md (e.g. "0,2,1,1/3,0,1,0 s 10-14"), under the given
     /// rules options (the board must have 2 x holes entries). Raises
     /// `NotationError` for text that cannot be read.
-    #[staticmethod]
+    #[classmethod]
     #[pyo3(signature = (text, **rules))]
-    fn from_notation(text: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+    fn from_notation<'py>(
+        cls: &Bound<'py, PyType>,
+        text: &str,
+        rules: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let r = rules::from_kwargs(rules)?;
         let pos = Position::from_notation(r, text).map_err(notation_err)?;
-        Ok(PyGame {
-            game: Game::from_position(pos),
-        })
+        check_seeds(&pos)?;
+        instance_of(cls, Game::from_position(pos), None)
     }
 
     /// Game.from_record(text) -> Game
@@ -138,11 +201,11 @@ impl PyGame {
     /// A game read from a game record (the format of `record()`; its tags
     /// give the rules) with every move replayed. Raises `NotationError`
     /// for a record that cannot be read or holds a match.
-    #[staticmethod]
-    fn from_record(text: &str) -> PyResult<PyGame> {
+    #[classmethod]
+    fn from_record<'py>(cls: &Bound<'py, PyType>, text: &str) -> PyResult<Bound<'py, PyAny>> {
         let record = Record::read(text).map_err(notation_err)?;
         match record.game() {
-            Some(g) => Ok(PyGame { game: g.clone() }),
+            Some(g) => instance_of(cls, g.clone(), None),
             None => Err(notation_err("the record holds a match: use Match.from_record")),
         }
     }
@@ -374,35 +437,51 @@ impl PyGame {
 
     /// copy() -> Game
     ///
-    /// An independent copy.
-    fn copy(&self) -> PyGame {
-        self.clone()
+    /// An independent copy (of the same class).
+    fn copy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let game = slf.borrow().game.clone();
+        instance_of(&slf.get_type(), game, Some(slf.as_any()))
     }
 
-    fn __copy__(&self) -> PyGame {
-        self.clone()
+    fn __copy__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::copy(slf)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
-        self.clone()
+    fn __deepcopy__<'py>(slf: &Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let copy = Self::copy(slf)?;
+        if let Ok(dict) = slf.getattr("__dict__") {
+            let deep = slf
+                .py()
+                .import("copy")?
+                .getattr("deepcopy")?
+                .call1((dict, _memo))?;
+            copy.setattr("__dict__", deep)?;
+        }
+        Ok(copy)
     }
 
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let ctor = py.get_type::<PyGame>().getattr("from_record")?;
-        (ctor, (record_text(&self.game),)).into_pyobject(py)
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let ctor = slf.get_type().getattr("from_record")?;
+        let args = (record_text(&slf.borrow().game),);
+        match slf.getattr("__dict__") {
+            Ok(dict) => (ctor, args, dict).into_pyobject(py),
+            Err(_) => (ctor, args).into_pyobject(py),
+        }
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.cast::<PyGame>() {
-            Ok(o) => {
-                let o = o.borrow();
-                o.game.rules() == self.game.rules()
-                    && o.game.start() == self.game.start()
-                    && o.game.moves() == self.game.moves()
-                    && o.game.conceded() == self.game.conceded()
-            }
+            Ok(o) => self.key() == o.borrow().key(),
             Err(_) => false,
         }
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.key().hash(&mut h);
+        h.finish()
     }
 
     fn __repr__(&self) -> String {
@@ -488,16 +567,20 @@ pub(crate) fn game_of(obj: &Bound<'_, PyAny>) -> PyResult<Game> {
     )))
 }
 
-/// The side a `concede` call names: "south" or "north".
+/// The side a `concede` call names: "south" or "north" (else an
+/// `IllegalMove` that says so).
 pub(crate) fn concession_side(py: Python<'_>, side: &str) -> PyResult<Side> {
     match side {
         "south" => Ok(Side::South),
         "north" => Ok(Side::North),
-        _ => Err(illegal(
-            py,
-            &format!("concede:{side}"),
-            &format!("{side:?} is no side: expected \"south\" or \"north\""),
-            &[],
-        )),
+        _ => {
+            let err = IllegalMove::new_err(format!(
+                "cannot concede for {:?}: expected \"south\" or \"north\"",
+                hoyito_core::error::echo(side)
+            ));
+            let _ = err.value(py).setattr("move", format!("concede:{side}"));
+            let _ = err.value(py).setattr("legal_moves", PyList::empty(py));
+            Err(err)
+        }
     }
 }

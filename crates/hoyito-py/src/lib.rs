@@ -21,6 +21,7 @@ mod convert;
 mod engine;
 pub mod errors;
 mod game;
+mod interrupt;
 mod matchplay;
 mod rules;
 mod vector;

@@ -24,20 +24,21 @@ pub struct PyMatch {
 #[pymethods]
 impl PyMatch {
     #[new]
-    #[pyo3(signature = (variant="I", holes=6, seeds=4, skip_origin=false, direction="fixed",
-        two_hole_opening=false, repetition="even", capture_side="any"))]
+    #[pyo3(signature = (variant=None, holes=None, seeds=None, skip_origin=None, direction=None,
+        two_hole_opening=None, repetition=None, capture_side=None),
+        text_signature = "(variant='I', holes=6, seeds=4, skip_origin=False, direction='fixed', two_hole_opening=False, repetition='even', capture_side='any')")]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        variant: &str,
-        holes: i64,
-        seeds: i64,
-        skip_origin: bool,
-        direction: &str,
-        two_hole_opening: bool,
-        repetition: &str,
-        capture_side: &str,
+        variant: Option<&Bound<'_, PyAny>>,
+        holes: Option<&Bound<'_, PyAny>>,
+        seeds: Option<&Bound<'_, PyAny>>,
+        skip_origin: Option<&Bound<'_, PyAny>>,
+        direction: Option<&Bound<'_, PyAny>>,
+        two_hole_opening: Option<&Bound<'_, PyAny>>,
+        repetition: Option<&Bound<'_, PyAny>>,
+        capture_side: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let r = rules::from_args(
+        let r = rules::from_args([
             variant,
             holes,
             seeds,
@@ -46,7 +47,7 @@ impl PyMatch {
             two_hole_opening,
             repetition,
             capture_side,
-        )?;
+        ])?;
         Ok(PyMatch { m: Match::new(r) })
     }
 

@@ -24,9 +24,10 @@ fn set_option(spec: &mut RulesSpec, name: &str, value: &Bound<'_, PyAny>) -> PyR
     let text = match option.kind {
         OptionKind::Choice(_) if value.is_instance_of::<PyString>() => value.extract::<String>()?,
         // "II", "Hoyito II" or the number 2.
-        OptionKind::Choice(_) if option.name == "variant" && is_int => value.extract::<i128>()?.to_string(),
+        // Any size of int: the core refuses what is out of range.
+        OptionKind::Choice(_) if option.name == "variant" && is_int => value.str()?.to_string(),
         OptionKind::Choice(_) => return Err(wrong("a str")?),
-        OptionKind::Number { .. } if is_int => value.extract::<i128>()?.to_string(),
+        OptionKind::Number { .. } if is_int => value.str()?.to_string(),
         OptionKind::Number { .. } => return Err(wrong("an int")?),
         OptionKind::Flag if value.is_instance_of::<PyBool>() => value.extract::<bool>()?.to_string(),
         OptionKind::Flag => return Err(wrong("True or False")?),
@@ -48,32 +49,14 @@ pub(crate) fn from_kwargs(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Rules>
 }
 
 /// Validated rules from the explicit arguments of `Game(...)` and
-/// `Match(...)`, in the table's order (a test checks their names and
-/// defaults against it).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn from_args(
-    variant: &str,
-    holes: i64,
-    seeds: i64,
-    skip_origin: bool,
-    direction: &str,
-    two_hole_opening: bool,
-    repetition: &str,
-    capture_side: &str,
-) -> PyResult<Rules> {
-    let values = [
-        variant.to_string(),
-        holes.to_string(),
-        seeds.to_string(),
-        skip_origin.to_string(),
-        direction.to_string(),
-        two_hole_opening.to_string(),
-        repetition.to_string(),
-        capture_side.to_string(),
-    ];
+/// `Match(...)`, in the table's order (None: the default), read as the
+/// keyword arguments of `rules_dict` are.
+pub(crate) fn from_args(values: [Option<&Bound<'_, PyAny>>; 8]) -> PyResult<Rules> {
     let mut spec = RulesSpec::default();
-    for (o, v) in RULES_OPTIONS.iter().zip(&values) {
-        spec.set_option(o.id, v).map_err(rules_err)?;
+    for (o, v) in RULES_OPTIONS.iter().zip(values) {
+        if let Some(v) = v {
+            set_option(&mut spec, o.name, v)?;
+        }
     }
     Rules::try_from(spec).map_err(rules_err)
 }

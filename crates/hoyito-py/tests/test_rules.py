@@ -122,7 +122,7 @@ def test_conceding_a_round_gives_the_seeds_in_play_away():
     m = Match()
     m.play(m.legal_moves()[0])
     before = m.state()
-    with pytest.raises(hoyito.IllegalMove, match="no side"):
+    with pytest.raises(hoyito.IllegalMove, match='cannot concede for "east"'):
         m.concede("east")
     m.concede("north")
     s = m.state()

@@ -248,7 +248,7 @@ impl RulesOption {
     /// The error for an unknown option name.
     pub fn unknown(name: &str) -> RulesOptionError {
         RulesOptionError::Unknown {
-            name: name.to_string(),
+            name: crate::error::echo(name),
         }
     }
 
@@ -276,7 +276,7 @@ impl RulesOption {
     pub fn bad_value(&self, value: impl fmt::Display) -> RulesOptionError {
         RulesOptionError::BadValue {
             option: self.name,
-            value: value.to_string(),
+            value: crate::error::echo(&value.to_string()),
             expected: self.expected(),
         }
     }

@@ -155,6 +155,17 @@ fn error_texts() {
         "x".parse::<DirectionRule>().unwrap_err().to_string(),
         "bad value \"x\" for direction: expected fixed, per_player or per_move"
     );
+    // A huge value or name comes back as its first characters only.
+    let huge = "9".repeat(10_000);
+    assert_eq!(
+        e(spec.set("holes", &huge)),
+        format!(
+            "bad value \"{}…\" for holes: expected a whole number from 4 to 12",
+            "9".repeat(32)
+        )
+    );
+    assert!(e(spec.set(&huge, "1")).starts_with(&format!("unknown rules option \"{}…\"", "9".repeat(32))));
+    assert!(e(spec.set("variant", &"é".repeat(100))).contains(&format!("\"{}…\"", "é".repeat(32))));
     assert_eq!(spec, RulesSpec::default(), "a refused value changes nothing");
 }
 

@@ -128,7 +128,7 @@ impl core::str::FromStr for GameResult {
             .find(|r| r.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| crate::error::RulesError::UnknownValue {
                 what: "result",
-                value: s.to_string(),
+                value: crate::error::echo(s),
                 expected: "south, north or draw",
             })
     }

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
+
+import numpy as np
 
 from ._hoyito import Game, rules_dict
 
@@ -15,6 +18,18 @@ def check_reward(reward: str) -> str:
     if reward not in REWARDS:
         raise ValueError(f"unknown reward {reward!r}: expected one of {', '.join(REWARDS)}")
     return reward
+
+
+def action_index(action: Any) -> int:
+    """`action` as an int: a Python or NumPy integer, or a 0-d integer
+    array. Anything else (a float such as 2.7, a bool, a string) raises
+    TypeError rather than being rounded to some move."""
+    if not isinstance(action, (bool, np.bool_)):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise TypeError(f"an action is an integer, not {type(action).__name__} {action!r}"[:200])
 
 
 def total_seeds(rules: dict[str, Any]) -> int:

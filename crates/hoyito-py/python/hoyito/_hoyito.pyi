@@ -1,7 +1,7 @@
 """Type stubs of the native module (built from crates/hoyito-py/src)."""
 
 from os import PathLike
-from typing import Any, Optional, Union
+from typing import Any, Optional, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -31,12 +31,14 @@ class TablebaseError(HoyitoError):
 
 Analysis = dict[str, Any]
 
+_G = TypeVar("_G", bound="Game")
+
 class Game:
     """A single game: rules, moves played, current position; repetition rule applied."""
 
     def __init__(
         self,
-        variant: str = "I",
+        variant: Union[str, int] = "I",
         holes: int = 6,
         seeds: int = 4,
         skip_origin: bool = False,
@@ -45,10 +47,10 @@ class Game:
         repetition: str = "even",
         capture_side: str = "any",
     ) -> None: ...
-    @staticmethod
-    def from_notation(text: str, **rules: Any) -> Game: ...
-    @staticmethod
-    def from_record(text: str) -> Game: ...
+    @classmethod
+    def from_notation(cls: type[_G], text: str, **rules: Any) -> _G: ...
+    @classmethod
+    def from_record(cls: type[_G], text: str) -> _G: ...
     @property
     def rules(self) -> dict[str, Any]: ...
     @property
@@ -80,10 +82,11 @@ class Game:
     def undo(self) -> Optional[str]: ...
     def concede(self, side: str) -> None: ...
     def record(self) -> str: ...
-    def copy(self) -> Game: ...
-    def __copy__(self) -> Game: ...
-    def __deepcopy__(self, memo: Any) -> Game: ...
+    def copy(self: _G) -> _G: ...
+    def __copy__(self: _G) -> _G: ...
+    def __deepcopy__(self: _G, memo: Any) -> _G: ...
     def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
     def analyze(
         self,
         level: Optional[int] = None,
@@ -110,7 +113,7 @@ class Match:
 
     def __init__(
         self,
-        variant: str = "I",
+        variant: Union[str, int] = "I",
         holes: int = 6,
         seeds: int = 4,
         skip_origin: bool = False,

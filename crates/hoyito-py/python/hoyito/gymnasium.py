@@ -123,7 +123,7 @@ class HoyitoEnv(gymnasium.Env):
         me = _SIDES.index(self.side)
         before = self.game.captured
         mask = self.game.action_mask()
-        a = int(action)
+        a = _env.action_index(action)
         if not (0 <= a < len(mask)) or mask[a] == 0:
             if self.illegal == "raise":
                 self.game.play_action(a)  # raises IllegalMove with the reason

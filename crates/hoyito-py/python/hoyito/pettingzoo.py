@@ -110,7 +110,7 @@ class HoyitoAEC(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to move: an action is required, not None")
         before = self.game.captured
-        self.game.play_action(int(action))
+        self.game.play_action(_env.action_index(action))
         self._cumulative_rewards[agent] = 0.0
         south, north = _env.rewards(self.reward_kind, before, self.game)
         self.rewards = {"south": south, "north": north}

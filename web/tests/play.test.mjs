@@ -223,10 +223,13 @@ test('a timed game: the clocks count down, the page reconnects across a server r
 c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE moves SET at_ms = at_ms - 57000 WHERE game_id = ?", (sys.argv[2],)); c.commit()`, own.db, created.id]);
     again = await startServer(own.db, new URL(own.url).host);
     // The page reconnects by itself (its backoff may have grown to 10 s
-    // while the server was down) and shows the clock near its end, then the flag.
-    await page.waitForFunction((side) => /\b[0-3]\.\d$/.test(document.querySelector(`.clock-side[data-side="${side}"]`).textContent), loser, { timeout: 30000 });
+    // while the server was down, longer than the 3 s left): it shows the
+    // clock near its end or, if the flag fell first, the flag; then the flag.
+    await page.waitForFunction((side) => /\b[0-3]\.\d$/.test(document.querySelector(`.clock-side[data-side="${side}"]`).textContent)
+      || /You ran out of time/.test(document.getElementById('summary').textContent), loser, { timeout: 30000 });
     await page.waitForFunction(() => /You ran out of time/.test(document.getElementById('summary').textContent), null, { timeout: 10000 });
     assert.ok(await page.locator('#conn').isHidden());
+    assert.match(await page.textContent(`.clock-side[data-side="${loser}"]`), /\b0:00$/, 'a fallen flag shows no time left');
     assert.match(await page.textContent('#summary'), /How it ended: time ran out/);
     assert.match(await page.textContent('#moves li:last-child'), /You ran out of time/);
     assert.equal(await page.locator('.hole.legal').count(), 0);

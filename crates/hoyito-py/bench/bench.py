@@ -11,6 +11,14 @@
    ``--hoyito`` names a built binary.
 3. ``VectorGame.step``: environment steps per second (one step = one move
    in one game), with a random legal action per game chosen by numpy.
+4. OpenSpiel (if installed): random games through ``pyspiel`` states
+   (``legal_actions`` + ``apply_action``), plies per second and plies per
+   game, of ``python_hoyito`` (Hoyito I, 2x6) and of OpenSpiel's C++
+   ``mancala``; and ``mcts.MCTSBot`` (200 simulations, one random rollout
+   each) seconds per move over the first moves from the start, on
+   ``mancala`` and on ``python_hoyito`` with OpenSpiel's
+   ``RandomRolloutEvaluator`` and with ``hoyito.openspiel.RolloutEvaluator``
+   (rollouts in Rust), interleaved run by run.
 
 Each figure is the best of ``--repeat`` runs (the machine may be shared).
 """
@@ -81,6 +89,71 @@ def vector_steps(n: int, steps: int, variant: str, seed: int) -> tuple[int, floa
     return n * steps, in_step, time.perf_counter() - began
 
 
+def openspiel_random_games(name: str, seconds: float, seed: int) -> tuple[int, int, float]:
+    """(plies, games, seconds) of random games through pyspiel states."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    plies = games = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            st.apply_action(rng.choice(st.legal_actions()))
+            plies += 1
+        games += 1
+    return plies, games, time.perf_counter() - began
+
+
+def openspiel_mcts_move_seconds(name: str, evaluator: str, moves: int, seed: int) -> float:
+    """Mean seconds of an MCTSBot move (200 simulations) over `moves` moves."""
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    from hoyito.openspiel import RolloutEvaluator
+
+    game = pyspiel.load_game(name)
+    if evaluator == "rust":
+        ev = RolloutEvaluator(1, seed)
+    else:
+        ev = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    bot = mcts.MCTSBot(game, 2, 200, ev, random_state=np.random.RandomState(seed))
+    st = game.new_initial_state()
+    n = 0
+    began = time.perf_counter()
+    while not st.is_terminal() and n < moves:
+        st.apply_action(bot.step(st))
+        n += 1
+    return (time.perf_counter() - began) / n
+
+
+def openspiel_figures(args, results: dict[str, float]) -> None:
+    try:
+        import hoyito.openspiel  # noqa: F401  (registers python_hoyito)
+    except ImportError:
+        print("4. OpenSpiel: not installed, skipped")
+        return
+    for name in ("mancala", "python_hoyito"):
+        best, per_game = 0.0, 0.0
+        for _ in range(args.repeat):
+            plies, games, secs = openspiel_random_games(name, args.seconds, args.seed)
+            best = max(best, plies / secs)
+            per_game = plies / games
+        results[f"openspiel_{name}_plies_per_s"] = round(best)
+        print(f"4. OpenSpiel random games, {name}: {best:,.0f} plies/s, {per_game:.1f} plies a game")
+    runs = {("mancala", "python"): [], ("python_hoyito", "python"): [], ("python_hoyito", "rust"): []}
+    for _ in range(args.repeat):
+        for key in runs:
+            runs[key].append(openspiel_mcts_move_seconds(*key, moves=6, seed=args.seed))
+    for (name, ev), secs in runs.items():
+        label = {"python": "RandomRolloutEvaluator", "rust": "hoyito RolloutEvaluator"}[ev]
+        best = min(secs)
+        results[f"mcts_{name}_{ev}_s_per_move"] = round(best, 4)
+        print(f"4. MCTSBot(200) on {name} with {label}: {best:.3f} s a move (runs: "
+              + ", ".join(f"{x:.3f}" for x in secs) + ")")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--variant", default="II")
@@ -92,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--hoyito", help="the hoyito binary (default: cargo run --release -p hoyito-cli --)")
     p.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    p.add_argument("--parts", default="1234", help="which figures to measure, e.g. 4 for OpenSpiel only")
     args = p.parse_args(argv)
     cmd = [args.hoyito] if args.hoyito else ["cargo", "run", "--release", "--quiet", "-p", "hoyito-cli", "--"]
 
@@ -99,6 +173,20 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
     results: dict[str, float] = {}
 
+    if "1" in args.parts:
+        python_loop_figures(args, results)
+    if "2" in args.parts and random_playouts_figures(args, cmd, results):
+        return 1
+    if "3" in args.parts:
+        vector_figures(args, results)
+    if "4" in args.parts:
+        openspiel_figures(args, results)
+    if args.json:
+        print(json.dumps(results))
+    return 0
+
+
+def python_loop_figures(args, results: dict[str, float]) -> None:
     best = 0.0
     for _ in range(args.repeat):
         plies, secs = python_loop(args.seconds, args.variant, 6, args.seed)
@@ -106,13 +194,16 @@ def main(argv: list[str] | None = None) -> int:
     results["python_loop_plies_per_s"] = round(best)
     print(f"1. Python loop legal_moves()+play(), Hoyito {args.variant} 2x6: {best:,.0f} plies/s (target >= 200,000)")
 
+
+def random_playouts_figures(args, cmd: list[str], results: dict[str, float]) -> bool:
+    """Measures 2.; True if the two programs played different games."""
     best_rust = best_py = 0.0
     for _ in range(args.repeat):
         b = hoyito_bench(cmd, args.variant, args.games, args.seed)
         r = hoyito.random_playouts(args.games, variant=args.variant, seed=args.seed)
         if (r["plies"], r["south_wins"], r["north_wins"]) != (b["plies"], b["south_wins"], b["north_wins"]):
             print("random_playouts and hoyito bench played different games", file=sys.stderr)
-            return 1
+            return True
         best_rust = max(best_rust, b["plies_per_s"])
         best_py = max(best_py, r["plies_per_s"])
     ratio = best_py / best_rust
@@ -120,7 +211,10 @@ def main(argv: list[str] | None = None) -> int:
                    random_playouts_ratio=round(ratio, 3))
     print(f"2. random_playouts({args.games}): {best_py:,.0f} plies/s; hoyito bench: {best_rust:,.0f} plies/s; "
           f"ratio {ratio:.2f} (target >= 0.5)")
+    return False
 
+
+def vector_figures(args, results: dict[str, float]) -> None:
     best_all = best_step = 0.0
     for _ in range(args.repeat):
         n, in_step, total = vector_steps(args.envs, args.steps, args.variant, args.seed)
@@ -129,9 +223,6 @@ def main(argv: list[str] | None = None) -> int:
     results.update(vector_env_steps_per_s=round(best_step), vector_env_steps_per_s_with_policy=round(best_all))
     print(f"3. VectorGame({args.envs}).step: {best_step:,.0f} env steps/s "
           f"({best_all:,.0f} with the numpy random policy) (target >= 1,000,000)")
-    if args.json:
-        print(json.dumps(results))
-    return 0
 
 
 if __name__ == "__main__":

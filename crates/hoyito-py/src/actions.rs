@@ -101,20 +101,53 @@ pub(crate) fn write_mask(pos: &Position, mask: &mut [i8]) {
     }
 }
 
-/// Writes the observation of `pos`.
-pub(crate) fn write_obs(pos: &Position, out: &mut [f32]) {
+/// Whose point of view an observation takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Perspective {
+    /// South's row first, South's captures first (the board as it is).
+    Absolute,
+    /// The mover's row first and the mover's captures first, so that a
+    /// policy sees every position as the player to move (a finished game,
+    /// with no one to move, as South).
+    Mover,
+}
+
+impl Perspective {
+    pub(crate) fn named(name: &str) -> PyResult<Perspective> {
+        match name {
+            "absolute" => Ok(Perspective::Absolute),
+            "mover" => Ok(Perspective::Mover),
+            other => Err(crate::errors::HoyitoError::new_err(format!(
+                "unknown perspective {:?}: expected \"absolute\" or \"mover\"",
+                hoyito_core::error::echo(other)
+            ))),
+        }
+    }
+}
+
+/// Writes the observation of `pos` from `view`.
+pub(crate) fn write_obs(pos: &Position, out: &mut [f32], view: Perspective) {
     let len = pos.rules().board_len();
+    let n = len / 2;
+    // Under the mover's view with North to move, North's row comes first.
+    let flip = view == Perspective::Mover && !pos.is_over() && pos.to_move() == Side::North;
+    let hole = |i: usize| if flip { (i + n) % len } else { i };
     let (board, rest) = out.split_at_mut(len);
-    for (o, &s) in board.iter_mut().zip(pos.board()) {
-        *o = f32::from(s);
+    for (i, o) in board.iter_mut().enumerate() {
+        *o = f32::from(pos.board()[hole(i)]);
     }
     let (closed, tail) = rest.split_at_mut(len);
     for (i, c) in closed.iter_mut().enumerate() {
-        *c = if pos.is_closed(i) { 1.0 } else { 0.0 };
+        *c = if pos.is_closed(hole(i)) { 1.0 } else { 0.0 };
     }
     let cap = pos.captured();
-    tail[0] = f32::from(cap.south);
-    tail[1] = f32::from(cap.north);
+    let (first, second) = if flip {
+        (cap.north, cap.south)
+    } else {
+        (cap.south, cap.north)
+    };
+    tail[0] = f32::from(first);
+    tail[1] = f32::from(second);
     tail[2] = if !pos.is_over() && pos.to_move() == Side::North {
         1.0
     } else {

@@ -282,7 +282,8 @@ impl PyGame {
 
     /// legal_actions() -> list[int]
     ///
-    /// The legal moves as integer actions (see `docs/PYTHON.md`).
+    /// The legal moves as integer actions, in the order of `legal_moves()`
+    /// (see `docs/PYTHON.md`).
     fn legal_actions(&self) -> Vec<usize> {
         let pos = self.game.position();
         if pos.is_over() {
@@ -303,15 +304,20 @@ impl PyGame {
         PyArray1::from_vec(py, mask)
     }
 
-    /// observation() -> numpy.ndarray
+    /// observation(perspective="absolute") -> numpy.ndarray
     ///
     /// A float32 array of `4 * holes + 3` numbers: the board, the closed
     /// holes (0/1), South's and North's captured seeds, the side to move
-    /// (0 South, 1 North; 0 once the game is over).
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+    /// (0 South, 1 North; 0 once the game is over). With
+    /// perspective="mover", the mover's row, closed holes and captures come
+    /// first (the last number still tells who moves; a finished game has no
+    /// mover and is seen as South sees it).
+    #[pyo3(signature = (perspective="absolute"))]
+    fn observation<'py>(&self, py: Python<'py>, perspective: &str) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let view = actions::Perspective::named(perspective)?;
         let mut obs = vec![0f32; actions::obs_len(self.game.rules())];
-        actions::write_obs(self.game.position(), &mut obs);
-        PyArray1::from_vec(py, obs)
+        actions::write_obs(self.game.position(), &mut obs, view);
+        Ok(PyArray1::from_vec(py, obs))
     }
 
     /// play_action(action) -> int
@@ -495,6 +501,24 @@ impl PyGame {
 
     fn __str__(&self) -> String {
         self.game.position().to_notation()
+    }
+
+    /// rollouts(n=1, seed=None, returns="win_loss") -> numpy.ndarray
+    ///
+    /// The mean returns (South, North) of `n` uniformly random games played
+    /// on from here in Rust (the game's history counts for the repetition
+    /// rule): "win_loss" +1/-1/0, "margin" the final margin in seeds. Once
+    /// the game is over, its own returns. For Monte Carlo evaluation (see
+    /// `hoyito.openspiel.RolloutEvaluator`). The game is unchanged.
+    #[pyo3(signature = (n=1, seed=None, returns="win_loss"))]
+    fn rollouts<'py>(
+        &self,
+        py: Python<'py>,
+        n: i64,
+        seed: Option<u64>,
+        returns: &str,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        crate::rollout::rollouts(py, &self.game, n, seed, returns)
     }
 
     /// analyze(level=None, time=None, depth=None, engine="alphabeta",

@@ -23,6 +23,7 @@ pub mod errors;
 mod game;
 mod interrupt;
 mod matchplay;
+mod rollout;
 mod rules;
 mod vector;
 

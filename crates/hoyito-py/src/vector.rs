@@ -13,6 +13,7 @@ use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 use rayon::prelude::*;
 
+use crate::actions::Perspective;
 use crate::errors::{illegal, HoyitoError};
 use crate::{actions, rules};
 
@@ -94,7 +95,8 @@ pub(crate) fn random_playouts<'py>(
 const STEP_CHUNK: usize = 512;
 
 /// The slices of one chunk of games: games, actions, masks, observations,
-/// rewards, dones, results.
+/// rewards, dones, results, per-player rewards (2 a game), final
+/// observations.
 type Chunk<'a> = (
     &'a mut [Game],
     &'a [i64],
@@ -103,22 +105,23 @@ type Chunk<'a> = (
     &'a mut [f32],
     &'a mut [bool],
     &'a mut [i8],
+    &'a mut [f32],
+    &'a mut [f32],
 );
+
+/// How the batch is set up: its rules, reward and observations' view.
+#[derive(Clone, Copy)]
+struct Setup {
+    rules: Rules,
+    reward: Reward,
+    view: Perspective,
+}
 
 /// Steps a chunk of games with actions already checked against the masks;
 /// returns the number of games that ended (and were restarted).
-#[allow(clippy::too_many_arguments)]
-fn step_chunk(
-    rules: Rules,
-    reward_kind: Reward,
-    games: &mut [Game],
-    acts: &[i64],
-    masks: &mut [i8],
-    obs: &mut [f32],
-    rewards: &mut [f32],
-    dones: &mut [bool],
-    results: &mut [i8],
-) -> u64 {
+fn step_chunk(setup: Setup, chunk: Chunk<'_>) -> u64 {
+    let (games, acts, masks, obs, rewards, dones, results, per_player, finals) = chunk;
+    let rules = setup.rules;
     let na = actions::count(&rules);
     let ol = actions::obs_len(&rules);
     let mut finished = 0;
@@ -129,31 +132,38 @@ fn step_chunk(
         let played = actions::decode(&before, acts[i]).map(|m| g.play(m));
         debug_assert!(matches!(played, Some(Ok(_))));
         let after = *g.position();
-        let gain = f32::from(after.captured()[mover]) - f32::from(before.captured()[mover]);
+        let gain = |side: Side| f32::from(after.captured()[side]) - f32::from(before.captured()[side]);
+        let (south, north) = (gain(Side::South), gain(Side::North));
+        let winner = after.outcome().and_then(|o| o.winner);
+        let (rs, rn) = match setup.reward {
+            Reward::Seeds => (south, north),
+            Reward::Margin => (south - north, north - south),
+            Reward::WinLoss => match winner {
+                Some(Side::South) => (1.0, -1.0),
+                Some(Side::North) => (-1.0, 1.0),
+                None => (0.0, 0.0),
+            },
+        };
+        per_player[2 * i] = rs;
+        per_player[2 * i + 1] = rn;
+        rewards[i] = if mover == Side::South { rs } else { rn };
+        let fin = &mut finals[i * ol..(i + 1) * ol];
         if after.is_over() {
-            let winner = after.outcome().and_then(|o| o.winner);
             results[i] = match winner {
                 Some(Side::South) => 1,
                 Some(Side::North) => -1,
                 None => 0,
             };
-            rewards[i] = match reward_kind {
-                Reward::Seeds => gain,
-                Reward::WinLoss => match winner {
-                    Some(w) if w == mover => 1.0,
-                    Some(_) => -1.0,
-                    None => 0.0,
-                },
-            };
+            actions::write_obs(&after, fin, setup.view);
             dones[i] = true;
             finished += 1;
             *g = Game::new(rules);
-        } else if reward_kind == Reward::Seeds {
-            rewards[i] = gain;
+        } else {
+            fin.fill(0.0);
         }
         let pos = g.position();
         actions::write_mask(pos, &mut masks[i * na..(i + 1) * na]);
-        actions::write_obs(pos, &mut obs[i * ol..(i + 1) * ol]);
+        actions::write_obs(pos, &mut obs[i * ol..(i + 1) * ol], setup.view);
     }
     finished
 }
@@ -164,46 +174,56 @@ type ObsMask<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<i8>>);
 /// How `VectorGame` rewards a step.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Reward {
-    /// Seeds the mover gained.
+    /// Seeds the player gained.
     Seeds,
+    /// Seeds the player gained less the seeds the opponent gained.
+    Margin,
     /// +1 / -1 / 0 for the mover when the game ends, else 0.
     WinLoss,
 }
 
 /// `n` independent games stepped together, for vectorised reinforcement
-/// learning, with numpy observations and action masks (the layouts of
-/// `Game.observation()` and `Game.action_mask()`).
+/// learning (self-play: one policy moves for whoever is to move), with
+/// numpy observations and action masks (the layouts of
+/// `Game.observation(perspective)` and `Game.action_mask()`).
 ///
 /// `step(actions)` plays one integer action in every game (for whoever is
 /// to move there) with the GIL released and returns `(obs, reward, done,
 /// mask)`: float32 observations (n, 4*holes+3), float32 rewards (n,) for
-/// the player who moved — seeds gained (captures, last-four award, the
-/// share at a repetition end) or, with reward="win_loss", +1/-1/0 when the
-/// game ends — bool `done` (n,), and int8 masks (n, num_actions) of the
-/// legal actions of the next mover. A game that ends is restarted at once:
-/// its row of `obs` and `mask` is the new game's start, and `results()`
-/// tells how it ended. An illegal action raises `IllegalMove` naming the
-/// game, and no game moves.
+/// the player who moved — reward="seeds": seeds gained (captures,
+/// last-four award, the share at a repetition end); "margin": seeds gained
+/// less the opponent's; "win_loss": +1/-1/0 when the game ends — bool
+/// `done` (n,), and int8 masks (n, num_actions) of the legal actions of the
+/// next mover. `last_rewards()` gives both players' rewards of the last
+/// step. A game that ends is restarted at once: its row of `obs` and
+/// `mask` is the new game's start, `final_observations()` its last
+/// position and `results()` how it ended. With perspective="mover" every
+/// observation is from the player to move. An illegal action raises
+/// `IllegalMove` naming the game, and no game moves.
 #[pyclass(name = "VectorGame", module = "hoyito._hoyito")]
 pub struct PyVectorGame {
-    rules: Rules,
-    reward: Reward,
+    setup: Setup,
     games: Vec<Game>,
     /// Legal actions of each game, `num_actions` per game.
     masks: Vec<i8>,
     /// How each game's last finished game ended: 1 South, -1 North, 0 draw
     /// (also 0 before any game ended).
     results: Vec<i8>,
+    /// South's and North's rewards of the last step, 2 per game.
+    last_rewards: Vec<f32>,
+    /// The final observation of each game that ended in the last step
+    /// (zeros for the others).
+    finals: Vec<f32>,
     /// Games finished since creation.
     finished: u64,
 }
 
 impl PyVectorGame {
     fn obs_and_masks(&self) -> (Vec<f32>, Vec<i8>) {
-        let ol = actions::obs_len(&self.rules);
+        let ol = actions::obs_len(&self.setup.rules);
         let mut obs = vec![0f32; self.games.len() * ol];
         for (g, o) in self.games.iter().zip(obs.chunks_mut(ol)) {
-            actions::write_obs(g.position(), o);
+            actions::write_obs(g.position(), o, self.setup.view);
         }
         (obs, self.masks.clone())
     }
@@ -211,8 +231,8 @@ impl PyVectorGame {
     fn arrays<'py>(&self, py: Python<'py>, obs: Vec<f32>, masks: Vec<i8>) -> PyResult<ObsMask<'py>> {
         let n = self.games.len();
         let shape_err = |e: numpy::ndarray::ShapeError| HoyitoError::new_err(e.to_string());
-        let o = Array2::from_shape_vec((n, actions::obs_len(&self.rules)), obs).map_err(shape_err)?;
-        let m = Array2::from_shape_vec((n, actions::count(&self.rules)), masks).map_err(shape_err)?;
+        let o = Array2::from_shape_vec((n, actions::obs_len(&self.setup.rules)), obs).map_err(shape_err)?;
+        let m = Array2::from_shape_vec((n, actions::count(&self.setup.rules)), masks).map_err(shape_err)?;
         Ok((
             PyArray2::from_owned_array(py, o),
             PyArray2::from_owned_array(py, m),
@@ -220,12 +240,14 @@ impl PyVectorGame {
     }
 
     fn restart_all(&mut self) {
-        let na = actions::count(&self.rules);
+        let na = actions::count(&self.setup.rules);
         for (g, m) in self.games.iter_mut().zip(self.masks.chunks_mut(na)) {
-            *g = Game::new(self.rules);
+            *g = Game::new(self.setup.rules);
             actions::write_mask(g.position(), m);
         }
         self.results.fill(0);
+        self.last_rewards.fill(0.0);
+        self.finals.fill(0.0);
     }
 }
 
@@ -242,8 +264,13 @@ fn read_actions(actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
 #[pymethods]
 impl PyVectorGame {
     #[new]
-    #[pyo3(signature = (n, reward="seeds", **rules))]
-    fn new(n: i64, reward: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<PyVectorGame> {
+    #[pyo3(signature = (n, reward="seeds", perspective="absolute", **rules))]
+    fn new(
+        n: i64,
+        reward: &str,
+        perspective: &str,
+        rules: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyVectorGame> {
         let r = rules::from_kwargs(rules)?;
         if !(1..=MAX_ENVS).contains(&n) {
             return Err(HoyitoError::new_err(format!(
@@ -252,20 +279,28 @@ impl PyVectorGame {
         }
         let reward = match reward {
             "seeds" => Reward::Seeds,
+            "margin" => Reward::Margin,
             "win_loss" => Reward::WinLoss,
             other => {
                 return Err(HoyitoError::new_err(format!(
-                    "unknown reward {other:?}: expected \"seeds\" or \"win_loss\""
+                    "unknown reward {:?}: expected \"seeds\", \"margin\" or \"win_loss\"",
+                    hoyito_core::error::echo(other)
                 )))
             }
         };
+        let view = Perspective::named(perspective)?;
         let n = n as usize;
         let mut v = PyVectorGame {
-            rules: r,
-            reward,
+            setup: Setup {
+                rules: r,
+                reward,
+                view,
+            },
             games: vec![Game::new(r); n],
             masks: vec![0; n * actions::count(&r)],
             results: vec![0; n],
+            last_rewards: vec![0.0; 2 * n],
+            finals: vec![0.0; n * actions::obs_len(&r)],
             finished: 0,
         };
         v.restart_all();
@@ -281,13 +316,13 @@ impl PyVectorGame {
     /// Size of the action space.
     #[getter]
     fn num_actions(&self) -> usize {
-        actions::count(&self.rules)
+        actions::count(&self.setup.rules)
     }
 
     /// Length of an observation.
     #[getter]
     fn observation_size(&self) -> usize {
-        actions::obs_len(&self.rules)
+        actions::obs_len(&self.setup.rules)
     }
 
     /// Games finished since creation (or the last `reset`).
@@ -299,7 +334,7 @@ impl PyVectorGame {
     /// The rules options as a dict.
     #[getter]
     fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        rules::to_dict(py, &self.rules)
+        rules::to_dict(py, &self.setup.rules)
     }
 
     /// reset() -> (obs, mask)
@@ -325,7 +360,7 @@ impl PyVectorGame {
     /// The legal actions of every game, int8 (n, num_actions).
     fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
         let m = Array2::from_shape_vec(
-            (self.games.len(), actions::count(&self.rules)),
+            (self.games.len(), actions::count(&self.setup.rules)),
             self.masks.clone(),
         )
         .map_err(|e| HoyitoError::new_err(e.to_string()))?;
@@ -338,6 +373,39 @@ impl PyVectorGame {
     /// won, -1 North won, 0 a draw (0 too if none has finished).
     fn results<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         PyArray1::from_owned_array(py, Array1::from_vec(self.results.clone()))
+    }
+
+    /// last_rewards() -> numpy.ndarray
+    ///
+    /// float32 (n, 2): South's and North's rewards of the last step (zeros
+    /// before the first step).
+    fn last_rewards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let a = Array2::from_shape_vec((self.games.len(), 2), self.last_rewards.clone())
+            .map_err(|e| HoyitoError::new_err(e.to_string()))?;
+        Ok(PyArray2::from_owned_array(py, a))
+    }
+
+    /// final_observations() -> numpy.ndarray
+    ///
+    /// float32 (n, 4*holes+3): for each game that ended in the last step,
+    /// the observation of its final position (before the restart); zeros
+    /// for the games that did not end.
+    fn final_observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let a = Array2::from_shape_vec(
+            (self.games.len(), actions::obs_len(&self.setup.rules)),
+            self.finals.clone(),
+        )
+        .map_err(|e| HoyitoError::new_err(e.to_string()))?;
+        Ok(PyArray2::from_owned_array(py, a))
+    }
+
+    /// The observations' point of view: "absolute" or "mover".
+    #[getter]
+    fn perspective(&self) -> &'static str {
+        match self.setup.view {
+            Perspective::Absolute => "absolute",
+            Perspective::Mover => "mover",
+        }
     }
 
     /// game(i) -> Game
@@ -378,7 +446,7 @@ impl PyVectorGame {
                 acts.len()
             )));
         }
-        let na = actions::count(&self.rules);
+        let na = actions::count(&self.setup.rules);
         // Every action is checked before any game moves.
         for (i, &a) in acts.iter().enumerate() {
             let ok = usize::try_from(a).is_ok_and(|a| a < na && self.masks[i * na + a] == 1);
@@ -392,35 +460,49 @@ impl PyVectorGame {
                 ));
             }
         }
-        let ol = actions::obs_len(&self.rules);
-        let rules = self.rules;
-        let reward_kind = self.reward;
+        let ol = actions::obs_len(&self.setup.rules);
+        let setup = self.setup;
         let games = &mut self.games;
         let masks = &mut self.masks;
         let results = &mut self.results;
+        let per_player = &mut self.last_rewards;
+        let finals = &mut self.finals;
         let (obs, rewards, dones, finished) = py.detach(move || {
             let mut obs = vec![0f32; n * ol];
             let mut rewards = vec![0f32; n];
             let mut dones = vec![false; n];
-            let step =
-                |(g, a, m, o, r, d, res): Chunk<'_>| step_chunk(rules, reward_kind, g, a, m, o, r, d, res);
             // Large batches are split over the cores (rayon's pool, sized by
             // RAYON_NUM_THREADS); small ones stay on this thread.
             let finished: u64 = if n >= 2 * STEP_CHUNK {
-                (
-                    games.par_chunks_mut(STEP_CHUNK),
-                    acts.par_chunks(STEP_CHUNK),
-                    masks.par_chunks_mut(STEP_CHUNK * na),
-                    obs.par_chunks_mut(STEP_CHUNK * ol),
-                    rewards.par_chunks_mut(STEP_CHUNK),
-                    dones.par_chunks_mut(STEP_CHUNK),
-                    results.par_chunks_mut(STEP_CHUNK),
-                )
-                    .into_par_iter()
-                    .map(step)
+                games
+                    .par_chunks_mut(STEP_CHUNK)
+                    .zip(acts.par_chunks(STEP_CHUNK))
+                    .zip(masks.par_chunks_mut(STEP_CHUNK * na))
+                    .zip(obs.par_chunks_mut(STEP_CHUNK * ol))
+                    .zip(rewards.par_chunks_mut(STEP_CHUNK))
+                    .zip(dones.par_chunks_mut(STEP_CHUNK))
+                    .zip(results.par_chunks_mut(STEP_CHUNK))
+                    .zip(per_player.par_chunks_mut(STEP_CHUNK * 2))
+                    .zip(finals.par_chunks_mut(STEP_CHUNK * ol))
+                    .map(|((((((((g, a), m), o), r), d), res), pp), f)| {
+                        step_chunk(setup, (g, a, m, o, r, d, res, pp, f))
+                    })
                     .sum()
             } else {
-                step((games, &acts, masks, &mut obs, &mut rewards, &mut dones, results))
+                step_chunk(
+                    setup,
+                    (
+                        games,
+                        &acts,
+                        masks,
+                        &mut obs,
+                        &mut rewards,
+                        &mut dones,
+                        results,
+                        per_player,
+                        finals,
+                    ),
+                )
             };
             (obs, rewards, dones, finished)
         });
@@ -435,6 +517,10 @@ impl PyVectorGame {
     }
 
     fn __repr__(&self) -> String {
-        format!("<hoyito.VectorGame {} games of {}>", self.games.len(), self.rules)
+        format!(
+            "<hoyito.VectorGame {} games of {}>",
+            self.games.len(),
+            self.setup.rules
+        )
     }
 }

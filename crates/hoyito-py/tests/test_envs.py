@@ -216,3 +216,43 @@ def test_openspiel_mcts_bot_against_the_engine():
     spec.loader.exec_module(module)
     tally = module.main(["--games", "2", "--variant", "II", "--holes", "4", "--level", "2", "--simulations", "30"])
     assert sum(tally.values()) == 2
+
+
+def test_rollouts_in_rust():
+    g = hoyito.Game(variant="II")
+    g.play("3")
+    before = g.notation()
+    r = g.rollouts(200, seed=1)
+    assert r.shape == (2,) and r.dtype == np.float64
+    assert r[0] == -r[1] and -1 <= r[0] <= 1
+    assert np.array_equal(r, g.rollouts(200, seed=1)), "a seed gives the same games"
+    m = g.rollouts(50, seed=2, returns="margin")
+    assert m[0] == -m[1] and abs(m[0]) <= 48
+    assert g.notation() == before, "the game is unchanged"
+    over = hoyito.Game.from_notation("0,0,0,0,0,0/0,0,0,0,0,0 s 30-18")
+    assert list(over.rollouts(5, returns="margin")) == [12.0, -12.0]
+    assert list(over.rollouts(5)) == [1.0, -1.0]
+    with pytest.raises(hoyito.HoyitoError, match="expected 1 to"):
+        g.rollouts(0)
+    with pytest.raises(hoyito.HoyitoError, match='unknown returns "elo"'):
+        g.rollouts(1, returns="elo")
+
+
+def test_openspiel_mcts_with_rollouts_in_rust_plays_whole_games():
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    from hoyito.openspiel import RolloutEvaluator
+
+    game = pyspiel.load_game("python_hoyito", {"variant": "II", "holes": 4})
+    bot = mcts.MCTSBot(game, 2, 40, RolloutEvaluator(2, seed=0), random_state=np.random.RandomState(0))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        a = bot.step(state)
+        assert a in state.legal_actions()
+        state.apply_action(a)
+    assert sum(state.returns()) == 0
+    with pytest.raises(TypeError, match="python_hoyito states"):
+        RolloutEvaluator().evaluate(pyspiel.load_game("tic_tac_toe").new_initial_state())
+    with pytest.raises(ValueError, match="n_rollouts"):
+        RolloutEvaluator(0)

@@ -35,9 +35,9 @@ import numpy as np
 from gymnasium import spaces
 
 from . import _env
-from ._hoyito import Engine, Game, action_count, observation_size
+from ._hoyito import Engine, Game, VectorGame, action_count, observation_size
 
-__all__ = ["HoyitoEnv"]
+__all__ = ["HoyitoEnv", "HoyitoVectorEnv"]
 
 _SIDES = ("south", "north")
 
@@ -146,3 +146,64 @@ class HoyitoEnv(gymnasium.Env):
 
 
 gymnasium.register(id="hoyito/Hoyito-v0", entry_point="hoyito.gymnasium:HoyitoEnv")
+
+
+class HoyitoVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games stepped together in Rust (:class:`hoyito.VectorGame`)
+    for self-play: each step plays one action in every game for whoever is
+    to move there, so one policy plays both sides.
+
+    Observations: float32 ``(num_envs, 4 * holes + 3)``, from the player to
+    move with ``perspective="mover"`` (default) or South's with
+    ``"absolute"``. Rewards: float32 for the player who moved (``reward``
+    ``"seeds"``, ``"margin"`` or ``"win_loss"``, as ``VectorGame``). A game
+    that ends is restarted in the same step (``autoreset_mode`` SAME_STEP):
+    ``infos["final_obs"]`` holds its last observation where
+    ``infos["_final_obs"]`` is True. ``infos`` also has ``action_mask``
+    (int8, the legal actions of the next mover), ``mover`` (0 South, 1
+    North: who moved), ``rewards`` (float32 ``(num_envs, 2)``: South's and
+    North's) and ``results`` (how each slot's last finished game ended: 1
+    South, -1 North, 0 a draw). No game is truncated.
+    """
+
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 16, reward: str = "seeds", perspective: str = "mover", **rules: Any) -> None:
+        self.rules = _env.validated_rules(rules)
+        self._vector = VectorGame(num_envs, reward=reward, perspective=perspective, **self.rules)
+        self.num_envs = num_envs
+        total = float(_env.total_seeds(self.rules))
+        self.single_observation_space = spaces.Box(
+            0.0, total, shape=(observation_size(**self.rules),), dtype=np.float32
+        )
+        self.single_action_space = spaces.Discrete(action_count(**self.rules))
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
+        self._mask = None
+        self._obs = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        obs, mask = self._vector.reset()
+        self._obs, self._mask = obs, mask
+        return obs, {"action_mask": mask}
+
+    def step(self, actions):
+        if self._mask is None:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, not {acts.dtype}")
+        # The last number of an observation is the side to move (1 North).
+        mover = self._obs[:, -1].astype(np.int8)
+        obs, reward, done, mask = self._vector.step(acts.astype(np.int64, copy=False))
+        self._obs, self._mask = obs, mask
+        infos = {
+            "action_mask": mask,
+            "mover": mover,
+            "rewards": self._vector.last_rewards(),
+            "results": self._vector.results(),
+            "final_obs": self._vector.final_observations(),
+            "_final_obs": done.copy(),
+        }
+        return obs, reward, done, np.zeros(self.num_envs, bool), infos

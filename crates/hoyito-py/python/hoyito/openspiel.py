@@ -19,6 +19,13 @@ tokens as in ``docs/PYTHON.md``; the observation tensor is that of
 ``Game.observation()``.
 
 Every rule is played by the Rust core through :class:`hoyito.Game`.
+
+:class:`RolloutEvaluator` is OpenSpiel's random-rollout evaluator for
+``mcts.MCTSBot`` with the rollouts played in Rust (``Game.rollouts``):
+
+>>> from open_spiel.python.algorithms import mcts
+>>> from hoyito.openspiel import RolloutEvaluator
+>>> bot = mcts.MCTSBot(game, 2, 200, RolloutEvaluator(n_rollouts=1, seed=0))
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import pyspiel
 from . import _env
 from ._hoyito import Game, IllegalMove, action_count, observation_size
 
-__all__ = ["HoyitoGame", "HoyitoState", "GAME_NAME", "DEFAULT_PARAMS"]
+__all__ = ["HoyitoGame", "HoyitoState", "RolloutEvaluator", "GAME_NAME", "DEFAULT_PARAMS"]
 
 #: The name to give ``pyspiel.load_game``.
 GAME_NAME = "python_hoyito"
@@ -104,33 +111,50 @@ class HoyitoGame(pyspiel.Game):
 
 
 class HoyitoState(pyspiel.State):
-    """A position of a game, with its history (for the repetition rule)."""
+    """A position of a game, with its history (for the repetition rule).
+
+    The player to move and the legal actions are kept after each move, and
+    `current_player`, `is_terminal` and `legal_actions` answer Python callers
+    (MCTS, rollouts) from them directly, without a round trip through
+    OpenSpiel's C++ state."""
 
     def __init__(self, game: HoyitoGame) -> None:
         super().__init__(game)
-        self._rules = game.rules
         self._returns_kind = game.returns_kind
         self.game_state = Game(**game.rules)
+        self._after_move()
+
+    def _after_move(self) -> None:
+        g = self.game_state
+        self._legal = sorted(g.legal_actions())
+        if self._legal:
+            self._player = 0 if g.to_move() == "south" else 1
+        else:
+            self._player = pyspiel.PlayerId.TERMINAL
 
     def current_player(self) -> int:
-        if self.game_state.is_over():
-            return pyspiel.PlayerId.TERMINAL
-        return 0 if self.game_state.to_move() == "south" else 1
+        return self._player
+
+    def is_terminal(self) -> bool:
+        return not self._legal
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if player is not None and player != self._player:
+            return []
+        return list(self._legal)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.game_state.legal_actions())
+        return list(self._legal)
 
     def _apply_action(self, action: int) -> None:
-        self.game_state.play_action(int(action))
+        self.game_state.play_action(action)
+        self._after_move()
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
             return self.game_state.action_to_move(int(action))
         except IllegalMove:
             return f"action {action}"
-
-    def is_terminal(self) -> bool:
-        return self.game_state.is_over()
 
     def returns(self) -> list[float]:
         if not self.game_state.is_over():
@@ -165,6 +189,31 @@ class HoyitoObserver:
 
     def string_from(self, state: HoyitoState, player: int) -> str:
         return " ".join(state.game_state.moves()) + " | " + state.game_state.notation()
+
+
+class RolloutEvaluator:
+    """An evaluator for OpenSpiel's ``mcts.MCTSBot`` (the interface of
+    ``mcts.Evaluator``): the value of a state is the mean returns of
+    ``n_rollouts`` uniformly random games played on from it in Rust, under
+    the game's ``returns``; the prior is uniform over the legal actions, as
+    with ``mcts.RandomRolloutEvaluator``. For ``python_hoyito`` states only.
+    """
+
+    def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
+        if not isinstance(n_rollouts, int) or isinstance(n_rollouts, bool) or n_rollouts < 1:
+            raise ValueError(f"n_rollouts must be an int of at least 1, not {n_rollouts!r}")
+        self.n_rollouts = n_rollouts
+        self._rng = np.random.default_rng(seed)
+
+    def evaluate(self, state: HoyitoState) -> np.ndarray:
+        if not isinstance(state, HoyitoState):
+            raise TypeError(f"RolloutEvaluator evaluates python_hoyito states, not {type(state).__name__}")
+        seed = int(self._rng.integers(2**63))
+        return state.game_state.rollouts(self.n_rollouts, seed, state._returns_kind)
+
+    def prior(self, state: HoyitoState) -> list[tuple[int, float]]:
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 pyspiel.register_game(_GAME_TYPE, HoyitoGame)

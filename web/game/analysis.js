@@ -40,7 +40,8 @@ function load(G) {
   if (A.asked || isLocalId(G.S.id)) return;
   A.asked = true;
   api('GET', `/api/games/${G.S.id}/analysis`).then((v) => {
-    if (A.closed) return;
+    // No content (null): the game was never analysed.
+    if (A.closed || !v) return;
     A.view = v;
     if (v.status !== 'done') poll(G);
     G.render();

@@ -194,6 +194,24 @@ test('a game being played asks for no analysis, and logs no error', async () => 
   }
 });
 
+test('a finished game never analysed asks once, is told there is none (204), logs no error and offers the analysis', async () => {
+  const errors = [];
+  const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II' } });
+  await api('POST', `/api/games/${c.id}/resign`, {}, c.token);
+  const { context, page } = await open('/games', { storage: { [`hoyito.seat.${c.id}`]: JSON.stringify({ token: c.token, seat: 'both' }) } });
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  try {
+    const asked = page.waitForResponse((r) => /\/api\/games\/[^/]+\/analysis$/.test(r.url()));
+    await page.goto(`${server.url}/g/${c.id}`);
+    const answer = await asked;
+    assert.equal(answer.status(), 204);
+    await page.waitForSelector('#an-start');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('no key badges on a phone\'s holes', async () => {
   const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II', holes: 12 } });
   const { context, page } = await openSeated(c.id, { token: c.token, seat: 'both' });

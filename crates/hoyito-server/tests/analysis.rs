@@ -48,7 +48,11 @@ async fn unknown_games_and_bad_budgets_are_refused_and_nothing_is_stored() {
     let (id, _) = played_game(&api, 2).await;
     let path = format!("/api/games/{id}/analysis");
     let (status, v) = api.get(&path).await;
-    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "no_analysis"));
+    assert_eq!(
+        (status, v),
+        (StatusCode::NO_CONTENT, Value::Null),
+        "no analysis: 204, no body"
+    );
     for (body, code) in [
         (json!({ "movetime_ms": 1 }), "invalid_budget"),
         (json!({ "movetime_ms": 100_000 }), "invalid_budget"),
@@ -81,7 +85,11 @@ async fn unknown_games_and_bad_budgets_are_refused_and_nothing_is_stored() {
     );
     // Nothing was started or stored.
     let (status, v) = api.get(&path).await;
-    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "no_analysis"));
+    assert_eq!(
+        (status, v),
+        (StatusCode::NO_CONTENT, Value::Null),
+        "no analysis: 204, no body"
+    );
     api.stop().await;
 }
 
@@ -235,7 +243,11 @@ async fn an_address_has_one_analysis_running_at_a_time() {
     let v: Value = res.json().await.unwrap();
     assert_eq!(error_code(&v), "analysis_budget");
     let (status, v) = api.get(&format!("/api/games/{b}/analysis")).await;
-    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "no_analysis"));
+    assert_eq!(
+        (status, v),
+        (StatusCode::NO_CONTENT, Value::Null),
+        "no analysis: 204, no body"
+    );
     // Once the first is done, the next may start.
     wait_done(&api, &a).await;
     let (status, v) = api

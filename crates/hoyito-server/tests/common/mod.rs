@@ -79,6 +79,9 @@ impl Api {
         }
         let res = req.send().await.expect("request");
         let status = res.status();
+        if status == StatusCode::NO_CONTENT {
+            return (status, Value::Null);
+        }
         (status, res.json().await.expect("a JSON body"))
     }
 
@@ -93,6 +96,9 @@ impl Api {
         }
         let res = req.send().await.expect("request");
         let status = res.status();
+        if status == StatusCode::NO_CONTENT {
+            return (status, Value::Null);
+        }
         (status, res.json().await.expect("a JSON body"))
     }
 
@@ -108,6 +114,9 @@ impl Api {
         }
         let res = req.send().await.expect("request");
         let status = res.status();
+        if status == StatusCode::NO_CONTENT {
+            return (status, Value::Null);
+        }
         (status, res.json().await.expect("a JSON body"))
     }
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 
 use crate::error::ApiError;
@@ -40,21 +41,17 @@ pub(crate) async fn start(
 }
 
 /// `GET /api/games/{id}/analysis?from=k`: the analysis running or stored,
-/// with the plies from `k` on; 404 `no_analysis` if there is none.
+/// with the plies from `k` on; 204 without a body if there is none (the
+/// game exists but was never analysed: nothing is wrong, so browsers log
+/// no error for a page that asks).
 pub(crate) async fn get(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
     ApiQuery(q): ApiQuery<AnalysisQuery>,
-) -> Result<Json<AnalysisView>, ApiError> {
+) -> Result<Response, ApiError> {
     st.slot(&id).await?;
-    analysis::current(&st, &id, q.from.unwrap_or(0))
-        .await?
-        .map(Json)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "no_analysis",
-                format!("game {id:?} has not been analysed: POST /api/games/{id}/analysis starts it"),
-            )
-        })
+    Ok(match analysis::current(&st, &id, q.from.unwrap_or(0)).await? {
+        Some(view) => Json(view).into_response(),
+        None => StatusCode::NO_CONTENT.into_response(),
+    })
 }

@@ -18,8 +18,10 @@ try {
     await page.selectOption('#speed', 'fast');
     for (let k = 0; k < 4; k++) {
       await page.waitForSelector('.hole.legal', { timeout: 20000 });
+      const before = await page.locator('#moves li').count();
       await page.locator('.hole.legal').first().click();
-      await page.waitForTimeout(1500);
+      // The move is in the list once it is played (and its sowing drawn).
+      await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n, before, { timeout: 20000 });
     }
     await page.waitForSelector('.hole.legal', { timeout: 20000 });
     await page.screenshot({ path: `${out}/${name}-game.png`, fullPage: true });

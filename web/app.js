@@ -15,6 +15,7 @@
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
 //     game/render.js    drawing the state
 //     game/animation.js sowing animation and the queue of moves to show
+//     game/pace.js      the animation's pauses per speed, shortened for long moves
 //     game/socket.js    the live WebSocket, reconnecting
 //     game/input.js     clicks, keys and the requests they make
 //     game/analysis.js  post-game analysis: progress, marks, best move, line, play from here

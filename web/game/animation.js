@@ -2,18 +2,11 @@
 // the other.
 
 import { t } from '../i18n.js';
+import { SPEEDS, pauses } from './pace.js';
 import { say, capturedHoles } from './state.js';
 import {
   ensureBoard, drawControls, drawStatus, note, dropStaleNote,
 } from './render.js';
-
-/** Pauses (ms) per seed sown, per lap, per capture; `instant` does not animate. */
-export const SPEEDS = {
-  slow: { seed: 420, lap: 650, cap: 800 },
-  normal: { seed: 160, lap: 320, cap: 450 },
-  fast: { seed: 45, lap: 110, cap: 160 },
-  instant: null,
-};
 
 // A pause that `S.wake()` or `S.skip` ends early.
 const wait = (S, ms) => new Promise((resolve) => {
@@ -32,9 +25,9 @@ export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: r
 
 async function animate(G, ev) {
   const { S, $ } = G;
-  const speed = SPEEDS[S.speed];
-  if (!speed || S.skip || reducedMotion()) return;
+  if (!SPEEDS[S.speed] || S.skip || reducedMotion()) return;
   if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return; }
+  const speed = pauses(SPEEDS[S.speed], ev.trace.events);
   ensureBoard(G);
   const board = ev.board_before.slice();
   const cap = ev.captured_before.slice();
@@ -63,7 +56,7 @@ async function animate(G, ev) {
       hand -= 1;
       $('hud').textContent = `${t('game.lap', { lap })} · ${hand}`;
       draw();
-      S.board.flash(hole, 'sown', Math.max(speed.seed, 120));
+      S.board.flash(hole, 'sown', Math.max(speed.seed, 60));
       await wait(S, speed.seed);
     } else if (kind === 'c') {
       board[hole] -= count;

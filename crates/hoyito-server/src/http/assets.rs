@@ -52,6 +52,7 @@ assets! {
     "/game/state.js" => "text/javascript; charset=utf-8",
     "/game/render.js" => "text/javascript; charset=utf-8",
     "/game/animation.js" => "text/javascript; charset=utf-8",
+    "/game/pace.js" => "text/javascript; charset=utf-8",
     "/game/socket.js" => "text/javascript; charset=utf-8",
     "/game/input.js" => "text/javascript; charset=utf-8",
     "/game/analysis.js" => "text/javascript; charset=utf-8",
@@ -502,6 +503,35 @@ mod tests {
                     "{path} uses {sink}: build HTML with html`…` and setHtml"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn every_module_and_style_sheet_of_web_is_embedded() {
+        // A file of web/ the page imports but the list above lacks would be
+        // a 404 in the browser: every .js and .css outside the tests is listed.
+        fn walk(dir: &std::path::Path, root: &std::path::Path, out: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().to_string();
+                if path.is_dir() {
+                    if name != "tests" && name != "node_modules" {
+                        walk(&path, root, out);
+                    }
+                } else if name.ends_with(".js") || name.ends_with(".css") {
+                    out.push(format!("/{}", path.strip_prefix(root).unwrap().display()));
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+        let mut files = Vec::new();
+        walk(&root, &root, &mut files);
+        assert!(files.len() > 30, "{files:?}");
+        for f in &files {
+            assert!(
+                asset(f).is_some(),
+                "web{f} is not embedded: add it to assets! in http/assets.rs"
+            );
         }
     }
 

@@ -103,3 +103,16 @@ def test_gymnasium_vector_env_for_self_play():
     assert ended > 0
     with pytest.raises(TypeError, match="integers"):
         env.step(np.full(6, 0.5))
+
+
+def test_the_self_play_example_trains_and_measures():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "selfplay_2x4.py"
+    spec = importlib.util.spec_from_file_location("selfplay_example", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = module.main(["--iterations", "2", "--envs", "16", "--steps", "16", "--levels", "1", "--eval-games", "2"])
+    assert sum(out["levels"][1].values()) == 2
+    assert 0 <= out["optimal_share"] <= 1 and out["moves_probed"] > 0

@@ -46,3 +46,33 @@ test('no page is wider than the screen', async () => {
     await context.close();
   }
 });
+
+test('the list of moves of a long analysed game: no entry overlaps another or is clipped', async () => {
+  const id = await analysedGame();
+  const { context, page } = await openPage(browser, `${srv.url}/g/${id}`);
+  try {
+    await page.waitForSelector('.an-summary table');
+    const bad = await page.evaluate(() => {
+      const list = document.getElementById('moves');
+      const items = [...list.querySelectorAll('li')];
+      const out = [];
+      const boxes = items.map((li) => li.getBoundingClientRect());
+      for (let i = 0; i < items.length; i += 1) {
+        const li = items[i];
+        // Clipped: the entry's content is wider than its box.
+        if (li.scrollWidth > li.clientWidth + 1) out.push(`${li.textContent} is clipped (${li.scrollWidth} > ${li.clientWidth})`);
+        for (let j = i + 1; j < items.length; j += 1) {
+          const [a, b] = [boxes[i], boxes[j]];
+          const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+          const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          if (w > 1 && h > 1) out.push(`${items[i].textContent} overlaps ${items[j].textContent}`);
+        }
+      }
+      return { count: items.length, out: out.slice(0, 5) };
+    });
+    assert.ok(bad.count > 20, `a long game: ${bad.count} entries`);
+    assert.deepEqual(bad.out, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -256,3 +256,32 @@ def test_openspiel_mcts_with_rollouts_in_rust_plays_whole_games():
         RolloutEvaluator().evaluate(pyspiel.load_game("tic_tac_toe").new_initial_state())
     with pytest.raises(ValueError, match="n_rollouts"):
         RolloutEvaluator(0)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_pettingzoo_parallel_api_test_and_games_as_single_games(rules):
+    from pettingzoo.test import parallel_api_test
+
+    from hoyito.pettingzoo import parallel_env
+
+    parallel_api_test(parallel_env(**rules), num_cycles=200)
+    env = parallel_env(reward="margin", **rules)
+    obs, infos = env.reset(seed=0)
+    mirror = hoyito.Game(**rules)
+    rng = np.random.default_rng(0)
+    while env.agents:
+        mover = mirror.to_move()
+        assert infos[mover]["to_move"] and not infos[{"south": "north", "north": "south"}[mover]]["to_move"]
+        a = int(rng.choice(np.flatnonzero(obs[mover]["action_mask"])))
+        before = mirror.captured
+        mirror.play_action(a)
+        obs, rewards, term, trunc, infos = env.step({"south": a, "north": a} if rng.random() < 0.5 else {mover: a})
+        gs, gn = mirror.captured[0] - before[0], mirror.captured[1] - before[1]
+        assert rewards == {"south": gs - gn, "north": gn - gs}
+        assert all(v == mirror.is_over() for v in term.values())
+        np.testing.assert_array_equal(obs["south"]["observation"], mirror.observation())
+    assert infos["south"]["winner"] == mirror.winner()
+    env.reset()
+    other = {"south": "north", "north": "south"}[env.game.to_move()]
+    with pytest.raises(ValueError, match="is to move"):
+        env.step({other: 0})

@@ -34,13 +34,13 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from . import _env
 from ._hoyito import Game, action_count, observation_size
 
-__all__ = ["env", "raw_env", "HoyitoAEC"]
+__all__ = ["env", "raw_env", "parallel_env", "HoyitoAEC", "HoyitoParallel"]
 
 
 class HoyitoAEC(AECEnv):
@@ -152,3 +152,80 @@ def env(render_mode: str | None = None, reward: str = "seeds", **rules: Any) -> 
     e: AECEnv = raw_env(render_mode=render_mode, reward=reward, **rules)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+class HoyitoParallel(ParallelEnv):
+    """The PettingZoo parallel form: each step takes a dict of actions and
+    plays the action of the agent to move (the other agent's action is
+    ignored, and may be left out; its action mask is all 0). In Hoyito II
+    and III a capture gives the same agent the next step too. Rewards,
+    observations and spaces are those of :class:`HoyitoAEC`; ``infos`` tell
+    each agent whether it is to move (``"to_move"``), and the winner at the
+    end. An illegal or missing action of the agent to move raises
+    :class:`hoyito.IllegalMove` / ``ValueError`` and changes nothing."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "hoyito_parallel_v0"}
+
+    def __init__(self, render_mode: str | None = None, reward: str = "seeds", **rules: Any) -> None:
+        self._aec = HoyitoAEC(render_mode=render_mode, reward=reward, **rules)
+        self.render_mode = render_mode
+        self.possible_agents = self._aec.possible_agents[:]
+        self.agents = self.possible_agents[:]
+        self.observation_spaces = self._aec.observation_spaces
+        self.action_spaces = self._aec.action_spaces
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> Game:
+        """The game being played."""
+        return self._aec.game
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {a: self._aec.observe(a) for a in self.agents}
+
+    def _infos(self, extra: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+        mover = None if self.game.is_over() else self.game.to_move()
+        return {a: {"to_move": a == mover, **(extra or {})} for a in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self._aec.reset(seed=seed, options=options)
+        self.agents = self.possible_agents[:]
+        return self._observations(), self._infos()
+
+    def step(self, actions: dict[str, Any]):
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        mover = self.game.to_move()
+        if actions.get(mover) is None:
+            raise ValueError(f"{mover} is to move: an action is required for it")
+        before = self.game.captured
+        self.game.play_action(_env.action_index(actions[mover]))
+        self._aec.agent_selection = self.game.to_move() or mover
+        south, north = _env.rewards(self._aec.reward_kind, before, self.game)
+        rewards = {"south": south, "north": north}
+        over = self.game.is_over()
+        extra = {"winner": self.game.winner()} if over else None
+        obs, infos = self._observations(), self._infos(extra)
+        terminations = {a: over for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self._aec.render()
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(render_mode: str | None = None, reward: str = "seeds", **rules: Any) -> HoyitoParallel:
+    """The PettingZoo parallel environment (:class:`HoyitoParallel`)."""
+    return HoyitoParallel(render_mode=render_mode, reward=reward, **rules)

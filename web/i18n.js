@@ -6,7 +6,7 @@
 const STRINGS = {
   en: {
     'nav.new': 'New game', 'nav.games': 'Games', 'nav.rules': 'Rules',
-    'new.title': 'New game', 'new.mode': 'How to play',
+    'new.title': 'New game', 'new.mode': 'Who plays',
     'mode.engine': 'Against the computer', 'mode.hotseat': 'Two players, this device',
     'mode.online': 'Online with a friend',
     'new.variant': 'Variant', 'new.holes': 'Holes per row', 'new.seeds': 'Seeds per hole',
@@ -63,7 +63,7 @@ const STRINGS = {
     'game.resign_round_confirm': 'Resign this round? The seeds still on the board go to the other player, the round is counted, and the match goes on.',
     'game.resign_round_confirm_last': 'Resign this round? The seeds still on the board go to the other player, which leaves you too few seeds for another round: the match ends and you lose it.',
     'game.conceded': '{name} resigned the round', 'game.conceded.you': 'You resigned the round',
-    'game.rounds': 'Rounds', 'game.lap': 'Lap {lap}', 'game.long_sowing': 'A long sowing: {laps} laps.',
+    'game.rounds': 'Rounds', 'game.lap_hand': 'Lap {lap} · {hand} in hand', 'game.long_sowing': 'A long sowing: {laps} laps.',
     'game.reconnecting': 'Reconnecting…', 'game.keys': 'Keys: 1–9 (0 = 10) play a hole · ←/→ choose · Enter plays · L/R direction · U undo · H hint · Esc skip',
     'game.not_found': 'This game does not exist.',
     'notfound.title': 'Page not found', 'notfound.text': 'There is no page at {path}.',
@@ -134,7 +134,7 @@ const STRINGS = {
   },
   es: {
     'nav.new': 'Nueva partida', 'nav.games': 'Partidas', 'nav.rules': 'Reglas',
-    'new.title': 'Nueva partida', 'new.mode': 'Cómo jugar',
+    'new.title': 'Nueva partida', 'new.mode': 'Quién juega',
     'mode.engine': 'Contra la computadora', 'mode.hotseat': 'Dos jugadores, este dispositivo',
     'mode.online': 'En línea con un amigo',
     'new.variant': 'Variante', 'new.holes': 'Casitas por fila', 'new.seeds': 'Semillas por casita',
@@ -191,7 +191,7 @@ const STRINGS = {
     'game.resign_round_confirm': '¿Abandonar esta ronda? Las semillas que quedan en el tablero son para el otro jugador, la ronda se cuenta y el match sigue.',
     'game.resign_round_confirm_last': '¿Abandonar esta ronda? Las semillas que quedan en el tablero son para el otro jugador y te quedan muy pocas para otra ronda: el match termina y lo pierdes.',
     'game.conceded': '{name} abandonó la ronda', 'game.conceded.you': 'Abandonaste la ronda',
-    'game.rounds': 'Rondas', 'game.lap': 'Vuelta {lap}', 'game.long_sowing': 'Una siembra larga: {laps} vueltas.',
+    'game.rounds': 'Rondas', 'game.lap_hand': 'Vuelta {lap} · {hand} en la mano', 'game.long_sowing': 'Una siembra larga: {laps} vueltas.',
     'game.reconnecting': 'Reconectando…', 'game.keys': 'Teclas: 1–9 (0 = 10) juegan una casita · ←/→ eligen · Intro juega · L/R dirección · U deshacer · H pista · Esc saltar',
     'game.not_found': 'Esta partida no existe.',
     'notfound.title': 'Página no encontrada', 'notfound.text': 'No hay ninguna página en {path}.',
@@ -262,7 +262,7 @@ const STRINGS = {
   },
   ht: {
     'nav.new': 'Nouvo pati', 'nav.games': 'Pati yo', 'nav.rules': 'Règ yo',
-    'new.title': 'Nouvo pati', 'new.mode': 'Kijan pou jwe',
+    'new.title': 'Nouvo pati', 'new.mode': 'Ki moun ki jwe',
     'mode.engine': 'Kont òdinatè a', 'mode.hotseat': 'De moun, sou aparèy sa a',
     'mode.online': 'Sou entènèt ak yon zanmi',
     'new.variant': 'Fason pou jwe', 'new.holes': 'Twou nan chak ranje', 'new.seeds': 'Grenn nan chak twou',
@@ -319,7 +319,7 @@ const STRINGS = {
     'game.resign_round_confirm': 'Abandone wonn sa a? Grenn ki rete sou tablo a ale bay lòt jwè a, yo konte wonn nan, epi match la kontinye.',
     'game.resign_round_confirm_last': 'Abandone wonn sa a? Grenn ki rete sou tablo a ale bay lòt jwè a, epi ou p ap gen ase grenn pou yon lòt wonn: match la fini, epi ou pèdi l.',
     'game.conceded': '{name} abandone wonn nan', 'game.conceded.you': 'Ou abandone wonn nan',
-    'game.rounds': 'Wonn yo', 'game.lap': 'Tou {lap}', 'game.long_sowing': 'Yon simen ki long: {laps} tou.',
+    'game.rounds': 'Wonn yo', 'game.lap_hand': 'Tou {lap} · {hand} nan men', 'game.long_sowing': 'Yon simen ki long: {laps} tou.',
     'game.reconnecting': 'N ap rekonekte…', 'game.keys': 'Touch: 1–9 (0 = 10) jwe yon twou · ←/→ chwazi · Enter jwe · L/R sans · U defèt · H konsèy · Esc sote',
     'game.not_found': 'Pati sa a pa egziste.',
     'notfound.title': 'Paj la pa egziste', 'notfound.text': 'Pa gen okenn paj nan {path}.',

@@ -46,7 +46,7 @@ async function animate(G, ev) {
       lap += 1;
       board[hole] = 0;
       hand = count;
-      $('hud').textContent = `${t('game.lap', { lap })} · ${hand}`;
+      $('hud').textContent = t('game.lap_hand', { lap, hand });
       S.board.clearMarks('origin');
       S.board.mark(hole, 'origin', true);
       draw();
@@ -54,7 +54,7 @@ async function animate(G, ev) {
     } else if (kind === 's') {
       board[hole] += 1;
       hand -= 1;
-      $('hud').textContent = `${t('game.lap', { lap })} · ${hand}`;
+      $('hud').textContent = t('game.lap_hand', { lap, hand });
       draw();
       S.board.flash(hole, 'sown', Math.max(speed.seed, 60));
       await wait(S, speed.seed);

@@ -48,13 +48,13 @@ async function play(d, board, hud, live) {
       b[hole] = 0;
       board.clearMarks('origin');
       board.mark(hole, 'origin', true);
-      hud.textContent = `${t('game.lap', { lap })} · ${hand}`;
+      hud.textContent = t('game.lap_hand', { lap, hand });
       draw();
       await pause(650, live);
     } else if (kind === 's') {
       b[hole] += 1;
       hand -= 1;
-      hud.textContent = `${t('game.lap', { lap })} · ${hand}`;
+      hud.textContent = t('game.lap_hand', { lap, hand });
       draw();
       board.flash(hole, 'sown', 300);
       await pause(420, live);

@@ -193,7 +193,7 @@ test('sowing is animated lap by lap and can be skipped', async () => {
     await page.selectOption('#speed', 'slow');
     await page.locator('.hole.legal').first().click();
     // During the animation the lap counter shows and Skip is enabled.
-    await page.waitForFunction(() => /Lap 1/.test(document.getElementById('hud').textContent));
+    await page.waitForFunction(() => /Lap 1 · \d+ in hand/.test(document.getElementById('hud').textContent));
     assert.equal(await page.isEnabled('#skip'), true);
     await page.click('#skip');
     await page.waitForFunction(() => document.getElementById('hud').textContent === '');

@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 
 mod expiry;
 mod postgres;
+mod postgres_schema;
 mod sqlite;
+mod sqlite_lists;
 mod sqlite_schema;
 
 pub use self::postgres::{Postgres, PG_SCHEMA_VERSION};

@@ -13,6 +13,7 @@ use fs4::fs_std::FileExt;
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::sqlite_lists::listed_game;
 use super::sqlite_schema::migrate;
 use super::{
     now as now_ms, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreError,
@@ -132,13 +133,13 @@ impl Sqlite {
     }
 
     /// The writer.
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+    pub(super) fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (transactions roll back).
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// A reader: a free one if any, else the next in turn (the writer in memory).
-    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+    pub(super) fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
         if self.readers.is_empty() {
             return self.conn();
         }
@@ -475,152 +476,6 @@ impl Sqlite {
     }
 }
 
-impl Sqlite {
-    /// When each stored step of game `id` was stored, in order (`None` for
-    /// steps stored without a time: imported or older ones).
-    ///
-    /// # Errors
-    /// If SQLite fails.
-    pub fn step_times(&self, id: &str) -> SqlResult<Vec<Option<i64>>> {
-        let conn = self.conn();
-        let mut st = conn.prepare_cached("SELECT at_ms FROM moves WHERE game_id = ?1 ORDER BY seq")?;
-        let rows = st.query_map(params![id], |r| r.get(0))?;
-        rows.collect()
-    }
-
-    /// The ids of the games with a clock that go on (their clocks run even
-    /// with nobody watching).
-    ///
-    /// # Errors
-    /// If SQLite fails.
-    pub fn timed_games(&self) -> SqlResult<Vec<String>> {
-        let conn = self.conn();
-        let mut st =
-            conn.prepare_cached("SELECT id FROM games WHERE clock IS NOT NULL AND status != 'over'")?;
-        let rows = st.query_map([], |r| r.get(0))?;
-        rows.collect()
-    }
-
-    /// A page of the lobby: `kind`'s games of `variant` (any if `None`),
-    /// most recently changed first, `limit` of them after skipping `offset`.
-    ///
-    /// # Errors
-    /// If SQLite fails.
-    pub fn lobby(
-        &self,
-        kind: LobbyKind,
-        variant: Option<&str>,
-        limit: u32,
-        offset: u32,
-    ) -> SqlResult<Vec<ListedGame>> {
-        let filter = match kind {
-            LobbyKind::Open => "status = 'waiting' AND public = 1",
-            LobbyKind::Playing => "status = 'playing' AND public = 1",
-        };
-        let conn = self.reader();
-        let mut st = conn.prepare_cached(&format!(
-            "SELECT {LISTED} FROM games WHERE {filter}
-               AND (?1 IS NULL OR json_extract(rules, '$.variant') = ?1)
-             ORDER BY updated_ms DESC, id LIMIT ?2 OFFSET ?3"
-        ))?;
-        let rows = st.query_map(params![variant, limit, offset], listed_game)?;
-        rows.collect()
-    }
-
-    /// The listed games among `ids` (unknown ids are left out), most
-    /// recently changed first.
-    ///
-    /// # Errors
-    /// If SQLite fails.
-    pub fn games_by_id(&self, ids: &[String]) -> SqlResult<Vec<ListedGame>> {
-        let conn = self.reader();
-        let list = serde_json::to_string(ids).expect("ids serialise");
-        let mut st = conn.prepare_cached(&format!(
-            "SELECT {LISTED} FROM games WHERE id IN (SELECT value FROM json_each(?1))
-             ORDER BY updated_ms DESC, id"
-        ))?;
-        let rows = st.query_map(params![list], listed_game)?;
-        rows.collect()
-    }
-
-    /// Stores a chat message as the next of game `id`'s; returns it.
-    ///
-    /// # Errors
-    /// If SQLite fails.
-    pub fn add_chat(&self, id: &str, side: Side, text: &str, at_ms: i64) -> SqlResult<ChatMessage> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        let seq: u64 = tx.query_row(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE game_id = ?1",
-            params![id],
-            |r| r.get(0),
-        )?;
-        tx.execute(
-            "INSERT INTO chat (game_id, seq, side, text, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![id, seq, side.name(), text, at_ms],
-        )?;
-        tx.commit()?;
-        Ok(ChatMessage {
-            seq,
-            side,
-            text: text.to_string(),
-            at_ms,
-        })
-    }
-
-    /// Game `id`'s last `limit` chat messages, oldest first.
-    ///
-    /// # Errors
-    /// If SQLite fails or a stored side is corrupt.
-    pub fn chat(&self, id: &str, limit: u32) -> SqlResult<Vec<ChatMessage>> {
-        let conn = self.conn();
-        let mut st = conn.prepare_cached(
-            "SELECT seq, side, text, at_ms FROM
-               (SELECT * FROM chat WHERE game_id = ?1 ORDER BY seq DESC LIMIT ?2)
-             ORDER BY seq",
-        )?;
-        let rows = st.query_map(params![id, limit], |r| {
-            let side: String = r.get(1)?;
-            Ok(ChatMessage {
-                seq: r.get(0)?,
-                side: side.parse().map_err(|_| {
-                    rusqlite::Error::FromSqlConversionFailure(
-                        1,
-                        rusqlite::types::Type::Text,
-                        format!("chat of game {id}: bad side").into(),
-                    )
-                })?,
-                text: r.get(2)?,
-                at_ms: r.get(3)?,
-            })
-        })?;
-        rows.collect()
-    }
-}
-
-/// A [`ListedGame`] from a row of the [`LISTED`] columns.
-pub(crate) fn listed_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedGame> {
-    let rules: String = r.get(2)?;
-    let clock: Option<String> = r.get(15)?;
-    Ok(ListedGame {
-        id: r.get(0)?,
-        mode: r.get(1)?,
-        rules: serde_json::from_str(&rules).unwrap_or_default(),
-        is_match: r.get(3)?,
-        level: r.get(4)?,
-        created_ms: r.get(5)?,
-        updated_ms: r.get(6)?,
-        status: r.get(7)?,
-        plies: r.get(8)?,
-        result: r.get(9)?,
-        score: [r.get(10)?, r.get(11)?],
-        to_move: r.get(12)?,
-        names: [r.get(13)?, r.get(14)?],
-        clock: clock.and_then(|c| serde_json::from_str(&c).ok()),
-        public: r.get(16)?,
-    })
-}
-
 /// Inserts a game's row.
 fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> SqlResult<()> {
     let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
@@ -750,149 +605,4 @@ impl Storage for Sqlite {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::SCHEMA_VERSION;
-
-    #[test]
-    fn a_database_is_opened_by_one_store_at_a_time() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("games.db");
-        let first = Sqlite::open(&db).unwrap();
-        let err = Sqlite::open(&db).unwrap_err();
-        assert!(matches!(err, OpenError::InUse { .. }), "{err:?}");
-        let text = err.to_string();
-        assert!(
-            text.contains(&format!(
-                "database {} is in use by another hoyito serve",
-                db.display()
-            )),
-            "{text}"
-        );
-        drop(first);
-        let again = Sqlite::open(&db).unwrap();
-        // Another database beside it is not affected.
-        let _other = Sqlite::open(&dir.path().join("other.db")).unwrap();
-        drop(again);
-    }
-
-    /// A version-2 database gets the `analyses` table, whose rows follow
-    /// their game.
-    #[test]
-    fn version_2_databases_get_the_analyses_table() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("games.db");
-        drop(Sqlite::open(&db).unwrap());
-        {
-            let conn = Connection::open(&db).unwrap();
-            conn.execute_batch("DROP TABLE analyses; PRAGMA user_version = 2;")
-                .unwrap();
-        }
-        let store = Sqlite::open(&db).unwrap();
-        let version: i64 = store
-            .conn()
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, SCHEMA_VERSION);
-        // No game, no analysis (the foreign key holds).
-        assert!(store.save_analysis("nogame", 0, 1, "{}").is_err());
-        assert_eq!(store.load_analysis("nogame").unwrap(), None);
-    }
-
-    fn game(id: &str) -> (Meta, Summary) {
-        let meta = Meta {
-            id: id.to_string(),
-            created_ms: 1,
-            mode: Mode::Online,
-            rules: Rules::default(),
-            is_match: false,
-            level: 3,
-            engine_side: None,
-            start: None,
-            tokens: ByPlayer::new(Some("s".into()), Some("n".into())),
-            invite: None,
-            names: ByPlayer::new(None, None),
-            clock: None,
-            public: false,
-        };
-        let summary = Summary {
-            status: "playing",
-            plies: 0,
-            result: None,
-            score: [0, 0],
-            to_move: Some("south"),
-        };
-        (meta, summary)
-    }
-
-    /// A version-4 database gets the draw offer columns; an offer is
-    /// stored at the game's step count only, and an undo clears it.
-    #[test]
-    fn draw_offers_are_stored_at_the_current_step_and_cleared_by_undo() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("games.db");
-        let (meta, summary) = game("g");
-        {
-            let store = Sqlite::open(&db).unwrap();
-            store.insert_game(&meta, &summary).unwrap();
-            store
-                .append(
-                    "g",
-                    1,
-                    "1",
-                    &Summary {
-                        plies: 1,
-                        ..summary.clone()
-                    },
-                )
-                .unwrap();
-            let conn = store.conn();
-            conn.execute_batch(
-                "ALTER TABLE games DROP COLUMN draw_offer; ALTER TABLE games DROP COLUMN draw_offer_seq;
-                 ALTER TABLE games DROP COLUMN draw_rev; PRAGMA user_version = 4;",
-            )
-            .unwrap();
-        }
-        let store = Sqlite::open(&db).unwrap();
-        let loaded = store.load("g").unwrap().unwrap();
-        assert_eq!(
-            (loaded.draw_offer, loaded.draw_rev, loaded.steps.len()),
-            (None, 0, 1)
-        );
-        // Not at an old step, nor in a game that does not exist.
-        let err = store.set_draw_offer("g", 0, Some(Side::South)).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                StoreError::Conflict {
-                    expected: 0,
-                    stored: 1,
-                    ..
-                }
-            ),
-            "{err:?}"
-        );
-        assert!(matches!(
-            store.set_draw_offer("nope", 0, Some(Side::South)),
-            Err(StoreError::Corrupt(_))
-        ));
-        assert_eq!(store.set_draw_offer("g", 1, Some(Side::North)).unwrap(), 1);
-        let loaded = store.load("g").unwrap().unwrap();
-        assert_eq!(
-            (loaded.draw_offer, loaded.draw_rev),
-            (
-                Some(DrawOffer {
-                    side: Side::North,
-                    seq: 1
-                }),
-                1
-            )
-        );
-        assert_eq!(store.set_draw_offer("g", 1, None).unwrap(), 2);
-        assert_eq!(store.load("g").unwrap().unwrap().draw_offer, None);
-        store.set_draw_offer("g", 1, Some(Side::South)).unwrap();
-        store.truncate("g", 0, &summary).unwrap();
-        let loaded = store.load("g").unwrap().unwrap();
-        assert_eq!((loaded.draw_offer, loaded.draw_rev, loaded.undos), (None, 3, 1));
-    }
-}
+mod tests;

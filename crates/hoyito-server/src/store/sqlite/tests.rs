@@ -1,0 +1,146 @@
+//! Tests of the SQLite store: one store per database, migrations, draw offers.
+
+use super::*;
+use crate::store::SCHEMA_VERSION;
+
+#[test]
+fn a_database_is_opened_by_one_store_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let first = Sqlite::open(&db).unwrap();
+    let err = Sqlite::open(&db).unwrap_err();
+    assert!(matches!(err, OpenError::InUse { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!(
+            "database {} is in use by another hoyito serve",
+            db.display()
+        )),
+        "{text}"
+    );
+    drop(first);
+    let again = Sqlite::open(&db).unwrap();
+    // Another database beside it is not affected.
+    let _other = Sqlite::open(&dir.path().join("other.db")).unwrap();
+    drop(again);
+}
+
+/// A version-2 database gets the `analyses` table, whose rows follow
+/// their game.
+#[test]
+fn version_2_databases_get_the_analyses_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    drop(Sqlite::open(&db).unwrap());
+    {
+        let conn = Connection::open(&db).unwrap();
+        conn.execute_batch("DROP TABLE analyses; PRAGMA user_version = 2;")
+            .unwrap();
+    }
+    let store = Sqlite::open(&db).unwrap();
+    let version: i64 = store
+        .conn()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    // No game, no analysis (the foreign key holds).
+    assert!(store.save_analysis("nogame", 0, 1, "{}").is_err());
+    assert_eq!(store.load_analysis("nogame").unwrap(), None);
+}
+
+fn game(id: &str) -> (Meta, Summary) {
+    let meta = Meta {
+        id: id.to_string(),
+        created_ms: 1,
+        mode: Mode::Online,
+        rules: Rules::default(),
+        is_match: false,
+        level: 3,
+        engine_side: None,
+        start: None,
+        tokens: ByPlayer::new(Some("s".into()), Some("n".into())),
+        invite: None,
+        names: ByPlayer::new(None, None),
+        clock: None,
+        public: false,
+    };
+    let summary = Summary {
+        status: "playing",
+        plies: 0,
+        result: None,
+        score: [0, 0],
+        to_move: Some("south"),
+    };
+    (meta, summary)
+}
+
+/// A version-4 database gets the draw offer columns; an offer is
+/// stored at the game's step count only, and an undo clears it.
+#[test]
+fn draw_offers_are_stored_at_the_current_step_and_cleared_by_undo() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let (meta, summary) = game("g");
+    {
+        let store = Sqlite::open(&db).unwrap();
+        store.insert_game(&meta, &summary).unwrap();
+        store
+            .append(
+                "g",
+                1,
+                "1",
+                &Summary {
+                    plies: 1,
+                    ..summary.clone()
+                },
+            )
+            .unwrap();
+        let conn = store.conn();
+        conn.execute_batch(
+            "ALTER TABLE games DROP COLUMN draw_offer; ALTER TABLE games DROP COLUMN draw_offer_seq;
+             ALTER TABLE games DROP COLUMN draw_rev; PRAGMA user_version = 4;",
+        )
+        .unwrap();
+    }
+    let store = Sqlite::open(&db).unwrap();
+    let loaded = store.load("g").unwrap().unwrap();
+    assert_eq!(
+        (loaded.draw_offer, loaded.draw_rev, loaded.steps.len()),
+        (None, 0, 1)
+    );
+    // Not at an old step, nor in a game that does not exist.
+    let err = store.set_draw_offer("g", 0, Some(Side::South)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            StoreError::Conflict {
+                expected: 0,
+                stored: 1,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(matches!(
+        store.set_draw_offer("nope", 0, Some(Side::South)),
+        Err(StoreError::Corrupt(_))
+    ));
+    assert_eq!(store.set_draw_offer("g", 1, Some(Side::North)).unwrap(), 1);
+    let loaded = store.load("g").unwrap().unwrap();
+    assert_eq!(
+        (loaded.draw_offer, loaded.draw_rev),
+        (
+            Some(DrawOffer {
+                side: Side::North,
+                seq: 1
+            }),
+            1
+        )
+    );
+    assert_eq!(store.set_draw_offer("g", 1, None).unwrap(), 2);
+    assert_eq!(store.load("g").unwrap().unwrap().draw_offer, None);
+    store.set_draw_offer("g", 1, Some(Side::South)).unwrap();
+    store.truncate("g", 0, &summary).unwrap();
+    let loaded = store.load("g").unwrap().unwrap();
+    assert_eq!((loaded.draw_offer, loaded.draw_rev, loaded.undos), (None, 3, 1));
+}

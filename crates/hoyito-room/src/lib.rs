@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 mod error;
+mod mode;
 mod room;
 mod show;
 mod stop;
@@ -29,6 +30,7 @@ mod view;
 mod tests;
 
 pub use error::RoomError;
-pub use room::{prepare_move, Mode, MoveInput, Prepared, Room, Seat, Setup, NEXT_ROUND};
+pub use mode::Mode;
+pub use room::{prepare_move, MoveInput, Prepared, Room, Seat, Setup, NEXT_ROUND};
 pub use stop::Stop;
 pub use view::{MatchResultView, MoveEvent, RoomView, RoundView, StepView, Summary};

@@ -14,47 +14,14 @@ use hoyito_core::{
     concession_token, parse_concession, Contest, Game, GameResult, MoveError, Position, Rules, Side,
     TracedMove,
 };
-use serde::{Deserialize, Serialize};
 
+use crate::mode::Mode;
 use crate::stop::Stop;
 use crate::view::{MoveEvent, StepView, Summary};
 use crate::RoomError;
 
 /// The step token that starts the next round of a match.
 pub const NEXT_ROUND: &str = "next";
-
-/// How a game is played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// A person against the engine.
-    Engine,
-    /// Two people on one device: one seat moves for both sides.
-    Hotseat,
-    /// Two people on two devices.
-    Online,
-}
-
-impl Mode {
-    /// The name stored and sent: `engine`, `hotseat`, `online`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Engine => "engine",
-            Mode::Hotseat => "hotseat",
-            Mode::Online => "online",
-        }
-    }
-
-    /// The mode a name names.
-    pub fn parse(s: &str) -> Option<Mode> {
-        match s {
-            "engine" => Some(Mode::Engine),
-            "hotseat" => Some(Mode::Hotseat),
-            "online" => Some(Mode::Online),
-            _ => None,
-        }
-    }
-}
 
 /// Who may move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 use hoyito_core::{RulesSpec, Side, State, Trace};
 use serde::Serialize;
 
-use crate::room::Mode;
+use crate::mode::Mode;
 
 /// One step, with what the board looked like after it (for replay).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

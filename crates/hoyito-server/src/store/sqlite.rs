@@ -13,11 +13,10 @@ use fs4::fs_std::FileExt;
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::sqlite_lists::listed_game;
 use super::sqlite_schema::migrate;
 use super::{
     now as now_ms, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreError,
-    StoreResult, StoredGame, Summary, LISTED,
+    StoreResult, StoredGame, Summary,
 };
 
 /// A result of SQLite.
@@ -404,20 +403,6 @@ impl Sqlite {
         )?;
         tx.commit()?;
         Ok(rev)
-    }
-
-    /// The most recently changed public games, newest first.
-    ///
-    /// # Errors
-    /// If SQLite fails.
-    pub fn list(&self, limit: u32, status: Option<&str>) -> SqlResult<Vec<ListedGame>> {
-        let conn = self.reader();
-        let mut st = conn.prepare_cached(&format!(
-            "SELECT {LISTED} FROM games WHERE public = 1 AND (?2 IS NULL OR status = ?2)
-               ORDER BY updated_ms DESC, id LIMIT ?1"
-        ))?;
-        let rows = st.query_map(params![limit, status], listed_game)?;
-        rows.collect()
     }
 
     /// Checks that the database can be written: stores the time in the

@@ -1,4 +1,4 @@
-//! [`Sqlite`]'s lists: a game's step times, the timed games, the lobby,
+//! [`Sqlite`]'s lists: the public games, a game's step times, the timed games, the lobby,
 //! games by id, and chat. The game rows and their moves are written and
 //! loaded in `sqlite.rs`.
 
@@ -12,6 +12,20 @@ use super::{ChatMessage, ListedGame, LobbyKind, LISTED};
 type SqlResult<T> = rusqlite::Result<T>;
 
 impl Sqlite {
+    /// The most recently changed public games, newest first.
+    ///
+    /// # Errors
+    /// If SQLite fails.
+    pub fn list(&self, limit: u32, status: Option<&str>) -> SqlResult<Vec<ListedGame>> {
+        let conn = self.reader();
+        let mut st = conn.prepare_cached(&format!(
+            "SELECT {LISTED} FROM games WHERE public = 1 AND (?2 IS NULL OR status = ?2)
+               ORDER BY updated_ms DESC, id LIMIT ?1"
+        ))?;
+        let rows = st.query_map(params![limit, status], listed_game)?;
+        rows.collect()
+    }
+
     /// When each stored step of game `id` was stored, in order (`None` for
     /// steps stored without a time: imported or older ones).
     ///

@@ -2,7 +2,8 @@
 //! everything that plays either (records, the server's rooms, the terminal).
 
 use crate::error::PlayError;
-use crate::game::{Game, MoveError, TokenError};
+use crate::error::{MoveError, TokenError};
+use crate::game::Game;
 use crate::matchplay::Match;
 use crate::moves::Move;
 use crate::position::{GameResult, Played, Position};

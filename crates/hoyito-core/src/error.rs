@@ -215,3 +215,63 @@ pub struct RecordError {
     /// What was wrong and what was expected.
     pub reason: String,
 }
+
+/// A move token that could not be played: unreadable or illegal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    /// The token is not a move token.
+    #[error(transparent)]
+    Parse(#[from] MoveParseError),
+    /// The move is not legal here.
+    #[error("{token} is illegal: {error}")]
+    Illegal {
+        /// The token as given.
+        token: String,
+        /// Why.
+        error: PlayError,
+    },
+}
+
+/// Why a move token cannot be played in a game, a match or a contest, or a
+/// prepared move cannot be committed ([`TracedMove`](crate::TracedMove)).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The token is not a move token.
+    #[error(transparent)]
+    Parse(#[from] MoveParseError),
+    /// The move is not legal in this position.
+    #[error("{token} is illegal: {error}")]
+    Illegal {
+        /// The token as given (trimmed).
+        token: String,
+        /// Why.
+        error: PlayError,
+    },
+    /// The game (a single game, or a position played on its own) is over.
+    #[error("{token} cannot be played: the game is over")]
+    GameOver {
+        /// The token as given (trimmed).
+        token: String,
+    },
+    /// The match's current round is over and the match goes on.
+    #[error("{token} cannot be played: round {round} is over; start the next round")]
+    RoundOver {
+        /// The token as given (trimmed).
+        token: String,
+        /// The round that is over, from 1.
+        round: u32,
+    },
+    /// The match is over.
+    #[error("{token} cannot be played: the match is over")]
+    MatchOver {
+        /// The token as given (trimmed).
+        token: String,
+    },
+    /// A prepared move committed to a game whose position is not the one
+    /// it was prepared in.
+    #[error("{token} was prepared in another position: expected a move prepared in the current one")]
+    Stale {
+        /// The move's token.
+        token: String,
+    },
+}

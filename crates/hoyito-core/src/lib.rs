@@ -54,16 +54,16 @@ pub mod trace;
 
 pub use contest::Contest;
 pub use error::{
-    MoveParseError, MoveParseReason, OpeningError, PlayError, PositionError, RecordError, RulesError,
-    RulesOptionError,
+    MoveError, MoveParseError, MoveParseReason, OpeningError, PlayError, PositionError, RecordError,
+    RulesError, RulesOptionError, TokenError,
 };
-pub use game::{concession_token, parse_concession, Game, MoveError, TokenError};
-pub use matchplay::{Match, MatchOutcome};
+pub use game::{concession_token, parse_concession, Game};
+pub use matchplay::Match;
 pub use moves::{Move, MoveList, SingleMoves, MAX_MOVES, MAX_SINGLE_MOVES};
 pub use options::{OptionId, OptionKind, OptionValue, RulesOption, RULES_OPTIONS};
 pub use position::{
-    EndReason, GameResult, LastFour, Outcome, Played, Position, RepetitionKey, RepetitionTracker, Setup,
-    SowObserver,
+    EndReason, GameResult, LastFour, MatchOutcome, Outcome, Played, Position, RepetitionKey,
+    RepetitionTracker, Setup, SowObserver,
 };
 pub use record::Record;
 pub use round::RoundSummary;

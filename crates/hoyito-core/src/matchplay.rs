@@ -2,28 +2,14 @@
 //! reserves (RULES.md §5).
 
 use crate::error::PlayError;
-use crate::game::{Game, MoveError, TokenError};
+use crate::error::{MoveError, TokenError};
+use crate::game::Game;
 use crate::moves::Move;
-use crate::position::{GameResult, LastFour, Played, Position, Setup};
+use crate::position::MatchOutcome;
+use crate::position::{LastFour, Played, Position, Setup};
 use crate::rules::{Rules, Variant};
 use crate::side::{ByPlayer, Side};
 use crate::trace::TracedMove;
-
-/// The result of a finished match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MatchOutcome {
-    /// The winner; `None` only if both players ended short (possible only with tiny seed counts).
-    pub winner: Option<Side>,
-    /// The round in which it ended.
-    pub rounds: u32,
-}
-
-impl MatchOutcome {
-    /// The result: a win for one side, or a draw.
-    pub const fn result(&self) -> GameResult {
-        GameResult::from_winner(self.winner)
-    }
-}
 
 /// A match: games chained into rounds with refills, closed holes, reserves,
 /// who starts, and the round number Hoyito III's last-four rule reads.

@@ -6,10 +6,10 @@
 //! pass that followed, the end of the round and of the match, and the
 //! move's canonical token.
 
+use crate::error::MoveError;
 use crate::error::PlayError;
-use crate::game::MoveError;
-use crate::matchplay::MatchOutcome;
 use crate::moves::Move;
+use crate::position::MatchOutcome;
 use crate::position::{Outcome, Played, Position, SowObserver};
 use crate::side::Side;
 

@@ -15,7 +15,7 @@ mod words;
 
 use words::{board_words, nonempty_mask, ONES};
 
-pub use outcome::{EndReason, GameResult, LastFour, Outcome};
+pub use outcome::{EndReason, GameResult, LastFour, MatchOutcome, Outcome};
 pub use repetition::{RepetitionKey, RepetitionTracker};
 pub use setup::Setup;
 pub use sow::{Played, SowObserver};

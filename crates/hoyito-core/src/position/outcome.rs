@@ -148,3 +148,19 @@ impl<'de> serde::Deserialize<'de> for GameResult {
         text.parse().map_err(serde::de::Error::custom)
     }
 }
+
+/// The result of a finished match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchOutcome {
+    /// The winner; `None` only if both players ended short (possible only with tiny seed counts).
+    pub winner: Option<Side>,
+    /// The round in which it ended.
+    pub rounds: u32,
+}
+
+impl MatchOutcome {
+    /// The result: a win for one side, or a draw.
+    pub const fn result(&self) -> GameResult {
+        GameResult::from_winner(self.winner)
+    }
+}

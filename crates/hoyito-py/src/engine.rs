@@ -12,8 +12,8 @@ use hoyito_tablebase::{BuildOptions, Solver, Tablebase};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use crate::classes::game_of;
 use crate::errors::{engine_err, tablebase_err};
-use crate::game::game_of;
 use crate::interrupt::interruptible;
 use crate::rules;
 

@@ -3,12 +3,11 @@
 
 use hoyito_core::{Game, MoveError, PlayError, Position, Record, Side};
 use numpy::PyArray1;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
+use crate::classes::PyGame;
 use crate::errors::{illegal, notation_err, IllegalMove};
-use crate::matchplay::PyMatch;
 use crate::{actions, convert, engine, rules};
 
 /// The error of a token that cannot be played in `pos` (the core's
@@ -67,32 +66,6 @@ pub(crate) fn legal_list<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound
         items.push(PyString::new(py, &pos.move_token(m).to_string()));
     }
     PyList::new(py, items)
-}
-
-/// A single game of Hoyito: its rules, the moves played and the current
-/// position, with the repetition rule (RULES.md §4) applied after each move.
-///
-/// Options use the spellings of RULES.md: variant "I", "II" or "III";
-/// direction "fixed", "per_player" or "per_move"; repetition "even" or
-/// "own_row"; capture_side "any" or "opponent". A bad value raises
-/// `hoyito.RulesError` (a `ValueError`) naming the option and the allowed
-/// values.
-///
-/// Moves are tokens as in RULES.md §1: "3", "3R", "2+5". `play` checks them
-/// with the rules; an illegal one raises `hoyito.IllegalMove` (a
-/// `ValueError`) with the reason and the legal moves, and leaves the game
-/// unchanged. Games can be copied and pickled.
-///
-/// Games compare equal (`==`) and hash alike when they have the same rules,
-/// start and moves; like a list, a game's hash changes when a move is
-/// played, so do not change a game while it is a dict key. `Game` can be
-/// subclassed: copies, pickles and `from_record`/`from_notation` called on
-/// the subclass give instances of the subclass (its `__init__` must accept
-/// no arguments).
-#[pyclass(name = "Game", module = "hoyito._hoyito", subclass)]
-#[derive(Clone)]
-pub struct PyGame {
-    pub(crate) game: Game,
 }
 
 /// `game` as an instance of `cls` (`Game` or a subclass of it), with the
@@ -575,20 +548,6 @@ impl PyGame {
         let res = engine::search(py, &mut e, settings.level, &self.game, time, depth)?;
         Ok(res.best.map(|m| self.game.position().move_token(m).to_string()))
     }
-}
-
-/// The current game of a `Game` or `Match` argument.
-pub(crate) fn game_of(obj: &Bound<'_, PyAny>) -> PyResult<Game> {
-    if let Ok(g) = obj.cast::<PyGame>() {
-        return Ok(g.borrow().game.clone());
-    }
-    if let Ok(m) = obj.cast::<PyMatch>() {
-        return Ok(m.borrow().m.current().clone());
-    }
-    Err(PyTypeError::new_err(format!(
-        "expected a hoyito.Game or hoyito.Match, not {}",
-        obj.get_type().name()?
-    )))
 }
 
 /// The side a `concede` call names: "south" or "north" (else an

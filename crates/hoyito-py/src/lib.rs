@@ -17,6 +17,7 @@
 use pyo3::prelude::*;
 
 mod actions;
+mod classes;
 mod convert;
 mod engine;
 pub mod errors;
@@ -37,8 +38,8 @@ fn _hoyito(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NotationError", py.get_type::<errors::NotationError>())?;
     m.add("EngineError", py.get_type::<errors::EngineError>())?;
     m.add("TablebaseError", py.get_type::<errors::TablebaseError>())?;
-    m.add_class::<game::PyGame>()?;
-    m.add_class::<matchplay::PyMatch>()?;
+    m.add_class::<classes::PyGame>()?;
+    m.add_class::<classes::PyMatch>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PyTablebase>()?;
     m.add_class::<vector::PyVectorGame>()?;

@@ -4,22 +4,11 @@ use hoyito_core::{Match, Record};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
+use crate::classes::PyGame;
+use crate::classes::PyMatch;
 use crate::errors::{illegal, notation_err};
-use crate::game::{concession_side, legal_list, token_error, winner_name, PyGame};
+use crate::game::{concession_side, legal_list, token_error, winner_name};
 use crate::{convert, rules};
-
-/// A match: games chained into rounds with refills, closed holes and
-/// reserves (RULES.md §5).
-///
-/// Moves are played in the current round with `play`; when a round is over
-/// and the match goes on, `start_next_round()` starts the next one (the
-/// winner refills and starts). `is_over()` and `winner()` are about the
-/// whole match; `is_round_over()` about the current round.
-#[pyclass(name = "Match", module = "hoyito._hoyito")]
-#[derive(Clone)]
-pub struct PyMatch {
-    pub(crate) m: Match,
-}
 
 #[pymethods]
 impl PyMatch {

@@ -411,11 +411,11 @@ impl PyVectorGame {
     /// game(i) -> Game
     ///
     /// A copy of game `i` (to inspect or analyse it).
-    fn game(&self, i: i64) -> PyResult<crate::game::PyGame> {
+    fn game(&self, i: i64) -> PyResult<crate::classes::PyGame> {
         usize::try_from(i)
             .ok()
             .and_then(|i| self.games.get(i))
-            .map(|g| crate::game::PyGame { game: g.clone() })
+            .map(|g| crate::classes::PyGame { game: g.clone() })
             .ok_or_else(|| {
                 HoyitoError::new_err(format!(
                     "game {i} does not exist: expected 0 to {}",

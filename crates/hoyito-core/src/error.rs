@@ -3,88 +3,9 @@
 
 use thiserror::Error;
 
-/// At most this many characters of an input are repeated in an error.
-pub const ECHO_CHARS: usize = 32;
-
-/// `input` as an error repeats it: whole up to [`ECHO_CHARS`] characters,
-/// else its first [`ECHO_CHARS`] and `…`, so that a huge input does not
-/// come back whole.
-pub fn echo(input: &str) -> String {
-    match input.char_indices().nth(ECHO_CHARS) {
-        None => input.to_string(),
-        Some((i, _)) => format!("{}…", &input[..i]),
-    }
-}
-
-/// An invalid rule set or option value.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum RulesError {
-    /// Holes per row outside 4..=12 (the text of
-    /// [`RulesOptionError::BadValue`]).
-    #[error("bad value \"{0}\" for holes: expected a whole number from 4 to 12")]
-    Holes(u32),
-    /// Seeds per hole outside 1..=30 (the text of
-    /// [`RulesOptionError::BadValue`]), or too many seeds for the board.
-    #[error("{}", seeds_message(*seeds, *holes))]
-    Seeds {
-        /// Seeds per hole asked for.
-        seeds: u32,
-        /// Holes per row.
-        holes: u32,
-    },
-    /// A name that is not one of the known values (the text of
-    /// [`RulesOptionError::BadValue`]).
-    #[error("bad value {value:?} for {what}: expected {expected}")]
-    UnknownValue {
-        /// What was being parsed.
-        what: &'static str,
-        /// The input ([`echo`]ed).
-        value: String,
-        /// The accepted values.
-        expected: &'static str,
-    },
-}
-
-fn seeds_message(seeds: u32, holes: u32) -> String {
-    let max = crate::options::MAX_SEEDS_PER_HOLE;
-    if seeds == 0 || seeds > max {
-        format!("bad value \"{seeds}\" for seeds: expected a whole number from 1 to {max}")
-    } else {
-        format!(
-            "{seeds} seeds per hole on 2x{holes} is not allowed: expected 1 or more, at most {} seeds on the board",
-            crate::rules::MAX_TOTAL_SEEDS
-        )
-    }
-}
-
-/// A rules option set by name ([`RulesSpec::set`](crate::RulesSpec::set)):
-/// every front end (records, command line, UGI, Python, JSON) shows these
-/// texts.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum RulesOptionError {
-    /// No option has this name.
-    #[error(
-        "unknown rules option {name:?}: expected one of {}",
-        crate::options::option_names()
-    )]
-    Unknown {
-        /// The name as given ([`echo`]ed).
-        name: String,
-    },
-    /// The option does not take this value.
-    #[error("bad value {value:?} for {option}: expected {expected}")]
-    BadValue {
-        /// The option's name (`capture_side`).
-        option: &'static str,
-        /// The value as given ([`echo`]ed).
-        value: String,
-        /// What it takes: `any or opponent`, `a whole number from 4 to 12`.
-        expected: String,
-    },
-    /// The options together are not valid rules (too many seeds for the board).
-    #[error(transparent)]
-    Rules(#[from] RulesError),
-}
+pub use crate::echo::{echo, ECHO_CHARS};
+pub use crate::options::RulesOptionError;
+pub use crate::rules::RulesError;
 
 /// Why a move cannot be played in a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]

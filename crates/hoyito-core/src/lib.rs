@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 pub mod contest;
+mod echo;
 pub mod error;
 pub mod game;
 pub mod matchplay;

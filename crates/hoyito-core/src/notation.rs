@@ -112,7 +112,7 @@ impl Position {
     pub fn parse_move(&self, token: &str) -> Result<Move, MoveParseError> {
         let n = self.rules().holes();
         let err = |reason| MoveParseError {
-            token: crate::error::echo(token),
+            token: crate::echo::echo(token),
             reason,
             holes: n,
         };

@@ -3,7 +3,9 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::RulesError;
+use thiserror::Error;
+
+use crate::echo::echo;
 
 /// Largest number of holes per row (RULES.md §1).
 pub const MAX_HOLES: usize = 12;
@@ -13,6 +15,51 @@ pub const MIN_HOLES: usize = 4;
 pub const MAX_BOARD: usize = 2 * MAX_HOLES;
 /// Largest number of seeds the whole board may hold (counts are `u8`).
 pub const MAX_TOTAL_SEEDS: u32 = 240;
+/// Largest seeds per hole of any board: [`MAX_TOTAL_SEEDS`] on the
+/// smallest board. On larger boards the total is the limit (checked when
+/// the rules are validated).
+pub const MAX_SEEDS_PER_HOLE: u32 = MAX_TOTAL_SEEDS / (2 * MIN_HOLES as u32);
+
+/// An invalid rule set or option value.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RulesError {
+    /// Holes per row outside 4..=12 (the text of
+    /// [`RulesOptionError::BadValue`](crate::RulesOptionError::BadValue)).
+    #[error("bad value \"{0}\" for holes: expected a whole number from 4 to 12")]
+    Holes(u32),
+    /// Seeds per hole outside 1..=30 (the text of
+    /// [`RulesOptionError::BadValue`](crate::RulesOptionError::BadValue)), or too many seeds for the board.
+    #[error("{}", seeds_message(*seeds, *holes))]
+    Seeds {
+        /// Seeds per hole asked for.
+        seeds: u32,
+        /// Holes per row.
+        holes: u32,
+    },
+    /// A name that is not one of the known values (the text of
+    /// [`RulesOptionError::BadValue`](crate::RulesOptionError::BadValue)).
+    #[error("bad value {value:?} for {what}: expected {expected}")]
+    UnknownValue {
+        /// What was being parsed.
+        what: &'static str,
+        /// The input ([`echo`]ed).
+        value: String,
+        /// The accepted values.
+        expected: &'static str,
+    },
+}
+
+fn seeds_message(seeds: u32, holes: u32) -> String {
+    let max = MAX_SEEDS_PER_HOLE;
+    if seeds == 0 || seeds > max {
+        format!("bad value \"{seeds}\" for seeds: expected a whole number from 1 to {max}")
+    } else {
+        format!(
+            "{seeds} seeds per hole on 2x{holes} is not allowed: expected 1 or more, at most {} seeds on the board",
+            MAX_TOTAL_SEEDS
+        )
+    }
+}
 
 /// The three Hoyito variants (RULES.md §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -71,7 +118,7 @@ impl FromStr for Variant {
             "III" | "iii" | "3" => Ok(Variant::III),
             _ => Err(RulesError::UnknownValue {
                 what: "variant",
-                value: crate::error::echo(s),
+                value: echo(s),
                 expected: "I, II or III",
             }),
         }
@@ -184,7 +231,7 @@ macro_rules! option_names {
                     $($name => Ok($ty::$var),)*
                     _ => Err(RulesError::UnknownValue {
                         what: $what,
-                        value: crate::error::echo(s),
+                        value: echo(s),
                         expected: $expected,
                     }),
                 }

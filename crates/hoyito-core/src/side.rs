@@ -59,14 +59,14 @@ impl fmt::Display for Side {
 }
 
 impl FromStr for Side {
-    type Err = crate::error::RulesError;
+    type Err = crate::rules::RulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "s" | "south" | "p1" | "1" => Ok(Side::South),
             "n" | "north" | "p2" | "2" => Ok(Side::North),
-            _ => Err(crate::error::RulesError::UnknownValue {
+            _ => Err(crate::rules::RulesError::UnknownValue {
                 what: "side",
-                value: crate::error::echo(s),
+                value: crate::echo::echo(s),
                 expected: "south or north",
             }),
         }

@@ -32,10 +32,39 @@
 
 use core::fmt;
 
-use crate::error::{RulesError, RulesOptionError};
+use thiserror::Error;
+
+use crate::echo::echo;
+pub use crate::rules::MAX_SEEDS_PER_HOLE;
 use crate::rules::{
-    CaptureSide, DirectionRule, Repetition, RulesSpec, Variant, MAX_HOLES, MAX_TOTAL_SEEDS, MIN_HOLES,
+    CaptureSide, DirectionRule, Repetition, RulesError, RulesSpec, Variant, MAX_HOLES, MIN_HOLES,
 };
+
+/// A rules option set by name ([`RulesSpec::set`](crate::RulesSpec::set)):
+/// every front end (records, command line, UGI, Python, JSON) shows these
+/// texts.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RulesOptionError {
+    /// No option has this name.
+    #[error("unknown rules option {name:?}: expected one of {}", option_names())]
+    Unknown {
+        /// The name as given ([`echo`]ed).
+        name: String,
+    },
+    /// The option does not take this value.
+    #[error("bad value {value:?} for {option}: expected {expected}")]
+    BadValue {
+        /// The option's name (`capture_side`).
+        option: &'static str,
+        /// The value as given ([`echo`]ed).
+        value: String,
+        /// What it takes: `any or opponent`, `a whole number from 4 to 12`.
+        expected: String,
+    },
+    /// The options together are not valid rules (too many seeds for the board).
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+}
 
 /// Which rules option a [`RulesOption`] is: one per field of [`RulesSpec`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -115,11 +144,6 @@ pub struct RulesOption {
     /// One line: what it does.
     pub meaning: &'static str,
 }
-
-/// Largest seeds per hole of any board: [`MAX_TOTAL_SEEDS`] on the
-/// smallest board. On larger boards the total is the limit (checked when
-/// the rules are validated).
-pub const MAX_SEEDS_PER_HOLE: u32 = MAX_TOTAL_SEEDS / (2 * MIN_HOLES as u32);
 
 /// The rules options, in the order of [`RulesSpec`]'s fields (and of the
 /// record tags, the UGI option list, the command line's `--help`).
@@ -247,9 +271,7 @@ impl RulesOption {
 
     /// The error for an unknown option name.
     pub fn unknown(name: &str) -> RulesOptionError {
-        RulesOptionError::Unknown {
-            name: crate::error::echo(name),
-        }
+        RulesOptionError::Unknown { name: echo(name) }
     }
 
     /// The command-line flag, `--capture-side`.
@@ -276,7 +298,7 @@ impl RulesOption {
     pub fn bad_value(&self, value: impl fmt::Display) -> RulesOptionError {
         RulesOptionError::BadValue {
             option: self.name,
-            value: crate::error::echo(&value.to_string()),
+            value: echo(&value.to_string()),
             expected: self.expected(),
         }
     }

@@ -119,16 +119,16 @@ impl core::fmt::Display for GameResult {
 }
 
 impl core::str::FromStr for GameResult {
-    type Err = crate::error::RulesError;
+    type Err = crate::rules::RulesError;
 
     /// Reads `south`, `north` or `draw` (any case).
     fn from_str(s: &str) -> Result<GameResult, Self::Err> {
         GameResult::ALL
             .into_iter()
             .find(|r| r.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| crate::error::RulesError::UnknownValue {
+            .ok_or_else(|| crate::rules::RulesError::UnknownValue {
                 what: "result",
-                value: crate::error::echo(s),
+                value: crate::echo::echo(s),
                 expected: "south, north or draw",
             })
     }

@@ -14,8 +14,10 @@ let browser;
 before(async () => { srv = await startServer(); browser = await launchBrowser(); });
 after(async () => { await browser.close(); srv.proc.kill(); });
 
-/** A hot-seat game of Hoyito II played to its end (first legal move each time), analysed. */
-async function analysedGame() {
+/** A hot-seat game of Hoyito II played to its end (first legal move each time), analysed; made once for the tests of this file. */
+let analysed = null;
+const analysedGame = () => { analysed ??= playAndAnalyse(); return analysed; };
+async function playAndAnalyse() {
   const g = await callApi(srv.url, 'POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II' } });
   for (let i = 0; i < 500; i += 1) {
     const v = await callApi(srv.url, 'GET', `/api/games/${g.id}`);

@@ -10,7 +10,6 @@
 //   board.js        the SVG board
 //   markdown.js     the rules page's Markdown
 //   pages/*.js      new game, games (the lobby and the list), rules, how to play
-//   learn/sow.js    the How-to-play page's demonstration sower
 //   game/view.js    the game page, built from
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
 //     game/render.js    drawing the state

@@ -1,10 +1,12 @@
 // The How-to-play page: the game for a new player, section by section, each
 // with a small board that shows it (the game's own board, sown seed by seed
-// like a move on the game page), and the full rules one click away.
+// like a move on the game page, by the rules' own code in the WebAssembly
+// module), and the full rules one click away.
 
 import { t } from '../i18n.js';
 import { Board } from '../board.js';
-import { sow } from '../learn/sow.js';
+import { Game } from '../wasm/hoyito_wasm.js';
+import { ready } from '../local/backend.js';
 import { html, setHtml } from '../html.js';
 
 const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -21,6 +23,22 @@ const DEMOS = {
   match: { board: [4, 4, 4, 0, 4, 4, 0, 0], closed: [3, 6, 7] },
 };
 
+/**
+ * Sows demonstration `d` (South sows hole `d.hole` of `d.board` on a 2×4
+ * board under `d.variant`) with the rules' own code: the sowing events,
+ * the board after, the seeds captured, and whether South moves again.
+ */
+async function sow(d) {
+  await ready();
+  const game = Game.fromSetup({ variant: d.variant, holes: 4 }, { board: d.board });
+  try {
+    const moved = game.play(String(d.hole + 1));
+    return { events: moved.trace.events, board: game.state().board, captured: moved.captured, again: moved.extra_turn };
+  } finally {
+    game.free();
+  }
+}
+
 const pause = (ms, live) => new Promise((r) => { setTimeout(r, live.stopped ? 0 : ms); });
 
 /** Plays demonstration `d` once on `board`, telling the hand's seeds in `hud`. */
@@ -30,7 +48,7 @@ async function play(d, board, hud, live) {
   const draw = () => board.render({ board: b, closed: d.closed || [], captured: cap, labels: true });
   draw();
   if (d.hole === undefined) return;
-  const result = sow(d.board, d.hole, d.variant);
+  const result = await sow(d);
   if (reduced()) {
     board.render({ board: result.board, captured: [result.captured, 0], last: { from: [d.hole], captured: [] } });
     return;

@@ -2,6 +2,12 @@
  * A single game.
  */
 export class Game {
+    static __wrap(ptr) {
+        const obj = Object.create(Game.prototype);
+        obj.__wbg_ptr = ptr;
+        GameFinalization.register(obj, obj.__wbg_ptr, obj);
+        return obj;
+    }
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
         this.__wbg_ptr = 0;
@@ -68,6 +74,24 @@ export class Game {
     directionChoice() {
         const ret = wasm.game_directionChoice(this.__wbg_ptr);
         return ret !== 0;
+    }
+    /**
+     * A game from a position under `options`: `setup` is `{board,
+     * closed, to_move}` (seeds per hole in index order, South's row
+     * first; the closed holes' indices, default none; `"south"` or
+     * `"north"`, default South). Throws an `Error` if the position is not
+     * valid (a board of the wrong length, seeds in a closed hole, too
+     * many seeds).
+     * @param {any} options
+     * @param {any} setup
+     * @returns {Game}
+     */
+    static fromSetup(options, setup) {
+        const ret = wasm.game_fromSetup(options, setup);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return Game.__wrap(ret[0]);
     }
     /**
      * Whether the game (a match: the whole match) is over.

@@ -8,7 +8,8 @@
 //! A thin binding: every rule and every search is the native crates' own
 //! code. The JavaScript API (`docs/WASM.md`):
 //!
-//! - `new Game(options)` and `new Match(options)`, where `options` is
+//! - `new Game(options)`, `Game.fromSetup(options, {board, closed,
+//!   to_move})` and `new Match(options)`, where `options` is
 //!   `{variant, holes, seeds, skip_origin, direction, two_hole_opening,
 //!   repetition, capture_side}` with the RULES.md spellings (missing ones
 //!   take their standard values); `legalMoves()`, `play(token)` (throws an
@@ -67,6 +68,9 @@ pub enum Error {
         /// Its value.
         value: f64,
     },
+    /// `Game.fromSetup`'s position is not valid.
+    #[error("invalid setup: {0}")]
+    Setup(String),
     /// The next round cannot start.
     #[error("the next round can start only when a round of an unfinished match is over")]
     NextRound,
@@ -251,6 +255,18 @@ impl Game {
     pub fn new(options: JsValue) -> Result<Game, Error> {
         let rules = session::parse_options(&json_of(&options, "options")?)?;
         Ok(Game(Session::game(rules)))
+    }
+
+    /// A game from a position under `options`: `setup` is `{board,
+    /// closed, to_move}` (seeds per hole in index order, South's row
+    /// first; the closed holes' indices, default none; `"south"` or
+    /// `"north"`, default South). Throws an `Error` if the position is not
+    /// valid (a board of the wrong length, seeds in a closed hole, too
+    /// many seeds).
+    #[wasm_bindgen(js_name = fromSetup)]
+    pub fn from_setup(options: JsValue, setup: JsValue) -> Result<Game, Error> {
+        let rules = session::parse_options(&json_of(&options, "options")?)?;
+        Ok(Game(Session::from_setup(rules, &json_of(&setup, "setup")?)?))
     }
 
     /// Takes back the last move; returns its token (null at the start).

@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use hoyito_core::{
     playout, Contest, Game, GameResult, MoveError, Position, Record, RepetitionTracker, RoundSummary, Rules,
-    Side, State, TracedMove, MAX_TRACE_EVENTS,
+    Setup, Side, State, TracedMove, MAX_TRACE_EVENTS,
 };
 use hoyito_engine::{Engine, Limits};
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Error;
 
@@ -74,6 +74,21 @@ pub struct PlayoutTotals {
     pub draws: u64,
 }
 
+/// What `Game.fromSetup` reads: a board, its closed holes, who moves.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupArgs {
+    board: Vec<u8>,
+    #[serde(default)]
+    closed: Vec<usize>,
+    #[serde(default = "south")]
+    to_move: Side,
+}
+
+fn south() -> Side {
+    Side::South
+}
+
 /// A single game or a match, with what the JavaScript classes need.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -95,6 +110,23 @@ impl Session {
         Session {
             contest: Contest::new_game(rules),
         }
+    }
+
+    /// A single game from a position given by `setup` (the JSON text of
+    /// `{board, closed, to_move}`: seeds per hole in index order, the
+    /// closed holes' indices, `"south"` or `"north"`; the last two may be
+    /// left out), validated by the core's [`Position::from_setup`].
+    pub fn from_setup(rules: Rules, setup: &str) -> Result<Session, Error> {
+        let s: SetupArgs = serde_json::from_str(setup).map_err(|e| Error::Setup(e.to_string()))?;
+        let mut full = Setup::start(&rules);
+        full.board = s.board;
+        full.closed = s.closed;
+        full.to_move = s.to_move;
+        full.opening = false;
+        let pos = Position::from_setup(rules, &full).map_err(|e| Error::Setup(e.to_string()))?;
+        Ok(Session {
+            contest: Contest::Game(Game::from_position(pos)),
+        })
     }
 
     /// A new match.
@@ -303,6 +335,28 @@ pub fn random_playouts(n: u64, rules: Rules, seed: u64) -> PlayoutTotals {
 mod tests {
     use super::*;
     use hoyito_core::{Event, Variant};
+
+    #[test]
+    fn a_game_from_a_setup_sows_as_the_core_and_refuses_bad_positions() {
+        let rules = Rules::new(Variant::II, 4).unwrap();
+        let mut s = Session::from_setup(rules, r#"{"board":[2,3,3,0,1,0,2,0]}"#).unwrap();
+        assert_eq!(s.state().to_move, Some(Side::South));
+        let moved = s.play("1").unwrap();
+        // 2 from hole 0: holes 1 and 2 make casas; II takes the chain back.
+        assert_eq!(moved.captured(), 8);
+        assert!(moved.extra_turn());
+        let north = Session::from_setup(rules, r#"{"board":[1,0,0,0,0,2,0,0],"to_move":"north"}"#).unwrap();
+        assert_eq!(north.legal_moves(), ["2"]);
+        for bad in [
+            r#"{"board":[1,2,3]}"#,
+            r#"{"board":[1,0,0,0,0,2,0,0],"closed":[0]}"#,
+            r#"{"board":[1,0,0,0,0,2,0,0],"colour":"red"}"#,
+            "null",
+        ] {
+            let e = Session::from_setup(rules, bad).unwrap_err().to_string();
+            assert!(e.starts_with("invalid setup: "), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn a_conceded_round_is_the_core_match_conceded() {

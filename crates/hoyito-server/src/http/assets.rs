@@ -47,7 +47,6 @@ assets! {
     "/pages/rules.js" => "text/javascript; charset=utf-8",
     "/pages/not-found.js" => "text/javascript; charset=utf-8",
     "/pages/how-to-play.js" => "text/javascript; charset=utf-8",
-    "/learn/sow.js" => "text/javascript; charset=utf-8",
     "/game/view.js" => "text/javascript; charset=utf-8",
     "/game/state.js" => "text/javascript; charset=utf-8",
     "/game/render.js" => "text/javascript; charset=utf-8",

@@ -9,7 +9,7 @@
 //! cargo run -p hoyito-server --example game_heap -- 3000
 //! ```
 
-use hoyito_server::{spawn_local_with, Limits, Store};
+use hoyito_server::{spawn_local_with, ServerLimits, Store};
 use serde_json::json;
 
 /// Counts the bytes allocated and freed (dhat's heap profiler).
@@ -35,10 +35,10 @@ async fn main() {
         .unwrap_or(20_000);
     let dir = tempfile::tempdir().expect("a temporary directory");
     let store = Store::open(&dir.path().join("heap.db")).expect("a SQLite file");
-    let limits = Limits {
+    let limits = ServerLimits {
         create_rate: hoyito_server::Rate::OFF,
         create_quota: 0,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let (addr, server) = spawn_local_with(store, limits).await.expect("bind on loopback");
     let base = format!("http://{addr}");

@@ -210,13 +210,13 @@ async fn main() {
         None => {
             let store = hoyito_server::Store::open(&dir.path().join("load.db")).expect("database");
             // One address plays every game: no limits per address.
-            let limits = hoyito_server::Limits {
+            let limits = hoyito_server::ServerLimits {
                 create_rate: hoyito_server::Rate::OFF,
                 create_quota: 0,
                 move_rate: hoyito_server::Rate::OFF,
                 max_connections_per_ip: 0,
                 max_websockets_per_ip: 0,
-                ..hoyito_server::Limits::default()
+                ..hoyito_server::ServerLimits::default()
             };
             let (addr, server) = hoyito_server::spawn_local_with(store, limits)
                 .await

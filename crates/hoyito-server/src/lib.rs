@@ -51,7 +51,7 @@ use tokio::sync::watch;
 pub use error::ApiError;
 pub use http::router;
 pub use http::{assets, head};
-pub use limits::{Limits, Rate};
+pub use limits::{ServerLimits, Rate};
 pub use room::live;
 pub use state::AppState;
 pub use store::Store;
@@ -67,7 +67,7 @@ pub struct Config {
     /// moves and hints: perfect play where they cover the position.
     pub tablebases: Option<PathBuf>,
     /// Timeouts, caps and rate limits.
-    pub limits: Limits,
+    pub limits: ServerLimits,
 }
 
 impl Default for Config {
@@ -76,7 +76,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("./hoyito.db"),
             tablebases: None,
-            limits: Limits::default(),
+            limits: ServerLimits::default(),
         }
     }
 }
@@ -88,7 +88,7 @@ pub fn engine_threads() -> usize {
 
 /// Serves on `listener` within `limits` until `shutdown` completes, then
 /// closes WebSockets and finishes the requests in flight, for at most
-/// [`Limits::shutdown_grace`]. Level-10 engine moves and hints use
+/// [`ServerLimits::shutdown_grace`]. Level-10 engine moves and hints use
 /// `tablebases`, if given.
 ///
 /// # Errors
@@ -97,7 +97,7 @@ pub async fn serve_on(
     listener: TcpListener,
     store: Store,
     tablebases: Option<ai::Tablebases>,
-    limits: Limits,
+    limits: ServerLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -232,14 +232,14 @@ async fn shutdown_signal() {
 /// # Errors
 /// If binding fails.
 pub async fn spawn_local(store: Store) -> std::io::Result<(SocketAddr, LocalServer)> {
-    spawn_local_with(store, Limits::default()).await
+    spawn_local_with(store, ServerLimits::default()).await
 }
 
 /// [`spawn_local`] with other limits (short timeouts for tests).
 ///
 /// # Errors
 /// If binding fails.
-pub async fn spawn_local_with(store: Store, limits: Limits) -> std::io::Result<(SocketAddr, LocalServer)> {
+pub async fn spawn_local_with(store: Store, limits: ServerLimits) -> std::io::Result<(SocketAddr, LocalServer)> {
     let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

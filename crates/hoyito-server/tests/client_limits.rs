@@ -1,11 +1,11 @@
-//! Limits per client IP against a real server on loopback: connections,
+//! ServerLimits per client IP against a real server on loopback: connections,
 //! WebSockets, and the rates of creations, moves, hints and chat (429 with a JSON
 //! error and `Retry-After`, nothing changed).
 
 mod common;
 
 use common::{error_code, eventually, first_legal, Api};
-use hoyito_server::{Limits, Rate, Store};
+use hoyito_server::{ServerLimits, Rate, Store};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -27,9 +27,9 @@ async fn read_head(conn: &mut TcpStream) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_over_the_per_ip_cap_are_refused_with_a_json_429() {
-    let limits = Limits {
+    let limits = ServerLimits {
         max_connections_per_ip: 3,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     let addr = api.base.trim_start_matches("http://").to_string();
@@ -79,11 +79,11 @@ async fn connections_over_the_per_ip_cap_are_refused_with_a_json_429() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creations_moves_and_hints_over_their_rates_get_429_and_change_nothing() {
-    let limits = Limits {
+    let limits = ServerLimits {
         create_rate: Rate::per_minute(6, 3),
         move_rate: Rate::per_minute(6, 2),
         hint_rate: Rate::per_minute(6, 1),
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     let mut created = Vec::new();
@@ -134,9 +134,9 @@ async fn creations_moves_and_hints_over_their_rates_get_429_and_change_nothing()
 async fn chat_from_one_address_is_limited_across_games() {
     // The per-player flood limit is 5 in 10 s; the address's limit is lower
     // here, so it is the one that answers, across two games.
-    let limits = Limits {
+    let limits = ServerLimits {
         chat_rate: Rate::per_minute(6, 3),
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     let mut sent = 0;
@@ -189,9 +189,9 @@ async fn chat_from_one_address_is_limited_across_games() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn websockets_over_the_per_ip_cap_are_refused() {
-    let limits = Limits {
+    let limits = ServerLimits {
         max_websockets_per_ip: 1,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     let (id, _, _) = api.create(json!({"mode": "hotseat"})).await;
@@ -212,9 +212,9 @@ async fn websockets_over_the_per_ip_cap_are_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_holds_a_bounded_share_of_deep_engine_searches() {
-    let limits = Limits {
+    let limits = ServerLimits {
         engine_jobs_per_ip: 2,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     let mut deep = Vec::new();

@@ -217,9 +217,9 @@ async fn a_long_url_and_many_or_large_headers_get_json_errors() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_answer_says_no_referrer_and_nosniff() {
-    let limits = hoyito_server::Limits {
+    let limits = hoyito_server::ServerLimits {
         max_connections_per_ip: 2,
-        ..hoyito_server::Limits::default()
+        ..hoyito_server::ServerLimits::default()
     };
     let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     let addr = api.base.trim_start_matches("http://").to_string();

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use hoyito_server::{spawn_local_with, Limits, Store};
+use hoyito_server::{spawn_local_with, ServerLimits, Store};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -16,13 +16,13 @@ use tokio_tungstenite::tungstenite::Message;
 /// limits, and below the default ones.
 const PATIENCE: Duration = Duration::from_secs(8);
 
-fn short_limits() -> Limits {
-    Limits {
+fn short_limits() -> ServerLimits {
+    ServerLimits {
         header_read_timeout: Duration::from_millis(500),
         body_read_timeout: Duration::from_millis(500),
         ws_ping_interval: Duration::from_millis(300),
         ws_idle_timeout: Duration::from_millis(900),
-        ..Limits::default()
+        ..ServerLimits::default()
     }
 }
 
@@ -106,7 +106,7 @@ async fn an_unfinished_body_is_refused_in_time() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_beyond_the_cap_wait_and_health_answers_once_one_closes() {
-    let limits = Limits {
+    let limits = ServerLimits {
         max_connections: 4,
         ..short_limits()
     };
@@ -212,7 +212,7 @@ fn count_pings(mut frames: &[u8]) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_that_never_answers_pings_is_closed() {
-    let limits = Limits {
+    let limits = ServerLimits {
         ws_ping_interval: Duration::from_millis(100),
         ..short_limits()
     };
@@ -278,11 +278,11 @@ async fn a_websocket_that_never_answers_pings_is_closed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_finishes_within_its_deadline_despite_half_sent_requests() {
     // Requests that would wait an hour for their head or body.
-    let limits = Limits {
+    let limits = ServerLimits {
         header_read_timeout: Duration::from_secs(3600),
         body_read_timeout: Duration::from_secs(3600),
         shutdown_grace: Duration::from_millis(800),
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let (addr, server) = spawn_local_with(Store::in_memory().unwrap(), limits)
         .await

@@ -6,7 +6,7 @@ mod common;
 
 use common::{first_legal, Api, PATIENCE};
 use futures_util::StreamExt;
-use hoyito_server::{Limits, Store};
+use hoyito_server::{ServerLimits, Store};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -56,9 +56,9 @@ async fn metrics_count_moves_requests_and_sockets() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_can_be_turned_off() {
-    let limits = Limits {
+    let limits = ServerLimits {
         metrics: false,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     let (_, _, text) = scrape(&api).await;

@@ -3,7 +3,7 @@
 //! store nothing; refused requests do not count. Against a real server on
 //! loopback, with the rate per minute turned off.
 
-use hoyito_server::{Limits, Rate, Store};
+use hoyito_server::{ServerLimits, Rate, Store};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -12,10 +12,10 @@ use common::{error_code, Api};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_address_stores_at_most_its_daily_quota_of_games() {
-    let limits = Limits {
+    let limits = ServerLimits {
         create_quota: 3,
         create_rate: Rate::OFF,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     let count = || async { api.get("/api/health").await.1["games"].as_u64().unwrap() };
@@ -70,10 +70,10 @@ async fn an_address_stores_at_most_its_daily_quota_of_games() {
     api.stop().await;
 
     // 0 turns the quota off.
-    let limits = Limits {
+    let limits = ServerLimits {
         create_quota: 0,
         create_rate: Rate::OFF,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     for _ in 0..10 {

@@ -7,7 +7,7 @@ mod common;
 use std::io::ErrorKind;
 
 use common::{error_code, first_legal, Api, PATIENCE};
-use hoyito_server::{Limits, Store};
+use hoyito_server::{ServerLimits, Store};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -29,7 +29,7 @@ async fn read_until(conn: &mut TcpStream, got: &mut Vec<u8>, end: &[u8]) {
 async fn reads_and_health_do_not_wait_behind_a_blocked_write() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.db");
-    let api = Api::start_with(Store::open(&db).unwrap(), Limits::default()).await;
+    let api = Api::start_with(Store::open(&db).unwrap(), ServerLimits::default()).await;
     let (id, token, v) = api.create(json!({"mode": "hotseat"})).await;
     let first = first_legal(&v["game"]);
 

@@ -25,7 +25,7 @@
 //!   defaults, limits, meanings), from which the web app makes its
 //!   new-game form.
 //!
-//! The logic lives in [`session`], in plain Rust, and is tested natively;
+//! The logic lives in [`play`], in plain Rust, and is tested natively;
 //! this file only converts values between JavaScript and Rust.
 
 #![forbid(unsafe_code)]
@@ -33,14 +33,14 @@
 
 pub mod options;
 pub mod room;
-pub mod session;
+pub mod play;
 
 use std::time::Duration;
 
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use session::Session;
+use play::Play;
 
 /// Why a call was refused; thrown to JavaScript as an `Error` with this text.
 #[derive(Debug, thiserror::Error)]
@@ -58,7 +58,7 @@ pub enum Error {
     #[error("level {0} is not allowed: expected 1 to 10")]
     Level(u8),
     /// `analyze`'s time limit is out of range.
-    #[error("timeMs {0} is not allowed: expected 1 to {max}", max = session::MAX_ANALYZE_MS)]
+    #[error("timeMs {0} is not allowed: expected 1 to {max}", max = play::MAX_ANALYZE_MS)]
     Time(f64),
     /// A playout count or seed that is not a whole number in range.
     #[error("{what} must be a whole number from 0 to 2^53, not {value}")]
@@ -129,7 +129,7 @@ struct AnalyzeOptions {
 fn move_time(time_ms: Option<f64>) -> Result<Option<Duration>, Error> {
     match time_ms {
         None => Ok(None),
-        Some(t) if t >= 1.0 && t <= session::MAX_ANALYZE_MS as f64 => {
+        Some(t) if t >= 1.0 && t <= play::MAX_ANALYZE_MS as f64 => {
             Ok(Some(Duration::from_millis(t as u64)))
         }
         Some(t) => Err(Error::Time(t)),
@@ -146,7 +146,7 @@ fn analyze_options(v: &JsValue) -> Result<(u8, Duration), Error> {
     });
     Ok((
         o.level.unwrap_or(10),
-        move_time(o.time_ms)?.unwrap_or(session::ENGINE_MOVETIME),
+        move_time(o.time_ms)?.unwrap_or(play::ENGINE_MOVETIME),
     ))
 }
 
@@ -246,15 +246,15 @@ macro_rules! shared_methods {
 /// A single game.
 #[wasm_bindgen]
 #[derive(Debug, Clone)]
-pub struct Game(Session);
+pub struct Game(Play);
 
 #[wasm_bindgen]
 impl Game {
     /// A game from the standard start under `options`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Game, Error> {
-        let rules = session::parse_options(&json_of(&options, "options")?)?;
-        Ok(Game(Session::game(rules)))
+        let rules = play::parse_options(&json_of(&options, "options")?)?;
+        Ok(Game(Play::game(rules)))
     }
 
     /// A game from a position under `options`: `setup` is `{board,
@@ -265,8 +265,8 @@ impl Game {
     /// many seeds).
     #[wasm_bindgen(js_name = fromSetup)]
     pub fn from_setup(options: JsValue, setup: JsValue) -> Result<Game, Error> {
-        let rules = session::parse_options(&json_of(&options, "options")?)?;
-        Ok(Game(Session::from_setup(rules, &json_of(&setup, "setup")?)?))
+        let rules = play::parse_options(&json_of(&options, "options")?)?;
+        Ok(Game(Play::from_setup(rules, &json_of(&setup, "setup")?)?))
     }
 
     /// Takes back the last move; returns its token (null at the start).
@@ -280,15 +280,15 @@ shared_methods!(Game);
 /// A match of rounds (RULES.md §5).
 #[wasm_bindgen]
 #[derive(Debug, Clone)]
-pub struct Match(Session);
+pub struct Match(Play);
 
 #[wasm_bindgen]
 impl Match {
     /// A match under `options`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Match, Error> {
-        let rules = session::parse_options(&json_of(&options, "options")?)?;
-        Ok(Match(Session::new_match(rules)))
+        let rules = play::parse_options(&json_of(&options, "options")?)?;
+        Ok(Match(Play::new_match(rules)))
     }
 
     /// The current round, from 1.
@@ -325,6 +325,6 @@ shared_methods!(Match);
 pub fn random_playouts(n: f64, options: JsValue, seed: f64) -> Result<JsValue, Error> {
     let n = whole("n", n)?;
     let seed = whole("seed", seed)?;
-    let rules = session::parse_options(&json_of(&options, "options")?)?;
-    Ok(to_js(&session::random_playouts(n, rules, seed)))
+    let rules = play::parse_options(&json_of(&options, "options")?)?;
+    Ok(to_js(&play::random_playouts(n, rules, seed)))
 }

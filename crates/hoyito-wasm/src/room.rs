@@ -8,7 +8,7 @@ use hoyito_room::{Mode, RoomError, Seat, Setup};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{json_of, move_time, session, to_js, Error};
+use crate::{json_of, move_time, play, to_js, Error};
 
 /// What `new Room(setup, …)` takes.
 #[derive(Debug, Deserialize)]
@@ -30,7 +30,7 @@ struct SetupJs {
 /// devices; [`Error::Rules`] for invalid rules.
 pub fn parse_setup(text: &str) -> Result<(Setup, Seat), Error> {
     let s: SetupJs = serde_json::from_str(text).map_err(|e| Error::Options(format!("room setup: {e}")))?;
-    let rules = session::parse_options(&s.rules.to_string())?;
+    let rules = play::parse_options(&s.rules.to_string())?;
     let seat = match (s.mode, s.engine_side) {
         (Mode::Engine, Some(engine)) => Seat::One(engine.other()),
         (Mode::Engine, None) => {
@@ -206,6 +206,6 @@ impl Room {
         level: u8,
         #[wasm_bindgen(js_name = timeMs)] time_ms: Option<f64>,
     ) -> Result<Option<String>, Error> {
-        session::best_move(self.room.current(), level, move_time(time_ms)?, rand::random())
+        play::best_move(self.room.current(), level, move_time(time_ms)?, rand::random())
     }
 }

@@ -12,7 +12,7 @@
 use hoyito_core::{CaptureSide, DirectionRule, Game, Repetition, Rules, RulesSpec, State, Variant};
 use hoyito_room::{Mode, Room};
 use hoyito_wasm::room::parse_setup;
-use hoyito_wasm::session::{random_playouts, Session};
+use hoyito_wasm::play::{random_playouts, Play};
 use serde_json::{json, Value};
 
 /// FNV-1a of a text (the Node test computes the same of JSON.stringify).
@@ -91,10 +91,10 @@ fn golden_game(spec: RulesSpec, as_match: bool, mut seed: u64) -> Value {
         seed ^= seed << 17;
         (seed >> 11) as usize % k
     };
-    let mut session = if as_match {
-        Session::new_match(rules)
+    let mut play = if as_match {
+        Play::new_match(rules)
     } else {
-        Session::game(rules)
+        Play::game(rules)
     };
     // A second, independent replay through hoyito-core's own Game.
     let mut game = Game::new(rules);
@@ -102,38 +102,38 @@ fn golden_game(spec: RulesSpec, as_match: bool, mut seed: u64) -> Value {
     let mut steps = Vec::new();
     let mut rounds = 1;
     for _ in 0..400 {
-        if session.is_over() {
+        if play.is_over() {
             break;
         }
-        if session.can_start_next_round() {
+        if play.can_start_next_round() {
             if rounds == 3 {
                 break;
             }
-            session.start_next_round().unwrap();
-            game = session.contest().current().clone();
+            play.start_next_round().unwrap();
+            game = play.contest().current().clone();
             rounds += 1;
             steps.push("next".to_string());
             plies.push(json!([
                 "next",
-                session.notation(),
-                fnv(&session.legal_moves().join(" "))
+                play.notation(),
+                fnv(&play.legal_moves().join(" "))
             ]));
             continue;
         }
-        let legal = session.legal_moves();
+        let legal = play.legal_moves();
         assert_eq!(legal, game.position().legal_tokens());
         let token = legal[next(legal.len())].clone();
-        let played = session.play(&token).unwrap();
+        let played = play.play(&token).unwrap();
         game.play_token(&token).unwrap();
         let state = State::from_position(game.position());
-        assert_eq!(session.state(), state);
+        assert_eq!(play.state(), state);
         let events = serde_json::to_string(&played.trace().events).unwrap();
         steps.push(token.clone());
         // [step, notation, legal moves, events, mover, captured, extra turn, pass, laps, cut, over]
         plies.push(json!([
             token,
             state.notation,
-            fnv(&session.legal_moves().join(" ")),
+            fnv(&play.legal_moves().join(" ")),
             fnv(&events),
             played.side(),
             played.captured(),
@@ -149,10 +149,10 @@ fn golden_game(spec: RulesSpec, as_match: bool, mut seed: u64) -> Value {
         "match": as_match,
         "steps": steps,
         "plies": plies,
-        "final_state": session.state(),
-        "result": session.result().map(|r| r.name()),
-        "rounds": session.rounds(),
-        "record": session.record(),
+        "final_state": play.state(),
+        "result": play.result().map(|r| r.name()),
+        "rounds": play.rounds(),
+        "record": play.record(),
     })
 }
 

@@ -23,7 +23,7 @@ impl From<JsonRejection> for ApiError {
 }
 
 /// How long [`ApiJson`] waits for a request body: a request extension set by
-/// the router from [`crate::Limits::body_read_timeout`].
+/// the router from [`crate::ServerLimits::body_read_timeout`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BodyTimeout(pub std::time::Duration);
 

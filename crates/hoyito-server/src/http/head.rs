@@ -1,4 +1,4 @@
-//! Limits on a request's head: the URL's length and the headers' number
+//! ServerLimits on a request's head: the URL's length and the headers' number
 //! and size (documented in `docs/API.md`).
 //!
 //! Two levels. The router refuses a head over [`MAX_URI`],

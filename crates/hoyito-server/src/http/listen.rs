@@ -1,4 +1,4 @@
-//! The connection loop: [`Limits`] on connections (a cap, header and body
+//! The connection loop: [`ServerLimits`] on connections (a cap, header and body
 //! read timeouts, WebSocket size and idle limits) and graceful shutdown
 //! with a deadline.
 //!
@@ -21,7 +21,7 @@ use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 use tower::ServiceExt;
 
-use crate::limits::{Limits, PerClient};
+use crate::limits::{ServerLimits, PerClient};
 
 /// Largest WebSocket message (and frame) read from a client: the protocol's
 /// only client message is `ping`.
@@ -29,14 +29,14 @@ pub const WS_MAX_MESSAGE: usize = 1024;
 
 /// Serves `app` on `listener` within `limits` until `shutdown` completes;
 /// then stops accepting, asks every connection to close after its request in
-/// flight, and closes those still open after [`Limits::shutdown_grace`].
+/// flight, and closes those still open after [`ServerLimits::shutdown_grace`].
 ///
 /// # Errors
 /// Never at present: accept errors (e.g. too many open files) are waited out.
 pub(crate) async fn serve_connections(
     listener: TcpListener,
     app: Router,
-    limits: &Limits,
+    limits: &ServerLimits,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));

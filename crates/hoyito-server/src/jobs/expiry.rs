@@ -1,6 +1,6 @@
 //! The periodic job that deletes abandoned games: online games still
 //! waiting for their second player and unchanged for
-//! [`crate::Limits::expire_waiting_days`] days
+//! [`crate::ServerLimits::expire_waiting_days`] days
 //! ([`crate::store::Storage::delete_abandoned`]).
 
 use std::sync::Arc;

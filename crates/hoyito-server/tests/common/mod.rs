@@ -5,7 +5,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use hoyito_server::{spawn_local_with, Limits, LocalServer, Store};
+use hoyito_server::{spawn_local_with, ServerLimits, LocalServer, Store};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -48,10 +48,10 @@ pub struct Api {
 
 impl Api {
     pub async fn start(store: Store) -> Api {
-        Api::start_with(store, Limits::default()).await
+        Api::start_with(store, ServerLimits::default()).await
     }
 
-    pub async fn start_with(store: Store, limits: Limits) -> Api {
+    pub async fn start_with(store: Store, limits: ServerLimits) -> Api {
         let (addr, server) = spawn_local_with(store, limits).await.expect("bind");
         Api {
             base: format!("http://{addr}"),

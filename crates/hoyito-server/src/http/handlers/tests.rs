@@ -17,7 +17,7 @@ use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::http::handlers::games::{create, get_game};
 use crate::http::handlers::play::{hint, post_move};
 use crate::http::wire::{CreateRequest, GameQuery, MoveRequest};
-use crate::limits::Limits;
+use crate::limits::ServerLimits;
 use crate::state::{AppState, IDLE_EVICT_MS};
 use crate::store::{Mode, Store};
 
@@ -134,9 +134,9 @@ async fn new_game(st: &Arc<AppState>, mode: Mode, level: u8, side: Option<Side>)
 #[tokio::test]
 async fn games_in_memory_are_capped_and_evicted_least_recently_used_first() {
     let (_stop, rx) = watch::channel(false);
-    let limits = Limits {
+    let limits = ServerLimits {
         max_games_in_memory: 10,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let st = AppState::with_options(Store::in_memory().unwrap(), 1, rx, None, limits);
     let mut ids = Vec::new();

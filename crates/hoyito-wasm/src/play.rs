@@ -91,7 +91,7 @@ fn south() -> Side {
 
 /// A single game or a match, with what the JavaScript classes need.
 #[derive(Debug, Clone)]
-pub struct Session {
+pub struct Play {
     contest: Contest,
 }
 
@@ -104,10 +104,10 @@ pub fn check_level(level: u8) -> Result<u8, Error> {
     }
 }
 
-impl Session {
+impl Play {
     /// A new single game.
-    pub fn game(rules: Rules) -> Session {
-        Session {
+    pub fn game(rules: Rules) -> Play {
+        Play {
             contest: Contest::new_game(rules),
         }
     }
@@ -116,7 +116,7 @@ impl Session {
     /// `{board, closed, to_move}`: seeds per hole in index order, the
     /// closed holes' indices, `"south"` or `"north"`; the last two may be
     /// left out), validated by the core's [`Position::from_setup`].
-    pub fn from_setup(rules: Rules, setup: &str) -> Result<Session, Error> {
+    pub fn from_setup(rules: Rules, setup: &str) -> Result<Play, Error> {
         let s: SetupArgs = serde_json::from_str(setup).map_err(|e| Error::Setup(e.to_string()))?;
         let mut full = Setup::start(&rules);
         full.board = s.board;
@@ -124,14 +124,14 @@ impl Session {
         full.to_move = s.to_move;
         full.opening = false;
         let pos = Position::from_setup(rules, &full).map_err(|e| Error::Setup(e.to_string()))?;
-        Ok(Session {
+        Ok(Play {
             contest: Contest::Game(Game::from_position(pos)),
         })
     }
 
     /// A new match.
-    pub fn new_match(rules: Rules) -> Session {
-        Session {
+    pub fn new_match(rules: Rules) -> Play {
+        Play {
             contest: Contest::new_match(rules),
         }
     }
@@ -339,13 +339,13 @@ mod tests {
     #[test]
     fn a_game_from_a_setup_sows_as_the_core_and_refuses_bad_positions() {
         let rules = Rules::new(Variant::II, 4).unwrap();
-        let mut s = Session::from_setup(rules, r#"{"board":[2,3,3,0,1,0,2,0]}"#).unwrap();
+        let mut s = Play::from_setup(rules, r#"{"board":[2,3,3,0,1,0,2,0]}"#).unwrap();
         assert_eq!(s.state().to_move, Some(Side::South));
         let moved = s.play("1").unwrap();
         // 2 from hole 0: holes 1 and 2 make casas; II takes the chain back.
         assert_eq!(moved.captured(), 8);
         assert!(moved.extra_turn());
-        let north = Session::from_setup(rules, r#"{"board":[1,0,0,0,0,2,0,0],"to_move":"north"}"#).unwrap();
+        let north = Play::from_setup(rules, r#"{"board":[1,0,0,0,0,2,0,0],"to_move":"north"}"#).unwrap();
         assert_eq!(north.legal_moves(), ["2"]);
         for bad in [
             r#"{"board":[1,2,3]}"#,
@@ -353,7 +353,7 @@ mod tests {
             r#"{"board":[1,0,0,0,0,2,0,0],"colour":"red"}"#,
             "null",
         ] {
-            let e = Session::from_setup(rules, bad).unwrap_err().to_string();
+            let e = Play::from_setup(rules, bad).unwrap_err().to_string();
             assert!(e.starts_with("invalid setup: "), "{bad}: {e}");
         }
     }
@@ -361,7 +361,7 @@ mod tests {
     #[test]
     fn a_conceded_round_is_the_core_match_conceded() {
         let rules = Rules::standard(Variant::I);
-        let mut s = Session::new_match(rules);
+        let mut s = Play::new_match(rules);
         let mut m = hoyito_core::Match::new(rules);
         let first = s.legal_moves()[0].clone();
         s.play(&first).unwrap();
@@ -379,7 +379,7 @@ mod tests {
 
     #[test]
     fn an_illegal_move_is_refused_with_its_reason_and_changes_nothing() {
-        let mut s = Session::game(Rules::standard(Variant::II));
+        let mut s = Play::game(Rules::standard(Variant::II));
         s.play("3").unwrap();
         let before = (s.notation(), s.tokens());
         for (bad, says) in [("9", "hole"), ("x", ""), ("3R", "direction")] {
@@ -391,7 +391,7 @@ mod tests {
 
     #[test]
     fn the_trace_replays_to_the_board_after_the_move() {
-        let mut s = Session::game(Rules::standard(Variant::III));
+        let mut s = Play::game(Rules::standard(Variant::III));
         for _ in 0..30 {
             if s.is_over() {
                 break;
@@ -425,7 +425,7 @@ mod tests {
 
     #[test]
     fn the_engine_answers_legal_moves_and_scores_every_move() {
-        let s = Session::game(Rules::standard(Variant::II));
+        let s = Play::game(Rules::standard(Variant::II));
         for level in [1, 5, 10] {
             let m = s
                 .best_move(level, Some(Duration::from_millis(100)), 7)
@@ -446,7 +446,7 @@ mod tests {
 
     #[test]
     fn matches_go_from_round_to_round() {
-        let mut s = Session::new_match(Rules::new(Variant::I, 4).unwrap());
+        let mut s = Play::new_match(Rules::new(Variant::I, 4).unwrap());
         assert!(s.start_next_round().is_err());
         let mut rounds = 1;
         while !s.is_over() && rounds < 4 {

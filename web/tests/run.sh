@@ -13,8 +13,28 @@ if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 export HOYITO_BIN="${HOYITO_BIN:-$(cd .. && pwd)/target/release/hoyito}"
-# Every test at a desktop's screen size, then at a phone's.
-for size in 1366x768 390x844; do
-  echo "# screen $size"
-  HOYITO_E2E_VIEWPORT=$size node --test --test-concurrency=1 tests/
+# Every test at a desktop's screen size and at a phone's: the two runs at
+# once (each server, browser and test process waits on the page most of the
+# time, so two runs share the cores), each test file in turn within a run.
+# Each run's report is printed whole when both have ended.
+logs=$(mktemp -d)
+pids=()
+# An interrupted run stops both test runs (and, with them, their servers and browsers).
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
+sizes=(1366x768 390x844)
+for size in "${sizes[@]}"; do
+  HOYITO_E2E_VIEWPORT=$size node --test --test-concurrency=1 tests/ >"$logs/$size" 2>&1 &
+  pids+=($!)
 done
+failed=()
+for i in "${!sizes[@]}"; do
+  wait "${pids[$i]}" || failed+=("${sizes[$i]}")
+done
+for size in "${sizes[@]}"; do
+  echo "# screen $size"
+  cat "$logs/$size"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "browser tests failed at ${failed[*]}" >&2
+  exit 1
+fi

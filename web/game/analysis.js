@@ -11,7 +11,7 @@ import { sideName, toast, toastError } from '../ui.js';
 import { html, setHtml } from '../html.js';
 import { navigate } from '../nav.js';
 import { isLocalId } from '../local/backend.js';
-import { buildFrames, isOver, parseToken, rowStart } from './state.js';
+import { buildFrames, isOver } from './state.js';
 import { drawGraph, formatEval } from './graph.js';
 
 const POLL_MS = 400;
@@ -127,15 +127,8 @@ function jump(G, k) {
   G.render();
 }
 
-/** The holes of move `token` of `side`, and its direction arrow. */
-function moveHoles(G, side, token) {
-  const p = parseToken(token);
-  if (!p) return { holes: [], arrow: '' };
-  const base = rowStart(G.S, side);
-  const holes = [base + p.a - 1];
-  if (p.b !== null) holes.push(base + p.b - 1);
-  return { holes, arrow: p.dir === 'R' ? '↻' : '↺' };
-}
+/** The arrow of direction `dir` (`L` or `R`). */
+const arrowOf = (dir) => (dir === 'R' ? '↻' : dir === 'L' ? '↺' : '');
 
 const markLabel = (m) => t(`mark.${m}`);
 
@@ -207,7 +200,7 @@ function positionInfo(G, view, ply, k, frames) {
       <button type="button" id="an-line-next" aria-label="${t('an.line_next')}"${A.line.i >= ply.line.length - 1 ? html` disabled` : ''}>▶</button>
       <button type="button" id="an-line-close">${t('an.line_close')}</button></div>`;
   } else if (ply.best) {
-    const { arrow } = moveHoles(G, ply.to_move, ply.best);
+    const arrow = arrowOf(ply.best_dir);
     const toMove = frames[k].toMove;
     rest = html`<p class="an-best">${t('an.best', { side: sideName(ply.to_move), move: ply.best })}
       <span aria-hidden="true">${arrow}</span> · ${t('an.pv')}: ${ply.pv.join(' ')}</p>
@@ -257,12 +250,12 @@ function drawBoard(G, view, ply, k, frames) {
   if (!view || !ply) return;
   if (A.line && A.line.k === k && ply.line[A.line.i]) {
     const s = ply.line[A.line.i];
-    const { holes } = moveHoles(G, s.side, s.token);
-    S.board.render({ board: s.board, closed: frames[k].closed, captured: s.captured, legal: new Set(), last: { from: holes, captured: [] } });
+    S.board.render({ board: s.board, closed: frames[k].closed, captured: s.captured, legal: new Set(), last: { from: s.holes || [], captured: [] } });
     return;
   }
   if (!ply.best || !ply.to_move) return;
-  const { holes, arrow } = moveHoles(G, ply.to_move, ply.best);
+  const holes = ply.best_holes || [];
+  const arrow = arrowOf(ply.best_dir);
   for (const i of holes) {
     const h = S.board.holes[i];
     if (!h) continue;

@@ -8,7 +8,7 @@ import { toastError } from '../ui.js';
 import { skip } from './animation.js';
 import { note } from './render.js';
 import {
-  holesPerRow, rowStart, holds, canMove, legalHoles, parseToken, isOver,
+  holesPerRow, rowStart, holds, canMove, legalHoles, isOver,
 } from './state.js';
 
 function illegal(G, i, key = 'game.illegal') {
@@ -43,16 +43,16 @@ export function onHole(G, i) {
   if (S.animating) { skip(S); return; }
   if (!canMove(S)) { illegal(G, i, isOver(v) || !S.seat || holds(S, v.state.to_move) ? 'game.illegal' : 'game.not_your_turn'); return; }
   if (!legalHoles(S).has(i)) { illegal(G, i); return; }
-  const k = i - rowStart(S, v.state.to_move) + 1;
-  const suffix = v.direction_choice ? S.dir : '';
-  if (v.opening_pair) {
-    if (S.first === null) { S.first = k; G.render(); S.board.focusHole(i); return; }
-    const tok = `${S.first}+${k}${suffix}`;
-    S.first = null;
-    send(G, tok);
-    return;
-  }
-  send(G, `${k}${suffix}`);
+  // The legal move (as the server's room lists it) that sows this hole, or
+  // the pair chosen, in the chosen direction.
+  const dirOk = (m) => !v.direction_choice || m.dir === S.dir;
+  const sows = (m, holes) => dirOk(m) && m.holes.length === holes.length && m.holes.every((h, j) => h === holes[j]);
+  if (v.opening_pair && S.first === null) { S.first = i; G.render(); S.board.focusHole(i); return; }
+  const holes = v.opening_pair ? [S.first, i] : [i];
+  S.first = null;
+  const m = v.legal_moves.find((x) => sows(x, holes));
+  if (m) send(G, m.token);
+  else illegal(G, i);
 }
 
 async function undo(G) {
@@ -77,10 +77,9 @@ async function hint(G) {
     const h = await api('POST', `/api/games/${S.id}/hint`, undefined, S.token);
     // An answer about a position no longer shown (an undo, a move came) is dropped.
     if (!S.view || `${S.view.epoch}:${S.view.seq}` !== at || S.frame !== null) return;
-    const p = parseToken(h.move);
-    if (p) {
-      if (p.dir) S.dir = p.dir;
-      S.hint = rowStart(S, S.view.state.to_move) + p.a - 1;
+    if (h.holes && h.holes.length) {
+      if (S.view.direction_choice && h.dir) S.dir = h.dir;
+      S.hint = h.holes[0];
       S.hintAt = at;
       G.render();
       S.board.focusHole(S.hint);

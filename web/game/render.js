@@ -13,8 +13,8 @@ import { drawClock } from './clock.js';
 import { drawAlerts } from './alerts.js';
 import { drawChat } from './chat.js';
 import {
-  holesPerRow, rowStart, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey, isOver,
-  isYou, moveMarks, stepOutcome, parseToken, canUndo, waitingForOpponent,
+  holesPerRow, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey, isOver,
+  isYou, moveMarks, stepOutcome, canUndo, waitingForOpponent,
 } from './state.js';
 
 /** Shows a toast about the state shown now; it goes as soon as that state changes. */
@@ -74,7 +74,7 @@ export function renderAll(G) {
       board: v.state.board, closed: v.state.closed, captured: v.state.captured, legal, focusable: true, last,
     });
     S.board.clearMarks('selected');
-    if (S.first !== null) S.board.mark(rowStart(S, v.state.to_move) + S.first - 1, 'selected', true);
+    if (S.first !== null) S.board.mark(S.first, 'selected', true);
     // A hint is about the position it was asked in: an undo or a move drops it.
     if (S.hint !== null && S.hintAt !== `${v.epoch}:${v.seq}`) S.hint = null;
     S.board.clearMarks('hinted');
@@ -207,7 +207,8 @@ function scrollWithin(box, el) {
 function moveLabel(S, frames, k) {
   const s = frames[k].step;
   const { captured, again } = stepOutcome(S.view, frames, k);
-  const dir = parseToken(s.token)?.dir;
+  // The direction is told where the rules let the players choose it.
+  const dir = S.view.rules.direction !== 'fixed' ? s.dir : null;
   return html`<span aria-hidden="true">${sideName(s.side).charAt(0)}</span><span class="sr-only">${sideName(s.side)}</span> ${s.token}${
     dir ? html`<span class="sr-only">, ${t('moves.dir', { dir: t(dir === 'R' ? 'dir.cw' : 'dir.ccw') })}</span>` : ''}${
     captured > 0 ? html` <span class="took" aria-hidden="true">×${captured}</span><span class="sr-only">, ${t('moves.captured', { n: captured })}</span>` : ''}${

@@ -38,17 +38,12 @@ export const capturedHoles = (ev) => ev.trace.events.filter((e) => e[0] === 'c')
 
 /**
  * The marks of the move that led to `step` (a history entry): the hole(s)
- * it started from, from its token, and the holes it captured, when the
+ * it started from, as the server's room gives them, and the holes it captured, when the
  * move was seen live (a reloaded page knows only the tokens).
  */
 export function moveMarks(S, step) {
-  if (!step || step.kind !== 'move') return null;
-  const p = parseToken(step.token);
-  if (!p) return null;
-  const base = rowStart(S, step.side);
-  const from = [base + p.a - 1];
-  if (p.b !== null) from.push(base + p.b - 1);
-  return { from, captured: S.captures.get(`${S.view.epoch}:${step.seq}`) || [] };
+  if (!step || step.kind !== 'move' || !step.holes) return null;
+  return { from: step.holes, captured: S.captures.get(`${S.view.epoch}:${step.seq}`) || [] };
 }
 
 /**
@@ -67,12 +62,6 @@ export function stepOutcome(v, frames, k) {
 
 /** Identifies the state shown: a toast about it goes when it changes. */
 export const shownKey = (S) => (S.view ? `${S.view.epoch}:${S.view.seq}:${S.frame}:${S.sowing}` : '');
-
-/** Parses a move token `a`, `a+b`, with an optional `L`/`R`. */
-export const parseToken = (tok) => {
-  const m = /^(\d+)(?:\+(\d+))?([LR])?$/.exec(tok);
-  return m && { a: Number(m[1]), b: m[2] ? Number(m[2]) : null, dir: m[3] || null };
-};
 
 /** Holes per row. */
 export const holesPerRow = (S) => S.view.rules.holes;
@@ -127,12 +116,10 @@ export function legalHoles(S) {
   const v = S.view;
   const out = new Set();
   if (!canMove(S)) return out;
-  const base = rowStart(S, v.state.to_move);
-  for (const tok of v.legal) {
-    const p = parseToken(tok);
-    if (!p || (v.direction_choice && p.dir !== S.dir)) continue;
-    if (S.first === null) out.add(base + p.a - 1);
-    else if (p.a === S.first && p.b !== null) out.add(base + p.b - 1);
+  for (const m of v.legal_moves) {
+    if (v.direction_choice && m.dir !== S.dir) continue;
+    if (S.first === null) out.add(m.holes[0]);
+    else if (m.holes[0] === S.first && m.holes.length > 1) out.add(m.holes[1]);
   }
   return out;
 }

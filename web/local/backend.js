@@ -206,7 +206,9 @@ export async function localApi(method, path, body) {
     case 'POST hint': {
       g.checkTurn();
       const move = await engineMove(g, Math.max(g.meta.level, HINT_LEVEL), HINT_MS);
-      return { move, score: null };
+      // Where it is sown, as the server's hint says it: from the room's legal moves.
+      const sown = g.view().legal_moves.find((m) => m.token === move);
+      return { move, score: null, holes: sown ? sown.holes : [], dir: sown ? sown.dir : null };
     }
     case 'POST resign': {
       g.step(g.resignation(body && body.scope === 'round'));

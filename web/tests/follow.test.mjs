@@ -148,6 +148,27 @@ test('directions are called counter-clockwise and clockwise', async () => {
   }
 });
 
+test('the two-hole opening is played by two clicks, and both holes stay marked', async () => {
+  const created = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'I', holes: 6, two_hole_opening: true } });
+  const { context, page } = await openSeated(created.id, { token: created.token, seat: 'both' });
+  try {
+    await page.waitForSelector('.hole.legal');
+    // Every South hole may be the first; after it, every other South hole.
+    assert.deepEqual(await page.$$eval('.hole.legal', (hs) => hs.map((h) => Number(h.dataset.hole)).sort((a, b) => a - b)), [0, 1, 2, 3, 4, 5]);
+    await page.click('.hole[data-hole="1"]');
+    await page.waitForFunction(() => !document.querySelector('.hole[data-hole="1"]').classList.contains('legal'));
+    await page.click('.hole[data-hole="4"]');
+    await waitForSteps(page, 1);
+    const game = await api('GET', `/api/games/${created.id}`);
+    assert.equal(game.history[0].token, '2+5');
+    assert.deepEqual(game.history[0].holes, [1, 4]);
+    await page.waitForFunction(() => document.querySelectorAll('.hole.last-from').length === 2);
+    assert.deepEqual(await page.$$eval('.hole.last-from', (hs) => hs.map((h) => Number(h.dataset.hole)).sort((a, b) => a - b)), [1, 4]);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a move played with the keyboard alone, and every move announced politely in the page\'s language', async () => {
   for (const [locale, mine, theirs] of [
     ['en-US', /^You played \d+\./, /^Computer \(level 1\) played \d+\./],

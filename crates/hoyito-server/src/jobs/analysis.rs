@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use hoyito_core::{Game, Move, Position, Side};
 use hoyito_engine::review::{self, Mark, PositionReview, SideStats};
 use hoyito_engine::{Engine, EngineKind, Limits};
+use hoyito_room::MoveHoles;
 
 use crate::error::ApiError;
 use crate::room::analysis::{
@@ -123,6 +124,8 @@ fn ply_analysis(
         eval,
         exact,
         best: best.map(|b| pos.move_token(b.mv).to_string()),
+        best_holes: best.map(|b| MoveHoles::of(b.mv, String::new()).holes).unwrap_or_default(),
+        best_dir: best.map(|b| b.mv.direction().suffix()),
         pv: best.map(|b| pos.line_tokens(&b.pv)).unwrap_or_default(),
         line: best.map(|b| line(pos, &b.pv)).unwrap_or_default(),
         moves: r
@@ -147,13 +150,14 @@ fn line(pos: &Position, pv: &[Move]) -> Vec<LineStep> {
             break;
         }
         let side = p.to_move();
-        let token = p.move_token(m).to_string();
+        let sown = MoveHoles::of(m, p.move_token(m).to_string());
         if p.play(m).is_err() {
             break;
         }
         out.push(LineStep {
             side,
-            token,
+            token: sown.token,
+            holes: sown.holes,
             board: p.board().to_vec(),
             captured: {
                 let c = p.captured();

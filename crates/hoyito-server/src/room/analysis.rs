@@ -51,6 +51,9 @@ pub struct LineStep {
     pub side: Side,
     /// The move's token.
     pub token: String,
+    /// Board indices of the holes it sows.
+    #[serde(default)]
+    pub holes: Vec<u8>,
     /// The board after it.
     pub board: Vec<u8>,
     /// `[south, north]` captured after it.
@@ -74,6 +77,12 @@ pub struct PlyAnalysis {
     pub exact: bool,
     /// The best move, `null` once over.
     pub best: Option<String>,
+    /// Board indices of the holes the best move sows.
+    #[serde(default)]
+    pub best_holes: Vec<u8>,
+    /// Its direction, `L` or `R`.
+    #[serde(default)]
+    pub best_dir: Option<char>,
     /// Its principal variation, starting with it.
     pub pv: Vec<String>,
     /// The first [`MAX_LINE`] moves of the principal variation with the

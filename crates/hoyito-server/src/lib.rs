@@ -51,7 +51,7 @@ use tokio::sync::watch;
 pub use error::ApiError;
 pub use http::router;
 pub use http::{assets, head};
-pub use limits::{ServerLimits, Rate};
+pub use limits::{Rate, ServerLimits};
 pub use room::live;
 pub use state::AppState;
 pub use store::Store;
@@ -239,7 +239,10 @@ pub async fn spawn_local(store: Store) -> std::io::Result<(SocketAddr, LocalServ
 ///
 /// # Errors
 /// If binding fails.
-pub async fn spawn_local_with(store: Store, limits: ServerLimits) -> std::io::Result<(SocketAddr, LocalServer)> {
+pub async fn spawn_local_with(
+    store: Store,
+    limits: ServerLimits,
+) -> std::io::Result<(SocketAddr, LocalServer)> {
     let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

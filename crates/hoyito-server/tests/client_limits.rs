@@ -5,7 +5,7 @@
 mod common;
 
 use common::{error_code, eventually, first_legal, Api};
-use hoyito_server::{ServerLimits, Rate, Store};
+use hoyito_server::{Rate, ServerLimits, Store};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;

@@ -3,7 +3,7 @@
 //! store nothing; refused requests do not count. Against a real server on
 //! loopback, with the rate per minute turned off.
 
-use hoyito_server::{ServerLimits, Rate, Store};
+use hoyito_server::{Rate, ServerLimits, Store};
 use reqwest::StatusCode;
 use serde_json::json;
 

@@ -32,8 +32,8 @@
 #![warn(missing_docs)]
 
 pub mod options;
-pub mod room;
 pub mod play;
+pub mod room;
 
 use std::time::Duration;
 
@@ -129,9 +129,7 @@ struct AnalyzeOptions {
 fn move_time(time_ms: Option<f64>) -> Result<Option<Duration>, Error> {
     match time_ms {
         None => Ok(None),
-        Some(t) if t >= 1.0 && t <= play::MAX_ANALYZE_MS as f64 => {
-            Ok(Some(Duration::from_millis(t as u64)))
-        }
+        Some(t) if t >= 1.0 && t <= play::MAX_ANALYZE_MS as f64 => Ok(Some(Duration::from_millis(t as u64))),
         Some(t) => Err(Error::Time(t)),
     }
 }

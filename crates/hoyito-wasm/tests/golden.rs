@@ -11,8 +11,8 @@
 
 use hoyito_core::{CaptureSide, DirectionRule, Game, Repetition, Rules, RulesSpec, State, Variant};
 use hoyito_room::{Mode, Room};
-use hoyito_wasm::room::parse_setup;
 use hoyito_wasm::play::{random_playouts, Play};
+use hoyito_wasm::room::parse_setup;
 use serde_json::{json, Value};
 
 /// FNV-1a of a text (the Node test computes the same of JSON.stringify).

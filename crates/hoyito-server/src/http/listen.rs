@@ -21,7 +21,7 @@ use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 use tower::ServiceExt;
 
-use crate::limits::{ServerLimits, PerClient};
+use crate::limits::{PerClient, ServerLimits};
 
 /// Largest WebSocket message (and frame) read from a client: the protocol's
 /// only client message is `ping`.

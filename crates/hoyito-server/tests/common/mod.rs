@@ -5,7 +5,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use hoyito_server::{spawn_local_with, ServerLimits, LocalServer, Store};
+use hoyito_server::{spawn_local_with, LocalServer, ServerLimits, Store};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 

@@ -124,7 +124,9 @@ fn ply_analysis(
         eval,
         exact,
         best: best.map(|b| pos.move_token(b.mv).to_string()),
-        best_holes: best.map(|b| MoveHoles::of(b.mv, String::new()).holes).unwrap_or_default(),
+        best_holes: best
+            .map(|b| MoveHoles::of(b.mv, String::new()).holes)
+            .unwrap_or_default(),
         best_dir: best.map(|b| b.mv.direction().suffix()),
         pv: best.map(|b| pos.line_tokens(&b.pv)).unwrap_or_default(),
         line: best.map(|b| line(pos, &b.pv)).unwrap_or_default(),

@@ -16,7 +16,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hoyito_core::{Game, Rules, Variant};
 
@@ -119,21 +119,14 @@ impl Ugi {
         }
     }
 
-    /// Closes stdin and returns the remaining output and whether the process exited with 0.
+    /// Closes stdin and returns the remaining output and whether the process
+    /// exited with 0. The engine's output closes when it exits: that is the
+    /// event waited for (silence for [`TIMEOUT`] fails the test, and the
+    /// engine is killed when the test's `Ugi` is dropped).
     fn close(mut self) -> (Vec<String>, bool) {
         drop(self.stdin.take());
-        let start = Instant::now();
-        let status = loop {
-            if let Some(s) = self.child.try_wait().expect("wait") {
-                break s;
-            }
-            if start.elapsed() > TIMEOUT {
-                let _ = self.child.kill();
-                panic!("the engine did not exit after the end of its input");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        let rest: Vec<String> = self.lines.iter().collect();
+        let rest = self.recv_to_end();
+        let status = self.child.wait().expect("wait");
         (rest, status.success())
     }
 }

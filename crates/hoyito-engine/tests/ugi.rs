@@ -11,8 +11,8 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use hoyito_engine::hoyito_core::{Rules, RulesSpec, Variant};
 use hoyito_engine::ugi::{Ending, Flow, Session};
@@ -20,13 +20,15 @@ use hoyito_engine::ugi::{Ending, Flow, Session};
 /// Generous: a CI machine may be slow.
 const TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Output captured in memory, readable while the session writes.
+/// Output captured in memory, readable while the session writes; every
+/// write wakes the readers waiting for lines ([`Buf::wait_for`]).
 #[derive(Clone, Default)]
-struct Buf(Arc<Mutex<Vec<u8>>>);
+struct Buf(Arc<(Mutex<Vec<u8>>, Condvar)>);
 
 impl Write for Buf {
     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
+        self.0 .0.lock().unwrap().extend_from_slice(b);
+        self.0 .1.notify_all();
         Ok(b.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -37,29 +39,32 @@ impl Write for Buf {
 impl Buf {
     /// The complete lines written so far.
     fn lines(&self) -> Vec<String> {
-        let bytes = self.0.lock().unwrap().clone();
-        let text = String::from_utf8(bytes).expect("UTF-8 output");
-        text.split_inclusive('\n')
-            .filter(|l| l.ends_with('\n'))
-            .map(|l| l.trim_end_matches('\n').to_string())
-            .collect()
+        lines_of(&self.0 .0.lock().unwrap())
     }
 
-    /// Waits until at least `n` lines were written; fails after [`TIMEOUT`].
+    /// Waits until at least `n` lines were written, woken by each write;
+    /// fails after [`TIMEOUT`] without one.
     fn wait_for(&self, n: usize) -> Vec<String> {
-        let start = Instant::now();
-        loop {
-            let lines = self.lines();
-            if lines.len() >= n {
-                return lines;
-            }
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "waited {TIMEOUT:?} for {n} lines, got {lines:?}"
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        let (bytes, written) = &*self.0;
+        let (bytes, timeout) = written
+            .wait_timeout_while(bytes.lock().unwrap(), TIMEOUT, |b| lines_of(b).len() < n)
+            .unwrap();
+        let lines = lines_of(&bytes);
+        assert!(
+            !timeout.timed_out() || lines.len() >= n,
+            "waited {TIMEOUT:?} for {n} lines, got {lines:?}"
+        );
+        lines
     }
+}
+
+/// The complete lines of `bytes`.
+fn lines_of(bytes: &[u8]) -> Vec<String> {
+    let text = std::str::from_utf8(bytes).expect("UTF-8 output");
+    text.split_inclusive('\n')
+        .filter(|l| l.ends_with('\n'))
+        .map(|l| l.trim_end_matches('\n').to_string())
+        .collect()
 }
 
 /// Masks the volatile parts of an output line.

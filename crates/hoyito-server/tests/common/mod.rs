@@ -162,20 +162,37 @@ impl Api {
         v
     }
 
-    /// Waits until the game satisfies `f` (engine moves are asynchronous);
-    /// fails after [`PATIENCE`].
+    /// Waits until the game satisfies `f` (engine moves are asynchronous):
+    /// watches the game's WebSocket, which sends the game on connect and
+    /// then every change, and checks each game it sends; fails after
+    /// [`PATIENCE`] without one that satisfies `f`.
     pub async fn wait_for(&self, id: &str, f: impl Fn(&Value) -> bool) -> Value {
-        let deadline = tokio::time::Instant::now() + PATIENCE;
-        loop {
-            let g = self.game(id).await;
-            if f(&g) {
-                return g;
+        use futures_util::StreamExt;
+        let url = format!("{}/api/games/{id}/ws", self.base.replace("http://", "ws://"));
+        let (mut ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("the game's WebSocket");
+        let mut last = Value::Null;
+        let watch = async {
+            while let Some(m) = ws.next().await {
+                let m = m.expect("a WebSocket message");
+                let Ok(text) = m.into_text() else { continue };
+                let Ok(v) = serde_json::from_str::<Value>(text.as_str()) else {
+                    continue;
+                };
+                if v["game"].is_object() {
+                    last = v["game"].clone();
+                    if f(&last) {
+                        return Some(last.clone());
+                    }
+                }
             }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "game {id} never reached the expected state: {g}"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            None
+        };
+        match tokio::time::timeout(PATIENCE, watch).await {
+            Ok(Some(g)) => g,
+            Ok(None) => panic!("the WebSocket of game {id} closed before the expected state: {last}"),
+            Err(_) => panic!("game {id} never reached the expected state in {PATIENCE:?}: {last}"),
         }
     }
 

@@ -54,7 +54,7 @@ async fn create_fetch_list_and_play_with_trace() {
     let (status, list) = api.get(&format!("/api/lobby?ids={id}")).await;
     assert_eq!(status, StatusCode::OK);
     let listed = list["mine"].as_array().unwrap();
-    assert!(listed.iter().any(|x| x["id"] == id.as_str() && x["plies"] == 1));
+    assert!(listed.iter().any(|x| x["id"] == id.as_str() && x["seq"] == 1));
     assert!(!list.to_string().contains(&token), "the list never shows tokens");
     api.stop().await;
 }

@@ -34,10 +34,10 @@ fn meta(id: &str, mode: Mode, created_ms: i64) -> Meta {
     }
 }
 
-fn summary(status: &'static str, plies: u64) -> Summary {
+fn summary(status: &'static str, seq: u64) -> Summary {
     Summary {
         status,
-        plies,
+        seq,
         result: None,
         score: [0, 0],
         to_move: Some("south"),

@@ -71,12 +71,12 @@ fn meta(id: &str, mode: Mode, public: bool) -> Meta {
     }
 }
 
-fn summary(status: &'static str, plies: u64) -> Summary {
+fn summary(status: &'static str, seq: u64) -> Summary {
     Summary {
         status,
-        plies,
+        seq,
         result: None,
-        score: [plies as u32, 0],
+        score: [seq as u32, 0],
         to_move: Some("south"),
     }
 }
@@ -177,7 +177,7 @@ fn exercise(store: &Store) -> Vec<String> {
     log("step times", format!("{} {:?}", times.len(), times[0]));
     let listed = |l: Vec<hoyito_server::store::ListedGame>| {
         l.iter()
-            .map(|g| format!("{}/{}/{}/{:?}/{:?}", g.id, g.status, g.plies, g.score, g.names))
+            .map(|g| format!("{}/{}/{}/{:?}/{:?}", g.id, g.status, g.seq, g.score, g.names))
             .collect::<Vec<_>>()
             .join(",")
     };

@@ -114,8 +114,8 @@ pub struct ListedGame {
     pub updated_ms: i64,
     /// `waiting`, `playing`, `over`.
     pub status: String,
-    /// Stored steps.
-    pub plies: u64,
+    /// Stored steps (the game view's `seq`; the column `plies`).
+    pub seq: u64,
     /// Result once over.
     pub result: Option<String>,
     /// `[south, north]` score.

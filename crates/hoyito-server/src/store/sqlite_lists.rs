@@ -161,7 +161,7 @@ pub(crate) fn listed_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedGame>
         created_ms: r.get(5)?,
         updated_ms: r.get(6)?,
         status: r.get(7)?,
-        plies: r.get(8)?,
+        seq: r.get(8)?,
         result: r.get(9)?,
         score: [r.get(10)?, r.get(11)?],
         to_move: r.get(12)?,

@@ -66,7 +66,7 @@ fn game(id: &str) -> (Meta, Summary) {
     };
     let summary = Summary {
         status: "playing",
-        plies: 0,
+        seq: 0,
         result: None,
         score: [0, 0],
         to_move: Some("south"),
@@ -90,7 +90,7 @@ fn draw_offers_are_stored_at_the_current_step_and_cleared_by_undo() {
                 1,
                 "1",
                 &Summary {
-                    plies: 1,
+                    seq: 1,
                     ..summary.clone()
                 },
             )

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, callApi, seriousViolations,
+  startServer, launchBrowser, openPage, callApi, seriousViolations, once,
 } from './helpers.mjs';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ after(async () => {
 const open = (path, opts) => openPage(browser, server.url + path, opts);
 const api = (method, path, body, token) => callApi(server.url, method, path, body, token);
 
-test('a game from a position, as the demonstrations start, sows and captures as the server does', async () => {
+test('a game from a position, as the demonstrations start, sows and captures as the server does', once, async () => {
   let checked = 0;
   for (const variant of ['I', 'II', 'III']) {
     for (const holes of [4, 6]) {

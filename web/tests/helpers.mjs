@@ -18,16 +18,16 @@ export const binary = process.env.HOYITO_BIN || join(process.env.CARGO_TARGET_DI
 
 /**
  * Starts `hoyito serve --addr <addr> --db <db>` (default: a free loopback
- * port and a database in a new temporary directory); resolves once it
- * prints its address.
+ * port and a database in a new temporary directory), with `extra`
+ * arguments after the others; resolves once it prints its address.
  */
-export function startServer(db, addr = '127.0.0.1:0') {
+export function startServer(db, addr = '127.0.0.1:0', extra = []) {
   const dir = db ? null : mkdtempSync(join(tmpdir(), 'hoyito-e2e-'));
   const dbPath = db || join(dir, 'test.db');
   // The tests drive games through the API from one address as fast as they
   // can: no rate limits per address (their own tests are in the server crate).
   const limits = ['--create-rate', '0', '--create-quota', '0', '--move-rate', '0', '--hint-rate', '0', '--chat-rate', '0'];
-  const proc = spawn(binary, ['serve', '--addr', addr, '--db', dbPath, ...limits], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(binary, ['serve', '--addr', addr, '--db', dbPath, ...limits, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   return new Promise((resolve, reject) => {
@@ -83,6 +83,13 @@ export const viewport = (() => {
   if (!m) throw new Error(`HOYITO_E2E_VIEWPORT must be WIDTHxHEIGHT, not ${process.env.HOYITO_E2E_VIEWPORT}`);
   return { width: Number(m[1]), height: Number(m[2]) };
 })();
+
+/**
+ * The options of a test that does not depend on the suite's screen size (it
+ * sets its own, or it checks what no screen size changes): it runs in the
+ * desktop run only, and the phone run lists it as skipped.
+ */
+export const once = { skip: viewport.width < 800 ? 'the same at every screen size: run at the desktop size' : false };
 
 /** A fresh browser context with the given locale and viewport. */
 export async function newPage(browser, opts = {}) {

@@ -3,6 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { once } from './helpers.mjs';
 
 // i18n.js picks its language when loaded: give it a browser's globals.
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
@@ -11,7 +12,7 @@ const { CATALOGUES, LANGUAGES } = await import('../i18n.js');
 
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-test('every catalogue has every English key with the same placeholders, and nothing else', () => {
+test('every catalogue has every English key with the same placeholders, and nothing else', once, () => {
   assert.deepEqual(Object.keys(CATALOGUES).sort(), ['en', 'es', 'ht']);
   assert.deepEqual(Object.keys(LANGUAGES).sort(), ['en', 'es', 'ht']);
   const en = CATALOGUES.en;
@@ -24,7 +25,7 @@ test('every catalogue has every English key with the same placeholders, and noth
   }
 });
 
-test('the Kreyòl catalogue is translated, not copied from English', () => {
+test('the Kreyòl catalogue is translated, not copied from English', once, () => {
   const same = Object.keys(CATALOGUES.en).filter((k) => CATALOGUES.ht[k] === CATALOGUES.en[k]
     && /[a-z]{4,}/i.test(CATALOGUES.en[k].replace(/\{\w+\}|Hoyito/g, '')));
   // Words that are the same in both languages.

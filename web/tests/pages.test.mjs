@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, callApi } from './helpers.mjs';
+import { startServer, launchBrowser, openPage, callApi, once } from './helpers.mjs';
 
 let server;
 let browser;
@@ -24,7 +24,7 @@ const api = (method, path, body, token) => callApi(server.url, method, path, bod
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 768 };
 
-test('the games list fits a phone screen and has a header row', async () => {
+test('the games list fits a phone screen and has a header row', once, async () => {
   await api('POST', '/api/games', { mode: 'engine', match: true, rules: { variant: 'III', holes: 12 } });
   // The list of games shows public games only.
   await api('POST', '/api/games', { mode: 'online', public: true, rules: { variant: 'II', holes: 6 } });

@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
-  startServer, launchBrowser, openPage, newPage, callApi, waitForSteps, viewport,
+  startServer, launchBrowser, openPage, newPage, callApi, waitForSteps, viewport, once,
 } from './helpers.mjs';
 
 let server;
@@ -369,7 +369,7 @@ test('offline, the Games page lists the games on this device and says the server
   }
 });
 
-test('while the server cannot be reached the clocks stop and say so; they run again with the server\'s times', async () => {
+test('while the server cannot be reached the clocks stop and say so; they run again with the server\'s times', once, async () => {
   const { a, j } = await onlineGame({ clock: { initial: 300, increment: 0 } });
   const g = await api('GET', `/api/games/${a.id}`);
   const first = g.state.to_move === a.seat ? a : j;

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, waitForSteps, callApi,
+  startServer, launchBrowser, openPage, waitForSteps, callApi, once,
 } from './helpers.mjs';
 
 let server;
@@ -33,7 +33,7 @@ async function hotseat(rules) {
   return { id: c.id, game: c.game, token: c.token, storage: { [`hoyito.seat.${c.id}`]: JSON.stringify({ token: c.token, seat: 'both' }) } };
 }
 
-test('the language comes from the browser the first time, then from the choice made', async () => {
+test('the language comes from the browser the first time, then from the choice made', once, async () => {
   const { id, storage } = await hotseat({ variant: 'I', holes: 6 });
   for (const [locale, code, nav, hole] of [
     ['ht', 'ht', 'Nouvo pati', 'Sid, twou 1, grenn: 4'],
@@ -107,7 +107,7 @@ test('dark mode follows the system setting', async () => {
   }
 });
 
-test('with reduced motion a move is shown at once, without its sowing or a shake', async () => {
+test('with reduced motion a move is shown at once, without its sowing or a shake', once, async () => {
   for (const [reducedMotion, animated] of [['reduce', false], ['no-preference', true]]) {
     const { id, storage } = await hotseat({ variant: 'II', holes: 6 });
     const { context, page } = await open(`/g/${id}`, { reducedMotion, storage: { ...storage, 'hoyito.speed': 'slow' }, animate: true });
@@ -153,7 +153,7 @@ const smallTargets = (page) => page.evaluate(() => [...document.querySelectorAll
 /** How far the page scrolls sideways, in px (0 when it does not). */
 const sideways = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-test('on a phone, every board from 2×4 to 2×12 fits the width, with holes and buttons of 44 px', async () => {
+test('on a phone, every board from 2×4 to 2×12 fits the width, with holes and buttons of 44 px', once, async () => {
   for (let holes = 4; holes <= 12; holes++) {
     const { id, storage } = await hotseat({ variant: 'II', holes, direction: 'per_move' });
     const { context, page } = await open(`/g/${id}`, { viewport: PHONE, storage });
@@ -171,7 +171,7 @@ test('on a phone, every board from 2×4 to 2×12 fits the width, with holes and 
   }
 });
 
-test('on a phone, no page scrolls sideways and the header\'s buttons are 44 px', async () => {
+test('on a phone, no page scrolls sideways and the header\'s buttons are 44 px', once, async () => {
   await hotseat({ variant: 'III', holes: 12 });
   // The list of games shows public games only.
   await api('POST', '/api/games', { mode: 'online', public: true, rules: { variant: 'III', holes: 12 } });

@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, callApi,
+  startServer, launchBrowser, newPage, callApi, once,
 } from './helpers.mjs';
 
 let server;
@@ -89,7 +89,7 @@ async function look(v, path, selector, text, shown, where) {
   await assertInert(v, shown, where);
 }
 
-test('names, chat and record tags are shown as text everywhere, in every language', async () => {
+test('names, chat and record tags are shown as text everywhere, in every language', once, async () => {
   // An online match, public so the lobby and spectators see it.
   const created = await api('POST', '/api/games', {
     mode: 'online', match: true, public: true, name: SOUTH, side: 'south', rules: { variant: 'I', holes: 4 },
@@ -166,7 +166,7 @@ test('names, chat and record tags are shown as text everywhere, in every languag
   for (const lang of LANGS) for (const v of Object.values(views[lang])) await v.context.close();
 });
 
-test('every page is served with the policy, and the policy lets the app work', async () => {
+test('every page is served with the policy, and the policy lets the app work', once, async () => {
   for (const path of ['/', '/games', '/rules', '/how-to-play', '/g/nosuchgame', '/no/such/page']) {
     const res = await fetch(server.url + path);
     const csp = res.headers.get('content-security-policy') || '';

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// Times the post-game analysis of the web server at its default budget
-// (250 ms per position) on typical 2×6 games of each variant: games of
-// level 6 against level 5 (`hoyito selfplay`, fixed seed) are imported into
-// a fresh `hoyito serve`, analysed one after another through the API, and
-// the wall time from the request to the stored analysis is printed.
+// Times the post-game analysis of the web server on typical 2×6 games of
+// each variant: games of level 6 against level 5 (`hoyito selfplay`, fixed
+// seed) are imported into a fresh `hoyito serve`, analysed one after another
+// through the API, and the wall time from the request to the stored analysis
+// is printed. With several budgets (engine time per position, in ms; `auto`
+// is the server's default), each game is imported and analysed once per
+// budget, and each budget's marks of the played moves and best moves are
+// compared with those of the first budget.
 //
-//   node scripts/analysis-timing.mjs [path/to/hoyito] [games per variant]
+//   node scripts/analysis-timing.mjs [path/to/hoyito] [games per variant] [budgets, e.g. 1000,auto]
 //
 // Needs an optimised build (cargo build --profile e2e -p hoyito-cli, or
 // --release). Figures depend on the machine and its load.
@@ -39,25 +42,33 @@ async function call(url, method, body) {
   return json;
 }
 
+const budgets = (process.argv[4] || 'auto').split(',');
 const server = await serve();
 try {
-  console.log(`| variant | game | plies | positions | analysis (s) | per position (ms) |`);
-  console.log(`| --- | --- | --- | --- | --- | --- |`);
+  console.log(`| variant | game | plies | budget (ms) | analysis (s) | per position (ms) | marks as the first budget | best moves as the first budget |`);
+  console.log(`| --- | --- | --- | --- | --- | --- | --- | --- |`);
   for (const variant of ['I', 'II', 'III']) {
     const records = join(dir, `records-${variant}`);
     execFileSync(bin, ['selfplay', '--variant', variant, '--holes', '6', '--a', 'level:6', '--b', 'level:5',
       '--games', String(perVariant), '--movetime-ms', '200', '--seed', '26', '--records', records, '--threads', '1'], { stdio: 'ignore' });
     for (const file of readdirSync(records).sort()) {
       const record = readFileSync(join(records, file), 'utf8');
-      const game = await call(`${server.url}/api/games/import`, 'POST', { record, mode: 'hotseat', level: 3 });
-      const started = performance.now();
-      let a = await call(`${server.url}/api/games/${game.id}/analysis`, 'POST', {});
-      while (a.status !== 'done') {
-        await new Promise((r) => setTimeout(r, 50));
-        a = await call(`${server.url}/api/games/${game.id}/analysis?from=${a.total}`, 'GET');
+      let first = null;
+      for (const budget of budgets) {
+        const game = await call(`${server.url}/api/games/import`, 'POST', { record, mode: 'hotseat', level: 3 });
+        const started = performance.now();
+        let a = await call(`${server.url}/api/games/${game.id}/analysis`, 'POST', budget === 'auto' ? {} : { movetime_ms: Number(budget) });
+        while (a.status !== 'done') {
+          await new Promise((r) => setTimeout(r, 50));
+          a = await call(`${server.url}/api/games/${game.id}/analysis?from=0`, 'GET');
+        }
+        const s = (performance.now() - started) / 1000;
+        const marks = a.plies.map((p) => p.played?.mark ?? null);
+        const best = a.plies.map((p) => p.best);
+        first ??= { marks, best };
+        const same = (xs, ys) => `${xs.filter((x, i) => x === ys[i]).length}/${xs.length}`;
+        console.log(`| ${variant} | ${file} | ${game.game.seq} | ${budget === 'auto' ? `auto (${a.movetime_ms})` : budget} | ${s.toFixed(2)} | ${Math.round((s * 1000) / a.total)} | ${same(marks, first.marks)} | ${same(best, first.best)} |`);
       }
-      const s = (performance.now() - started) / 1000;
-      console.log(`| ${variant} | ${file} | ${game.game.seq} | ${a.total} | ${s.toFixed(1)} | ${Math.round((s * 1000) / a.total)} |`);
     }
   }
 } finally {

@@ -33,4 +33,4 @@ pub use error::RoomError;
 pub use mode::Mode;
 pub use room::{prepare_move, MoveInput, Prepared, Room, Seat, Setup, NEXT_ROUND};
 pub use stop::Stop;
-pub use view::{MatchResultView, MoveEvent, RoomView, RoundView, StepView, Summary};
+pub use view::{MatchResultView, MoveEvent, MoveHoles, RoomView, RoundView, StepView, Summary};

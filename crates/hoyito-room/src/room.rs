@@ -17,7 +17,7 @@ use hoyito_core::{
 
 use crate::mode::Mode;
 use crate::stop::Stop;
-use crate::view::{MoveEvent, StepView, Summary};
+use crate::view::{MoveEvent, MoveHoles, StepView, Summary};
 use crate::RoomError;
 
 /// The step token that starts the next round of a match.
@@ -353,6 +353,7 @@ impl Room {
             let _ = self.legal.set(legal);
         }
         let pos = *self.position();
+        let sown = MoveHoles::of(t.mv(), String::new());
         self.steps.push(StepView {
             seq: self.seq() + 1,
             round: pos.round(),
@@ -362,6 +363,8 @@ impl Room {
             board: pos.board().to_vec(),
             captured: caps(&pos),
             to_move: (!pos.is_over()).then(|| pos.to_move()),
+            holes: sown.holes,
+            dir: Some(sown.dir),
         });
         p.event
     }
@@ -454,6 +457,8 @@ impl Room {
             board: pos.board().to_vec(),
             captured: caps(&pos),
             to_move: None,
+            holes: Vec::new(),
+            dir: None,
         });
     }
 
@@ -506,6 +511,8 @@ impl Room {
             board: pos.board().to_vec(),
             captured: caps(&pos),
             to_move: (!pos.is_over()).then(|| pos.to_move()),
+            holes: Vec::new(),
+            dir: None,
         });
     }
 
@@ -588,7 +595,7 @@ impl Room {
         Summary {
             to_move: (!self.finished() && !pos.is_over()).then(|| pos.to_move().name()),
             status: if result.is_some() { "over" } else { "playing" },
-            plies: self.seq(),
+            seq: self.seq(),
             result,
             score: [c.south as u32 + r.south as u32, c.north as u32 + r.north as u32],
         }

@@ -4,7 +4,7 @@ use hoyito_core::{Side, State};
 
 use crate::room::Room;
 use crate::stop::Stop;
-use crate::view::{MatchResultView, RoomView};
+use crate::view::{MatchResultView, MoveHoles, RoomView};
 
 impl Room {
     /// The full view.
@@ -45,6 +45,7 @@ impl Room {
             state: State::from_position(&pos),
             opening_pair: pos.opening_pending() && legal.iter().any(|t| t.contains('+')),
             direction_choice: !self.finished() && !pos.is_over() && pos.direction_is_choice(),
+            legal_moves: legal.iter().filter_map(|t| MoveHoles::read(&pos, t)).collect(),
             legal,
             rounds: self.contest().round_summaries(),
             history: self.steps()[from.unwrap_or(0) as usize..].to_vec(),

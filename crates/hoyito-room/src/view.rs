@@ -3,10 +3,44 @@
 //! [`crate::Room::view`]) and its one-line summary for a list of games
 //! ([`Summary`]).
 
-use hoyito_core::{RulesSpec, Side, State, Trace};
-use serde::Serialize;
+use hoyito_core::{Move, Position, RulesSpec, Side, State, Trace};
+use serde::{Deserialize, Serialize};
 
 use crate::mode::Mode;
+
+/// Where a move is sown, as the page marks it: the board indices of its
+/// holes (two for the two-hole opening, in the order sown) and its
+/// direction, `L` (counter-clockwise) or `R` (clockwise). The page reads
+/// moves from these, never from their tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveHoles {
+    /// The move's token.
+    pub token: String,
+    /// Board indices of the holes sown.
+    pub holes: Vec<u8>,
+    /// `L` or `R`.
+    pub dir: char,
+}
+
+impl MoveHoles {
+    /// Move `m`, whose token is `token`.
+    pub fn of(m: Move, token: String) -> MoveHoles {
+        let mut holes = vec![m.hole() as u8];
+        holes.extend(m.second().map(|h| h as u8));
+        MoveHoles {
+            token,
+            holes,
+            dir: m.direction().suffix(),
+        }
+    }
+
+    /// Reads `token` in `pos` with the core's token reader (`None` if it is
+    /// no move of the player to move).
+    pub fn read(pos: &Position, token: &str) -> Option<MoveHoles> {
+        let m = pos.parse_move(token).ok()?;
+        Some(MoveHoles::of(m, pos.move_token(m).to_string()))
+    }
+}
 
 /// One step, with what the board looked like after it (for replay).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -31,6 +65,12 @@ pub struct StepView {
     pub captured: [u8; 2],
     /// Player to move after the step (null once the round is over).
     pub to_move: Option<Side>,
+    /// For a move: the board indices of the holes it sowed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<u8>,
+    /// For a move: its direction, `L` or `R`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<char>,
 }
 
 /// One round of a match (or the single game): the core's summary.
@@ -83,6 +123,8 @@ pub struct RoomView {
     pub state: State,
     /// Legal move tokens for the player to move.
     pub legal: Vec<String>,
+    /// The legal moves with where each is sown, in the order of `legal`.
+    pub legal_moves: Vec<MoveHoles>,
     /// Whether the mover chooses a direction (tokens carry `L`/`R`).
     pub direction_choice: bool,
     /// Whether the move to play is a two-hole opening (`a+b`).
@@ -140,8 +182,8 @@ pub struct Summary {
     /// `playing` or `over` (the server says `waiting` while an online
     /// game's second seat is free).
     pub status: &'static str,
-    /// Steps so far (moves, round starts and the rest).
-    pub plies: u64,
+    /// Steps so far (moves, round starts and the rest): the view's `seq`.
+    pub seq: u64,
     /// `south`, `north`, `draw` or `aborted` once over.
     pub result: Option<&'static str>,
     /// Captured seeds plus reserve, `[south, north]`, in the current round.

@@ -1,4 +1,4 @@
-//! The server's [`Limits`] (timeouts, caps and rates), and the limits per
+//! The server's [`ServerLimits`] (timeouts, caps and rates), and the limits per
 //! client, keyed by the client's IP address: rate limits on requests
 //! ([`RateLimit`], a keyed `governor` limiter answering 429 with a JSON
 //! error and `Retry-After`) and counts of things a client holds at once
@@ -21,7 +21,7 @@ use crate::error::ApiError;
 
 /// Timeouts and caps of a server (documented in `docs/API.md`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Limits {
+pub struct ServerLimits {
     /// Open HTTP connections at most (WebSockets count separately).
     pub max_connections: usize,
     /// Open WebSockets at most; beyond, an upgrade is answered 503.
@@ -70,9 +70,9 @@ pub struct Limits {
     pub metrics: bool,
 }
 
-impl Default for Limits {
+impl Default for ServerLimits {
     fn default() -> Self {
-        Limits {
+        ServerLimits {
             max_connections: 8192,
             max_websockets: 8192,
             header_read_timeout: Duration::from_secs(10),

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use hoyito_server::{Limits, Rate};
+use hoyito_server::{Rate, ServerLimits};
 
 /// Arguments of `hoyito serve`.
 #[derive(clap::Args, Debug)]
@@ -22,42 +22,42 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub tablebases: Option<PathBuf>,
     /// Open HTTP connections at most (WebSockets count separately).
-    #[arg(long, default_value_t = Limits::default().max_connections, value_name = "N")]
+    #[arg(long, default_value_t = ServerLimits::default().max_connections, value_name = "N")]
     pub max_connections: usize,
     /// Open HTTP connections per client IP address at most (0: no cap).
-    #[arg(long, default_value_t = Limits::default().max_connections_per_ip, value_name = "N")]
+    #[arg(long, default_value_t = ServerLimits::default().max_connections_per_ip, value_name = "N")]
     pub max_connections_per_ip: usize,
     /// Open WebSockets at most.
-    #[arg(long, default_value_t = Limits::default().max_websockets, value_name = "N")]
+    #[arg(long, default_value_t = ServerLimits::default().max_websockets, value_name = "N")]
     pub max_websockets: usize,
     /// Open WebSockets per client IP address at most (0: no cap).
-    #[arg(long, default_value_t = Limits::default().max_websockets_per_ip, value_name = "N")]
+    #[arg(long, default_value_t = ServerLimits::default().max_websockets_per_ip, value_name = "N")]
     pub max_websockets_per_ip: usize,
     /// Games held in memory at most (the least recently used idle ones are
     /// dropped from memory first; they stay stored).
-    #[arg(long, default_value_t = Limits::default().max_games_in_memory, value_name = "N")]
+    #[arg(long, default_value_t = ServerLimits::default().max_games_in_memory, value_name = "N")]
     pub max_games_in_memory: usize,
     /// New games (and imports) per client IP: N a minute, or N,BURST; 0: no limit.
-    #[arg(long, default_value_t = Limits::default().create_rate, value_name = "N[,BURST]")]
+    #[arg(long, default_value_t = ServerLimits::default().create_rate, value_name = "N[,BURST]")]
     pub create_rate: Rate,
     /// Games (new and imported) stored per client IP in 24 hours at most (0: no quota).
-    #[arg(long, default_value_t = Limits::default().create_quota, value_name = "N")]
+    #[arg(long, default_value_t = ServerLimits::default().create_quota, value_name = "N")]
     pub create_quota: u32,
     /// Delete online games still waiting for their second player and
     /// unchanged for this many days (0: never).
-    #[arg(long, default_value_t = Limits::default().expire_waiting_days, value_name = "DAYS")]
+    #[arg(long, default_value_t = ServerLimits::default().expire_waiting_days, value_name = "DAYS")]
     pub expire_waiting_days: u32,
     /// Moves per client IP: N a minute, or N,BURST; 0: no limit.
-    #[arg(long, default_value_t = Limits::default().move_rate, value_name = "N[,BURST]")]
+    #[arg(long, default_value_t = ServerLimits::default().move_rate, value_name = "N[,BURST]")]
     pub move_rate: Rate,
     /// Hints per client IP: N a minute, or N,BURST; 0: no limit.
-    #[arg(long, default_value_t = Limits::default().hint_rate, value_name = "N[,BURST]")]
+    #[arg(long, default_value_t = ServerLimits::default().hint_rate, value_name = "N[,BURST]")]
     pub hint_rate: Rate,
     /// Chat messages per client IP: N a minute, or N,BURST; 0: no limit.
-    #[arg(long, default_value_t = Limits::default().chat_rate, value_name = "N[,BURST]")]
+    #[arg(long, default_value_t = ServerLimits::default().chat_rate, value_name = "N[,BURST]")]
     pub chat_rate: Rate,
     /// Engine jobs (deep engine moves, hints) queued or running per client IP at most (0: no cap).
-    #[arg(long, default_value_t = Limits::default().engine_jobs_per_ip, value_name = "N")]
+    #[arg(long, default_value_t = ServerLimits::default().engine_jobs_per_ip, value_name = "N")]
     pub engine_jobs_per_ip: usize,
     /// Do not serve GET /metrics (Prometheus text format, on the same address).
     #[arg(long)]
@@ -72,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         tablebases: args
             .tablebases
             .or_else(|| Some(PathBuf::from("tablebases")).filter(|d| d.is_dir())),
-        limits: Limits {
+        limits: ServerLimits {
             max_connections: args.max_connections,
             max_connections_per_ip: args.max_connections_per_ip,
             max_websockets: args.max_websockets,
@@ -86,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             chat_rate: args.chat_rate,
             engine_jobs_per_ip: args.engine_jobs_per_ip,
             metrics: !args.no_metrics,
-            ..Limits::default()
+            ..ServerLimits::default()
         },
     };
     hoyito_server::run(config, |addr| {

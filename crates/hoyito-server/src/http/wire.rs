@@ -252,6 +252,10 @@ pub struct HintResponse {
     pub token: String,
     /// Expected final margin in seeds for the player to move.
     pub score: i32,
+    /// Board indices of the holes the move sows.
+    pub holes: Vec<u8>,
+    /// Its direction, `L` or `R`.
+    pub dir: char,
 }
 
 /// `POST /api/games/{id}/analysis`: every field optional.

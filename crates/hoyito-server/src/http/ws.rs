@@ -47,7 +47,7 @@ fn ws_token(headers: &HeaderMap, upgrade: &WebSocketUpgrade) -> Option<String> {
 
 /// `GET /api/games/{id}/ws`: upgrades to the game's WebSocket. An unknown
 /// game is a 404 and a request that is not a WebSocket upgrade a 400 or 426,
-/// as JSON; beyond [`crate::Limits::max_websockets`] open sockets, a 503.
+/// as JSON; beyond [`crate::ServerLimits::max_websockets`] open sockets, a 503.
 pub(crate) async fn ws(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
@@ -74,7 +74,7 @@ pub(crate) async fn ws(
         )
     })?;
     let open = st.metrics.websockets.clone();
-    let session = Session {
+    let watcher = Socket {
         slot,
         shutdown: st.shutdown.clone(),
         ping_every: st.limits.ws_ping_interval,
@@ -89,7 +89,7 @@ pub(crate) async fn ws(
         .write_buffer_size(WS_WRITE_BUFFER)
         .on_upgrade(move |socket| async move {
             open.inc();
-            session.run(socket).await;
+            watcher.run(socket).await;
             open.dec();
             drop((permit, per_ip));
         }))
@@ -102,7 +102,7 @@ const WS_READ_BUFFER: usize = 4 * 1024;
 const WS_WRITE_BUFFER: usize = 16 * 1024;
 
 /// One open WebSocket.
-struct Session {
+struct Socket {
     slot: Arc<Slot>,
     shutdown: watch::Receiver<bool>,
     ping_every: Duration,
@@ -111,7 +111,7 @@ struct Session {
     reads_chat: bool,
 }
 
-impl Session {
+impl Socket {
     /// Sends the game's state, then every change, answers `ping` with
     /// `pong`, pings the client, and closes on shutdown, on a client silent
     /// for the idle timeout, or on a send that does not complete in it.

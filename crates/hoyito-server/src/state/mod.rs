@@ -20,7 +20,7 @@ pub(crate) use self::slot::{broadcast_chat, broadcast_move, broadcast_state, Slo
 use self::slot::{evictable, make_room};
 use crate::ai;
 use crate::error::ApiError;
-use crate::limits::{Held, Limits, PerClient, RateLimit};
+use crate::limits::{Held, PerClient, RateLimit, ServerLimits};
 use crate::metrics::Metrics;
 use crate::room::live::LiveGame;
 use crate::room::view::MoveEvent;
@@ -59,7 +59,7 @@ pub struct AppState {
     /// Endgame tablebases for level-10 engine moves and hints, if any.
     pub(crate) tablebases: Option<Arc<ai::Tablebases>>,
     /// Timeouts and caps.
-    pub(crate) limits: Limits,
+    pub(crate) limits: ServerLimits,
     /// One permit per open WebSocket.
     pub(crate) ws_slots: Arc<Semaphore>,
     /// Post-game analyses (`crate::jobs::analysis`).
@@ -87,7 +87,7 @@ pub(crate) struct Rates {
 }
 
 impl Rates {
-    fn new(limits: &Limits) -> Rates {
+    fn new(limits: &ServerLimits) -> Rates {
         Rates {
             create: Arc::new(RateLimit::new("new games", limits.create_rate)),
             moves: Arc::new(RateLimit::new("moves", limits.move_rate)),
@@ -114,7 +114,7 @@ impl AppState {
     /// Server state over `store`. Engine searches run at most
     /// `engine_threads` at a time; WebSockets close when `shutdown` turns true.
     pub fn new(store: Store, engine_threads: usize, shutdown: watch::Receiver<bool>) -> Arc<AppState> {
-        AppState::with_options(store, engine_threads, shutdown, None, Limits::default())
+        AppState::with_options(store, engine_threads, shutdown, None, ServerLimits::default())
     }
 
     /// [`AppState::new`], with endgame tablebases for level-10 engine moves
@@ -124,7 +124,7 @@ impl AppState {
         engine_threads: usize,
         shutdown: watch::Receiver<bool>,
         tablebases: Option<ai::Tablebases>,
-        limits: Limits,
+        limits: ServerLimits,
     ) -> Arc<AppState> {
         Arc::new(AppState {
             store: Arc::new(store),
@@ -205,7 +205,7 @@ impl AppState {
     }
 
     /// Makes room for one more game in memory: at
-    /// [`Limits::max_games_in_memory`], drops the least recently used games
+    /// [`ServerLimits::max_games_in_memory`], drops the least recently used games
     /// that nobody uses (they stay stored), a tenth of the cap at once.
     ///
     /// # Errors
@@ -292,7 +292,7 @@ impl AppState {
     ///
     /// # Errors
     /// 429 `too_many_engine_jobs` if the client has
-    /// [`Limits::engine_jobs_per_ip`] engine jobs queued or running;
+    /// [`ServerLimits::engine_jobs_per_ip`] engine jobs queued or running;
     /// 503 `engine_busy` if the engine queue is full. Both with `Retry-After`.
     pub(crate) fn reserve_engine(&self, g: &LiveGame, client: IpAddr) -> Result<Option<Held>, ApiError> {
         if g.meta.mode != crate::store::Mode::Engine || g.meta.level <= QUICK_LEVEL_MAX {

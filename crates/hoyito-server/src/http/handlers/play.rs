@@ -391,8 +391,16 @@ pub(crate) async fn hint(
     }
     let _hinting = HintFlag(slot.clone());
     let held = st.reserve_deep(client)?;
+    let pos = *game.position();
     let movetime = st.engine_movetime.min(std::time::Duration::from_millis(800));
     let res = crate::jobs::engine::search_for_request(&st, game, level, movetime, Some(held)).await?;
     let (token, score) = res.ok_or_else(|| ApiError::conflict("game_over", "the game is over"))?;
-    Ok(Json(HintResponse { token, score }))
+    let sown = hoyito_room::MoveHoles::read(&pos, &token)
+        .ok_or_else(|| ApiError::internal(format!("the engine's hint {token:?} is no move")))?;
+    Ok(Json(HintResponse {
+        token: sown.token,
+        score,
+        holes: sown.holes,
+        dir: sown.dir,
+    }))
 }

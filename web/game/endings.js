@@ -16,6 +16,7 @@ export function stopSentence(S, v) {
   if (v.resigned) return say(S, 'game.resigned', v.resigned);
   if (v.aborted) return say(S, 'game.aborted', v.aborted);
   if (v.flagged) return say(S, 'game.flagged', v.flagged);
+  if (v.abandoned) return say(S, v.end === 'abandoned_draw' ? 'game.left_draw' : 'game.left', v.abandoned);
   if (v.end === 'agreed_draw') return t('game.draw_agreed');
   return '';
 }
@@ -25,7 +26,12 @@ const otherSide = (side) => (side === 'south' ? 'north' : 'south');
 /** Who won a game (or match) stopped early: the side, `draw` or `aborted`; null if it was not stopped. */
 export function stoppedWinner(v) {
   return {
-    resign: v.resigned && otherSide(v.resigned), timeout: v.flagged && otherSide(v.flagged), abort: 'aborted', agreed_draw: 'draw',
+    resign: v.resigned && otherSide(v.resigned),
+    timeout: v.flagged && otherSide(v.flagged),
+    abandoned: v.abandoned && otherSide(v.abandoned),
+    abort: 'aborted',
+    agreed_draw: 'draw',
+    abandoned_draw: 'draw',
   }[v.end] || null;
 }
 
@@ -51,6 +57,8 @@ export function stopStepLabel(S, s) {
   if (s.kind === 'concede') return say(S, 'game.conceded', s.side);
   if (s.kind === 'abort') return say(S, 'game.aborted', s.side);
   if (s.kind === 'flag') return say(S, 'game.flagged', s.side);
+  if (s.kind === 'left') return say(S, 'game.left', s.side);
+  if (s.kind === 'left_draw') return say(S, 'game.left_draw', s.side);
   if (s.kind === 'draw') return t('game.draw_agreed');
   return null;
 }

@@ -12,6 +12,7 @@ import {
 import { drawClock } from './clock.js';
 import { drawAlerts } from './alerts.js';
 import { drawChat } from './chat.js';
+import { drawPresence } from './presence.js';
 import {
   holesPerRow, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey, isOver,
   isYou, moveMarks, stepOutcome, canUndo, waitingForOpponent,
@@ -46,7 +47,8 @@ export function ensureBoard(G) {
   if (!S.board || S.board.n !== n || S.board.vertical !== vertical) {
     S.board = new Board(G.$('board-wrap'), n, G.onHole, vertical);
   }
-  S.board.setFlipped(S.seat === 'north');
+  // North's player sees their row at the bottom; the Flip button turns it round.
+  S.board.setFlipped((S.seat === 'north') !== !!S.flip);
 }
 
 /** Redraws everything from `G.S.view`. */
@@ -110,6 +112,7 @@ function drawPlayers(G, captured, toMove) {
     const reserve = v.state.reserve[k];
     $(slot).className = `player ${slot === 'p-top' ? 'upper' : 'lower'}${toMove === side ? ' to-move' : ''}`;
     setHtml($(slot), html`<span class="name">${playerName(S, side)}</span>
+      <span class="presence" data-side="${side}" hidden></span>
       <span class="cap" data-side="${side}"><strong>${captured[k]}</strong> ${t('game.captured')}</span>
       ${reserve ? html`<span class="muted">+${reserve} ${t('game.reserve')}</span>` : ''}`);
   }
@@ -168,6 +171,7 @@ export function drawControls(G) {
   drawClock(G);
   drawAlerts(G);
   drawChat(G);
+  drawPresence(G);
 }
 
 function drawMoves(G, frames) {
@@ -295,7 +299,7 @@ function drawInvite(G) {
       try { await navigator.clipboard.writeText(url); } catch { document.execCommand('copy'); }
       toast(t('game.copied'));
     });
-  } else if (!S.seat) {
+  } else if (!S.seat && !$('join-form')) {
     setHtml(box, html`<p class="muted watching">${t('game.watching')}</p>`);
   } else {
     box.replaceChildren();

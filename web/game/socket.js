@@ -8,9 +8,10 @@ import { seats } from '../api.js';
 /**
  * Connects to game `id`'s WebSocket, handing each message's game view (and
  * move, if any) to `onGame`, each chat message to `onChat`, and calling
- * `onStatus(connected)` when the connection opens or drops. Returns a function that closes it for good.
+ * `onStatus(connected)` when the connection opens or drops, and who has
+ * the game open to `onPresence`. Returns a function that closes it for good.
  */
-export function openSocket(id, onGame, onStatus, onChat = () => {}) {
+export function openSocket(id, onGame, onStatus, onChat = () => {}, onPresence = () => {}) {
   if (isLocalId(id)) return subscribe(id, onGame, onStatus);
   let ws = null;
   let closed = false;
@@ -29,6 +30,7 @@ export function openSocket(id, onGame, onStatus, onChat = () => {}) {
       if (e.data === 'pong') return;
       const msg = JSON.parse(e.data);
       if (msg.type === 'chat') { onChat(msg.message); return; }
+      if (msg.type === 'presence') { onPresence(msg.presence); return; }
       onGame(msg.game, msg.type === 'move' ? msg.move : null);
     };
     ws.onclose = () => {

@@ -16,6 +16,8 @@ import { bindEndings, noticeDecline } from './endings.js';
 import { bindChat, loadChat, onChat } from './chat.js';
 import { stopClock, clockConnection } from './clock.js';
 import { resetAlerts } from './alerts.js';
+import { takePresence, drawPresence } from './presence.js';
+import { askToJoin } from './join.js';
 import { isLocalId, bindLocalDownload } from '../local/backend.js';
 
 /**
@@ -51,11 +53,13 @@ function layout(id, speed) {
   <section class="game" aria-labelledby="game-title">
     <h1 id="game-title" class="sr-only">Hoyito</h1>
     <div class="game-main">
+      <div id="join-box"></div>
       <div class="player upper" id="p-top"></div>
       <div id="board-wrap" class="board-wrap"></div>
       <div class="player lower" id="p-bottom"></div>
       <p id="status" class="status" aria-live="polite"></p>
       <p id="clock" class="clock" hidden></p>
+      <div id="claim"></div>
       <p id="hud" class="hud" aria-live="off"></p>
       <div id="analysis"></div>
       <div id="invite"></div>
@@ -64,6 +68,7 @@ function layout(id, speed) {
           <button type="button" data-dir="L">${t('dir.L')}</button>
           <button type="button" data-dir="R">${t('dir.R')}</button>
         </div>
+        <button type="button" id="flip" aria-pressed="false">${t('game.flip')}</button>
         <button type="button" id="undo">${t('game.undo')}</button>
         <button type="button" id="hint">${t('game.hint')}</button>
         <button type="button" id="resign-round" hidden>${t('game.resign_round')}</button>
@@ -80,6 +85,7 @@ function layout(id, speed) {
       <div id="alerts" class="alerts"></div>
       <p class="keys muted">${t('game.keys')}</p>
       <p id="conn" class="conn" hidden>${t('game.reconnecting')}</p>
+      <p id="spectators" class="muted spectators" hidden></p>
     </div>
     <aside class="moves-panel">
       <h2>${t('game.moves')}</h2>
@@ -123,6 +129,7 @@ export function gamePage(app, id) {
     accept(delta, ev) {
       const game = complete(S, delta);
       if (!game) { G.resync(); return; }
+      takePresence(S, game.presence);
       noticeDecline(S, S.latest, game);
       if (accept(S, game, ev)) pump(G);
       // The server does not announce the end of a search an undo stopped:
@@ -147,6 +154,17 @@ export function gamePage(app, id) {
     onHole: (i) => onHole(G, i),
     nextRound: () => nextRound(G),
   };
+  // The board turned round from where it stands for this seat, remembered per game.
+  const flipKey = `hoyito.flip.${id}`;
+  S.flip = localStorage.getItem(flipKey) === '1';
+  G.$('flip').addEventListener('click', () => {
+    S.flip = !S.flip;
+    if (S.flip) localStorage.setItem(flipKey, '1'); else localStorage.removeItem(flipKey);
+    if (S.view && !S.animating) G.render();
+    else if (S.board) { S.board.setFlipped((S.seat === 'north') !== S.flip); }
+    G.$('flip').setAttribute('aria-pressed', String(S.flip));
+  });
+  G.$('flip').setAttribute('aria-pressed', String(S.flip));
   const unbindInput = bindInput(G);
   const stopAnalysis = initAnalysis(G);
   bindEndings(G);
@@ -159,22 +177,6 @@ export function gamePage(app, id) {
 
   async function start() {
     const invite = params.get('invite');
-    if (invite) {
-      if (!S.token) {
-        try {
-          const name = localStorage.getItem('hoyito.name');
-          const r = await api('POST', `/api/games/${id}/join`, name ? { invite, name } : { invite });
-          seats.set(id, { token: r.token, seat: r.seat });
-          S.token = r.token;
-          S.seat = r.seat;
-          toast(t('game.joined', { side: sideName(r.seat) }));
-        } catch (err) {
-          if (err.status === 404) { notFound(); return; }
-          toast(t('game.join_failed', { error: err.message }), 'error');
-        }
-      }
-      history.replaceState(null, '', `/g/${id}`);
-    }
     try {
       const g = await api('GET', `/api/games/${id}`);
       G.accept(g, null);
@@ -182,6 +184,18 @@ export function gamePage(app, id) {
       if (err.status === 404) { notFound(); return; }
       toastError(err);
     }
+    // Invited to a game whose seat is free: the player says their nickname, then joins.
+    if (invite && !S.token && S.latest && S.latest.status === 'waiting') {
+      const r = await askToJoin(G.$('join-box'), id, invite);
+      if (closed) return;
+      if (r === 'gone') { notFound(); return; }
+      if (r) {
+        S.token = r.token;
+        S.seat = r.seat;
+        G.accept(r.game, null);
+      }
+    }
+    if (invite) history.replaceState(null, '', `/g/${id}`);
     if (closed) return;
     // The messages so far are fetched each time the socket opens, so none
     // sent before it was listening (or while it was down) is missed.
@@ -189,7 +203,7 @@ export function gamePage(app, id) {
       G.$('conn').hidden = up;
       clockConnection(G, up);
       if (up) loadChat(G);
-    }, (m) => onChat(G, m));
+    }, (m) => onChat(G, m), (p) => { takePresence(S, p); drawPresence(G); });
   }
   start();
 

@@ -69,6 +69,21 @@ test('online game between two browsers joined through the invite link', async ()
     const invite = await a.page.inputValue('#invite-url');
     assert.match(invite, new RegExp(`/g/${id}\\?invite=`));
     await b.page.goto(invite);
+    // The invited player chooses a nickname first: the New game form's
+    // field, limits and the server's error text; a refused one keeps the form.
+    const nick = b.page.locator('#join-form input[name="nickname"]');
+    assert.equal(await nick.getAttribute('maxlength'), '24');
+    await nick.fill('Je\u2060an');
+    await b.page.click('#join');
+    await b.page.waitForFunction(() => /invisible characters/.test(document.getElementById('toast').textContent));
+    assert.equal(await b.page.locator('#join-form').count(), 1, 'the form stays');
+    await nick.fill('  Jean ');
+    await b.page.click('#join');
+    await b.page.waitForSelector('#join-form', { state: 'detached' });
+    await b.page.waitForFunction(() => /Jean \(Tú\)/.test(document.getElementById('p-bottom').textContent));
+    await a.page.waitForFunction(() => /Jean/.test(document.getElementById('p-top').textContent));
+    assert.equal(await b.page.evaluate(() => localStorage.getItem('hoyito.name')), 'Jean', 'remembered as the form does');
+    assert.ok(!b.page.url().includes('invite='), 'the secret leaves the address bar');
     await b.page.waitForSelector('#moves li');
     // The invite box disappears for the creator once the second player joined.
     await a.page.waitForSelector('#invite-url', { state: 'detached' });

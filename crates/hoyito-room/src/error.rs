@@ -49,10 +49,23 @@ pub enum RoomError {
     /// A stop or concession token names no side.
     #[error("{name:?} is no side: expected {kind}:south or {kind}:north")]
     BadSide {
-        /// The token's kind (`resign`, `abort`, `flag`, `concede`).
+        /// The token's kind (`resign`, `abort`, `flag`, `left`, `left-draw`, `concede`).
         kind: &'static str,
         /// What stood where the side should be.
         name: String,
+    },
+    /// A claim against a player who left, where none can be made: not an
+    /// online game with a clock of minutes, or the claimant is not connected.
+    #[error("{0}")]
+    ClaimUnavailable(&'static str),
+    /// A claim against a player who is connected.
+    #[error("the other player is connected: a claim is only for a player who left")]
+    OpponentConnected,
+    /// A claim before the other player has been away long enough.
+    #[error("the other player may still come back: claim in {seconds} s")]
+    TooEarlyToClaim {
+        /// Seconds until the claim may be made.
+        seconds: u64,
     },
     /// A stored step does not replay.
     #[error("step {step} ({token}): {source}")]
@@ -70,6 +83,7 @@ impl RoomError {
     /// A stable snake-case code: `game_over`, `round_over`,
     /// `not_your_turn`, `bad_move`, `illegal_move`, `too_late_to_abort`,
     /// `no_next_round`, `not_a_match`, `undo_unavailable`, `nothing_to_undo`,
+    /// `claim_unavailable`, `opponent_connected`, `too_early_to_claim`,
     /// `invalid_position` or `bad_step` (a stored step's, its cause's code).
     pub fn code(&self) -> &'static str {
         match self {
@@ -83,6 +97,9 @@ impl RoomError {
             RoomError::NotAMatch => "not_a_match",
             RoomError::UndoUnavailable => "undo_unavailable",
             RoomError::NothingToUndo => "nothing_to_undo",
+            RoomError::ClaimUnavailable(_) => "claim_unavailable",
+            RoomError::OpponentConnected => "opponent_connected",
+            RoomError::TooEarlyToClaim { .. } => "too_early_to_claim",
             RoomError::InvalidPosition(_) => "invalid_position",
             RoomError::BadSide { .. } => "bad_step",
             RoomError::BadStep { source, .. } => source.code(),
@@ -101,7 +118,10 @@ impl RoomError {
             | RoomError::NoNextRound
             | RoomError::NotAMatch
             | RoomError::UndoUnavailable
-            | RoomError::NothingToUndo => true,
+            | RoomError::NothingToUndo
+            | RoomError::ClaimUnavailable(_)
+            | RoomError::OpponentConnected
+            | RoomError::TooEarlyToClaim { .. } => true,
             RoomError::BadMove(_)
             | RoomError::IllegalMove(_)
             | RoomError::InvalidPosition(_)

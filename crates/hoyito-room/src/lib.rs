@@ -4,7 +4,9 @@
 //! step by step. A step is a token, as it is stored: a move's token, `next`
 //! (the next round of a match), `concede:<side>` (a round of a match
 //! resigned), or a stop — `resign:<side>`, `abort:<side>`, `draw` (agreed),
-//! `flag:<side>` (time ran out). The room checks every step before it
+//! `flag:<side>` (time ran out), `left:<side>` / `left-draw:<side>` (the side
+//! left the game; the other claimed the win or called a draw: [`Absence`]).
+//! The room checks every step before it
 //! changes anything (the `check_*` methods, [`Room::prepare`]), applies it
 //! ([`Room::step`], or the two phases `prepare` then [`Room::commit`] for a
 //! caller that stores the step in between), works out what an undo takes
@@ -19,6 +21,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod absence;
 mod error;
 mod mode;
 mod room;
@@ -29,6 +32,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+pub use absence::{Absence, Claim, CLAIM_AFTER_MS};
 pub use error::RoomError;
 pub use mode::Mode;
 pub use room::{prepare_move, MoveInput, Prepared, Room, Seat, Setup, NEXT_ROUND};

@@ -39,6 +39,7 @@ impl Room {
             resigned: side_of(|s| matches!(s, Stop::Resign(_))),
             aborted: side_of(|s| matches!(s, Stop::Abort(_))),
             flagged: side_of(|s| matches!(s, Stop::Flag(_))),
+            abandoned: side_of(|s| matches!(s, Stop::Left(_) | Stop::LeftDraw(_))),
             seq: self.seq(),
             epoch: self.epoch(),
             round: pos.round(),

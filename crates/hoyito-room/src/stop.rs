@@ -1,6 +1,7 @@
 //! [`Stop`]: a game (or a whole match) ended before it was played out — a
-//! resignation, an abort, an agreed draw, a flag fall — with its stored step
-//! token and the `Termination` tag of its record.
+//! resignation, an abort, an agreed draw, a flag fall, a player who left
+//! (claimed as a win or called a draw by the other, [`crate::absence`]) —
+//! with its stored step token and the `Termination` tag of its record.
 
 use hoyito_core::Side;
 
@@ -17,6 +18,11 @@ pub enum Stop {
     Draw,
     /// The side's clock ran out: the other side wins.
     Flag(Side),
+    /// The side left the game (disconnected for long enough, in a game
+    /// with a clock) and the other side claimed the win.
+    Left(Side),
+    /// The side left the game and the other side called it a draw.
+    LeftDraw(Side),
 }
 
 impl Stop {
@@ -27,6 +33,8 @@ impl Stop {
             Stop::Abort(s) => format!("abort:{}", s.name()),
             Stop::Draw => "draw".to_string(),
             Stop::Flag(s) => format!("flag:{}", s.name()),
+            Stop::Left(s) => format!("left:{}", s.name()),
+            Stop::LeftDraw(s) => format!("left-draw:{}", s.name()),
         }
     }
 
@@ -41,6 +49,8 @@ impl Stop {
             "resign" => Stop::Resign,
             "abort" => Stop::Abort,
             "flag" => Stop::Flag,
+            "left" => Stop::Left,
+            "left-draw" => Stop::LeftDraw,
             _ => return None,
         };
         Some(match name {
@@ -50,6 +60,8 @@ impl Stop {
                 kind: match kind {
                     "resign" => "resign",
                     "abort" => "abort",
+                    "left" => "left",
+                    "left-draw" => "left-draw",
                     _ => "flag",
                 },
                 name: name.chars().take(24).collect(),
@@ -57,31 +69,38 @@ impl Stop {
         })
     }
 
-    /// The step's kind in the history: `resign`, `abort`, `draw` or `flag`.
+    /// The step's kind in the history: `resign`, `abort`, `draw`, `flag`,
+    /// `left` or `left_draw`.
     pub fn kind(self) -> &'static str {
         match self {
             Stop::Resign(_) => "resign",
             Stop::Abort(_) => "abort",
             Stop::Draw => "draw",
             Stop::Flag(_) => "flag",
+            Stop::Left(_) => "left",
+            Stop::LeftDraw(_) => "left_draw",
         }
     }
 
     /// How the game ended, as the view's `end`: `resign`, `abort`,
-    /// `agreed_draw` or `timeout`.
+    /// `agreed_draw`, `timeout`, `abandoned` (a player left, the other
+    /// claimed the win) or `abandoned_draw` (a player left, the other
+    /// called it a draw).
     pub fn end(self) -> &'static str {
         match self {
             Stop::Resign(_) => "resign",
             Stop::Abort(_) => "abort",
             Stop::Draw => "agreed_draw",
             Stop::Flag(_) => "timeout",
+            Stop::Left(_) => "abandoned",
+            Stop::LeftDraw(_) => "abandoned_draw",
         }
     }
 
-    /// The side the stop is about (who resigned, aborted or flagged).
+    /// The side the stop is about (who resigned, aborted, flagged or left).
     pub fn side(self) -> Option<Side> {
         match self {
-            Stop::Resign(s) | Stop::Abort(s) | Stop::Flag(s) => Some(s),
+            Stop::Resign(s) | Stop::Abort(s) | Stop::Flag(s) | Stop::Left(s) | Stop::LeftDraw(s) => Some(s),
             Stop::Draw => None,
         }
     }
@@ -89,9 +108,9 @@ impl Stop {
     /// The result: `south` or `north` (the winner), `draw`, or `aborted`.
     pub fn result(self) -> &'static str {
         match self {
-            Stop::Resign(s) | Stop::Flag(s) => s.other().name(),
+            Stop::Resign(s) | Stop::Flag(s) | Stop::Left(s) => s.other().name(),
             Stop::Abort(_) => "aborted",
-            Stop::Draw => "draw",
+            Stop::Draw | Stop::LeftDraw(_) => "draw",
         }
     }
 
@@ -102,6 +121,8 @@ impl Stop {
             Stop::Abort(s) => format!("{s} aborted"),
             Stop::Draw => "draw agreed".to_string(),
             Stop::Flag(s) => format!("{s} lost on time"),
+            Stop::Left(s) => format!("{s} left the game"),
+            Stop::LeftDraw(s) => format!("{s} left the game, draw"),
         }
     }
 
@@ -122,6 +143,8 @@ impl Stop {
             "resigned" => Some(Stop::Resign(side)),
             "aborted" => Some(Stop::Abort(side)),
             "lost on time" => Some(Stop::Flag(side)),
+            "left the game" => Some(Stop::Left(side)),
+            "left the game, draw" => Some(Stop::LeftDraw(side)),
             _ => None,
         }
     }
@@ -138,6 +161,8 @@ mod tests {
             Stop::Abort(Side::North),
             Stop::Draw,
             Stop::Flag(Side::North),
+            Stop::Left(Side::South),
+            Stop::LeftDraw(Side::North),
         ] {
             assert_eq!(Stop::parse(&stop.token()), Some(Ok(stop)));
             assert_eq!(Stop::from_termination(&stop.termination()), Some(stop));
@@ -148,6 +173,7 @@ mod tests {
         );
         assert_eq!(Stop::from_termination("time forfeit"), None);
         assert!(matches!(Stop::parse("resign:east"), Some(Err(_))));
+        assert!(matches!(Stop::parse("left-draw:east"), Some(Err(_))));
         assert_eq!(Stop::parse("3L"), None);
         assert_eq!(Stop::parse("next"), None);
     }

@@ -51,7 +51,8 @@ pub struct StepView {
     pub round: u32,
     /// `move`, `round` (start of the next round), `concede` (a round of a
     /// match resigned), or how the game was stopped: `resign`, `abort`,
-    /// `draw` (agreed) or `flag` (time ran out).
+    /// `draw` (agreed), `flag` (time ran out), `left` or `left_draw` (a
+    /// player left; the other claimed the win or called a draw).
     pub kind: &'static str,
     /// The mover, for moves; the side that conceded, resigned, aborted or
     /// ran out of time, for those steps.
@@ -105,7 +106,9 @@ pub struct RoomView {
     /// How the game (or the match) ended, once `status` is `over`:
     /// `play` if it was played to its end, `resign` if a player resigned,
     /// `abort` if a player aborted it before both had moved (no winner),
-    /// `agreed_draw` if the players agreed a draw, `timeout` if a clock ran out.
+    /// `agreed_draw` if the players agreed a draw, `timeout` if a clock ran
+    /// out, `abandoned` if a player left and the other claimed the win,
+    /// `abandoned_draw` if the other called it a draw.
     pub end: Option<&'static str>,
     /// The side that resigned, if one did.
     pub resigned: Option<Side>,
@@ -113,6 +116,9 @@ pub struct RoomView {
     pub aborted: Option<Side>,
     /// The side whose clock ran out, if one did.
     pub flagged: Option<Side>,
+    /// The side that left the game (the other claimed the win or called it
+    /// a draw), if one did.
+    pub abandoned: Option<Side>,
     /// Steps so far; the next is step `seq + 1`.
     pub seq: u64,
     /// Undos so far; a client seeing a larger epoch must redraw from scratch.

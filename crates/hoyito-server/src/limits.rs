@@ -68,6 +68,10 @@ pub struct ServerLimits {
     pub engine_jobs_per_ip: usize,
     /// Whether `GET /metrics` is served (Prometheus text format).
     pub metrics: bool,
+    /// How long a player of an online game with a clock of minutes must
+    /// have been disconnected before the other may claim the win or call it
+    /// a draw.
+    pub claim_after: Duration,
 }
 
 impl Default for ServerLimits {
@@ -91,6 +95,7 @@ impl Default for ServerLimits {
             chat_rate: Rate::per_minute(120, 30),
             engine_jobs_per_ip: 4,
             metrics: true,
+            claim_after: Duration::from_millis(hoyito_room::CLAIM_AFTER_MS),
         }
     }
 }

@@ -57,7 +57,8 @@ async fn watch(api: &Api, id: &str, protocols: Option<&str>) -> Socket {
     ws
 }
 
-/// The socket's next JSON message.
+/// The socket's next JSON message, skipping `presence` messages (who has
+/// the game open: other sockets come and go).
 async fn next(ws: &mut Socket) -> Value {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
@@ -66,7 +67,12 @@ async fn next(ws: &mut Socket) -> Value {
             .expect("an open socket")
             .expect("a message");
         match msg {
-            Message::Text(t) => return serde_json::from_str(&t).unwrap(),
+            Message::Text(t) => {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                if v["type"] != "presence" {
+                    return v;
+                }
+            }
             Message::Ping(p) => ws.send(Message::Pong(p)).await.unwrap(),
             other => panic!("unexpected {other:?}"),
         }

@@ -59,6 +59,11 @@ pub struct Args {
     /// Engine jobs (deep engine moves, hints) queued or running per client IP at most (0: no cap).
     #[arg(long, default_value_t = ServerLimits::default().engine_jobs_per_ip, value_name = "N")]
     pub engine_jobs_per_ip: usize,
+    /// Seconds a player of an online game with a clock of minutes must be
+    /// disconnected before the other may claim the win or call a draw.
+    #[arg(long, default_value_t = ServerLimits::default().claim_after.as_secs(), value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub claim_after: u64,
     /// Do not serve GET /metrics (Prometheus text format, on the same address).
     #[arg(long)]
     pub no_metrics: bool,
@@ -86,6 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             chat_rate: args.chat_rate,
             engine_jobs_per_ip: args.engine_jobs_per_ip,
             metrics: !args.no_metrics,
+            claim_after: std::time::Duration::from_secs(args.claim_after),
             ..ServerLimits::default()
         },
     };

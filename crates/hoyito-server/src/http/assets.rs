@@ -61,6 +61,8 @@ assets! {
     "/game/clock.js" => "text/javascript; charset=utf-8",
     "/game/alerts.js" => "text/javascript; charset=utf-8",
     "/game/chat.js" => "text/javascript; charset=utf-8",
+    "/game/presence.js" => "text/javascript; charset=utf-8",
+    "/game/join.js" => "text/javascript; charset=utf-8",
     "/board.js" => "text/javascript; charset=utf-8",
     "/i18n.js" => "text/javascript; charset=utf-8",
     "/markdown.js" => "text/javascript; charset=utf-8",

@@ -170,6 +170,25 @@ pub enum DrawAction {
     Decline,
 }
 
+/// `POST /api/games/{id}/claim`: what the player who stayed asks for
+/// once the other left.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRequest {
+    /// `win` or `draw`.
+    pub outcome: ClaimOutcome,
+}
+
+/// The outcome claimed against a player who left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimOutcome {
+    /// The win.
+    Win,
+    /// A draw.
+    Draw,
+}
+
 /// The answer to a draw request.
 #[derive(Debug, Serialize)]
 pub struct DrawResponse {

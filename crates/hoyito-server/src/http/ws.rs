@@ -58,7 +58,11 @@ pub(crate) async fn ws(
     let slot = st.slot(&id).await?;
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "not_websocket", e.body_text()))?;
     let token = ws_token(&headers, &upgrade);
-    let reads_chat = crate::http::handlers::chat::may_read_chat(&*slot.game.lock().await, token.as_deref());
+    let (reads_chat, seat) = {
+        let g = slot.game.lock().await;
+        let reads = crate::http::handlers::chat::may_read_chat(&g, token.as_deref());
+        (reads, g.seat_of(token.as_deref()))
+    };
     let per_ip = st.ws_per_ip.try_take(client).ok_or_else(|| {
         ApiError::too_many(
             "too_many_websockets",
@@ -75,6 +79,8 @@ pub(crate) async fn ws(
     })?;
     let open = st.metrics.websockets.clone();
     let watcher = Socket {
+        st: st.clone(),
+        seat,
         slot,
         shutdown: st.shutdown.clone(),
         ping_every: st.limits.ws_ping_interval,
@@ -95,6 +101,11 @@ pub(crate) async fn ws(
         }))
 }
 
+/// A `state` message of `view`.
+fn snapshot(view: &GameView) -> String {
+    serde_json::to_string(&WsMessage::State { game: view }).expect("serialise")
+}
+
 /// The read buffer of a WebSocket (tungstenite's default is 128 KiB): the
 /// client only ever sends `ping`.
 const WS_READ_BUFFER: usize = 4 * 1024;
@@ -103,6 +114,10 @@ const WS_WRITE_BUFFER: usize = 16 * 1024;
 
 /// One open WebSocket.
 struct Socket {
+    st: Arc<AppState>,
+    /// The seat of the socket's token (none: a spectator), counted in the
+    /// game's presence while the socket is open.
+    seat: Option<hoyito_room::Seat>,
     slot: Arc<Slot>,
     shutdown: watch::Receiver<bool>,
     ping_every: Duration,
@@ -116,13 +131,26 @@ impl Socket {
     /// `pong`, pings the client, and closes on shutdown, on a client silent
     /// for the idle timeout, or on a send that does not complete in it.
     async fn run(mut self, mut socket: WebSocket) {
-        let mut rx = self.slot.subscribe();
-        let snapshot =
-            |view: &GameView| serde_json::to_string(&WsMessage::State { game: view }).expect("serialise");
-        let first = snapshot(&self.slot.game.lock().await.view());
-        if !self.send(&mut socket, Message::Text(first.into())).await {
-            return;
+        // The others hear of this socket; it hears of itself in its first
+        // state, and of every change after it: subscribed under the game's
+        // lock, after the state's view, it misses nothing that view lacks.
+        let (mut rx, first) = {
+            let mut g = self.slot.game.lock().await;
+            g.presence.join(self.seat);
+            crate::jobs::presence::changed(&self.st, &self.slot, &mut g);
+            (self.slot.subscribe(), snapshot(&g.view()))
+        };
+        if self.send(&mut socket, Message::Text(first.into())).await {
+            self.serve(&mut socket, &mut rx).await;
         }
+        let mut g = self.slot.game.lock().await;
+        g.presence.leave(self.seat, crate::store::now());
+        crate::jobs::presence::changed(&self.st, &self.slot, &mut g);
+    }
+
+    /// After the first state: every change, `pong` for `ping`, pings, until
+    /// the socket closes or the server shuts down.
+    async fn serve(&mut self, socket: &mut WebSocket, rx: &mut broadcast::Receiver<Arc<str>>) {
         let mut last_heard = Instant::now();
         let mut ping = tokio::time::interval_at(Instant::now() + self.ping_every, self.ping_every);
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -137,7 +165,7 @@ impl Socket {
                         }
                         Err(broadcast::error::RecvError::Closed) => break,
                     };
-                    if !self.send(&mut socket, Message::Text(text.into())).await {
+                    if !self.send(socket, Message::Text(text.into())).await {
                         break;
                     }
                 }
@@ -147,7 +175,7 @@ impl Socket {
                         // Errors include a message or frame over the size limit.
                         Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                         Some(Ok(Message::Text(t))) if t.as_str() == "ping" => {
-                            if !self.send(&mut socket, Message::Text("pong".into())).await {
+                            if !self.send(socket, Message::Text("pong".into())).await {
                                 break;
                             }
                         }
@@ -156,13 +184,13 @@ impl Socket {
                 }
                 _ = ping.tick() => {
                     if last_heard.elapsed() >= self.idle_timeout
-                        || !self.send(&mut socket, Message::Ping(Default::default())).await
+                        || !self.send(socket, Message::Ping(Default::default())).await
                     {
                         break;
                     }
                 }
                 _ = self.shutdown.changed() => {
-                    let _ = self.send(&mut socket, Message::Close(None)).await;
+                    let _ = self.send(socket, Message::Close(None)).await;
                     break;
                 }
             }

@@ -1,8 +1,8 @@
 //! Work off the request path, on the server's state: engine moves
 //! (`engine`, with `crate::ai`), clocks' timers (`clock`), post-game
 //! analyses (`analysis`), loading a game on first use (`load`), the expiry
-//! of abandoned games (`expiry`) and the changes of other server nodes
-//! (`nodes`). The HTTP handlers start them; they never call HTTP code.
+//! of abandoned games (`expiry`), the changes of other server nodes
+//! (`nodes`) and who has a game open (`presence`). The HTTP handlers start them; they never call HTTP code.
 
 pub(crate) mod analysis;
 pub(crate) mod clock;
@@ -10,3 +10,4 @@ pub(crate) mod engine;
 pub(crate) mod expiry;
 pub(crate) mod load;
 pub(crate) mod nodes;
+pub(crate) mod presence;

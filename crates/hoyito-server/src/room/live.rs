@@ -63,6 +63,11 @@ pub struct LiveGame {
     pub chat_sent: [std::collections::VecDeque<i64>; 2],
     /// The rematch asked for through this node, if any.
     pub rematch: Option<crate::room::view::RematchView>,
+    /// Who has the game open on this node (kept by this node only).
+    pub presence: crate::room::presence::Presence,
+    /// The timer that tells the watchers when a claim against a player who
+    /// left may be made.
+    pub claim_timer: Option<tokio::task::AbortHandle>,
 }
 
 /// `side`'s index in per-side arrays: south 0, north 1.
@@ -97,6 +102,8 @@ impl LiveGame {
             clock_timer: None,
             chat_sent: Default::default(),
             rematch: None,
+            presence: crate::room::presence::Presence::new(crate::store::now()),
+            claim_timer: None,
         }
     }
 
@@ -149,7 +156,7 @@ impl LiveGame {
     /// Takes the stored state of `fresh` (the same game reloaded from the
     /// database after another server node changed it), keeping what only
     /// this node knows: the engine's search, the clock's timer, the chat
-    /// flood counts, the rematch asked for. A copy older than this game (fewer steps at the same
+    /// flood counts, the rematch asked for, who has it open. A copy older than this game (fewer steps at the same
     /// undo count, or fewer undos: read before a change this node made
     /// meanwhile) is left out: returns whether the copy was taken. The
     /// copy's draw offer is taken if the copy is further on, or at the same

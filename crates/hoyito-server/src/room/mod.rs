@@ -8,5 +8,6 @@ pub(crate) mod analysis;
 pub(crate) mod clock;
 pub mod live;
 pub(crate) mod names;
+pub(crate) mod presence;
 pub(crate) mod show;
 pub(crate) mod view;

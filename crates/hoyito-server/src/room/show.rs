@@ -23,6 +23,7 @@ impl LiveGame {
     fn show(&self, mut room: RoomView) -> GameView {
         room.status = self.summary().status;
         let engine = self.meta.engine_side;
+        let now = crate::store::now();
         GameView {
             id: self.meta.id.clone(),
             level: self.meta.level,
@@ -32,8 +33,9 @@ impl LiveGame {
             },
             draw_offer: self.pending_draw(),
             names: crate::room::names::NamesView::of(&self.meta),
-            clock: self.clock_view(crate::store::now()),
+            clock: self.clock_view(now),
             thinking: self.thinking,
+            presence: self.presence_view(now),
             rematch: self.rematch.clone(),
             created_ms: self.meta.created_ms,
             room,

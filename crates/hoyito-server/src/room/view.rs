@@ -48,6 +48,8 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     /// The engine is thinking.
     pub thinking: bool,
+    /// Who has the game open, and the claim against a player who left.
+    pub presence: crate::room::presence::PresenceView,
     /// The rematch asked for (online games that are over), as this server
     /// node knows it: its player's request tells the other player.
     pub rematch: Option<RematchView>,

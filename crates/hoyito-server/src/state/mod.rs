@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::{watch, Semaphore};
 
-pub(crate) use self::slot::{broadcast_chat, broadcast_move, broadcast_state, Slot};
+pub(crate) use self::slot::{broadcast_chat, broadcast_move, broadcast_presence, broadcast_state, Slot};
 use self::slot::{evictable, make_room};
 use crate::ai;
 use crate::error::ApiError;
@@ -226,7 +226,8 @@ impl AppState {
     /// Holds `game` in memory (or returns the copy already held), after
     /// [`AppState::make_room`] (which the caller should call first, before
     /// storing anything).
-    pub(crate) fn insert(&self, id: String, game: LiveGame) -> Arc<Slot> {
+    pub(crate) fn insert(&self, id: String, mut game: LiveGame) -> Arc<Slot> {
+        game.presence.claim_after_ms = self.claim_after_ms();
         let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
         if !map.contains_key(&id) {
             make_room(&mut map, self.limits.max_games_in_memory);
@@ -245,6 +246,17 @@ impl AppState {
             !(idle && evictable(slot))
         });
         before - map.len()
+    }
+
+    /// How long a player must be away before the other may claim against
+    /// them ([`ServerLimits::claim_after`]); `None` on a database that
+    /// other server nodes share, where a player connected to another node
+    /// would look away here.
+    pub(crate) fn claim_after_ms(&self) -> Option<u64> {
+        if self.store.node().is_some() {
+            return None;
+        }
+        Some(self.limits.claim_after.as_millis() as u64)
     }
 
     /// Games held in memory.

@@ -75,6 +75,9 @@ pub(crate) enum WsMessage<'a> {
     Chat {
         message: &'a crate::store::ChatMessage,
     },
+    Presence {
+        presence: &'a crate::room::presence::PresenceView,
+    },
 }
 
 /// How every chat message sent to watchers begins (`serde` writes the tag
@@ -84,6 +87,13 @@ pub(crate) const CHAT_PREFIX: &str = r#"{"type":"chat","#;
 /// Sends a chat message to the game's watchers.
 pub(crate) fn broadcast_chat(slot: &Slot, message: &crate::store::ChatMessage) {
     let msg = serde_json::to_string(&WsMessage::Chat { message }).expect("serialise");
+    slot.send(msg.into());
+}
+
+/// Sends who has the game open (and the claim against a player who left)
+/// to its watchers.
+pub(crate) fn broadcast_presence(slot: &Slot, presence: &crate::room::presence::PresenceView) {
+    let msg = serde_json::to_string(&WsMessage::Presence { presence }).expect("serialise");
     slot.send(msg.into());
 }
 

@@ -2,6 +2,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod chat;
+pub(crate) mod claim;
 pub(crate) mod draw;
 pub(crate) mod games;
 pub(crate) mod lobby;

@@ -198,7 +198,14 @@ pub(crate) async fn undo(
     st.db(move |s| s.truncate(&gid, keep, &summary)).await?;
     g.stop.store(true, Ordering::Relaxed);
     let thinking = g.thinking;
-    *g = LiveGame { thinking, ..rebuilt };
+    let presence = g.presence.clone();
+    let claim_timer = g.claim_timer.take();
+    *g = LiveGame {
+        thinking,
+        presence,
+        claim_timer,
+        ..rebuilt
+    };
     let view = g.view();
     drop(g);
     broadcast_state(&slot, &view);

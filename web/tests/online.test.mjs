@@ -1,0 +1,89 @@
+// End-to-end tests of what players of an online game expect beside the
+// board: whether the opponent is connected (and the claim once they left),
+// how many watch, turning the board round. Two browser contexts play, a third watches. Run with
+// tests/run.sh.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, openPage, callApi,
+} from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  // A player counts as gone after 1 s here (60 s by default).
+  server = await startServer(undefined, undefined, ['--claim-after', '1']);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+const api = (method, path, body, token) => callApi(server.url, method, path, body, token);
+const seated = (id, seat) => openPage(browser, `${server.url}/g/${id}`, { storage: { [`hoyito.seat.${id}`]: JSON.stringify(seat) } });
+const text = (page, sel) => page.evaluate((s) => document.querySelector(s)?.textContent || '', sel);
+const waitText = (page, sel, re) => page.waitForFunction(([s, src]) => new RegExp(src).test(document.querySelector(s)?.textContent || ''), [sel, re.source]);
+
+/** A 5+0 online game between Ana (south) and Jean (north): its id and both seats. */
+async function timedGame() {
+  const c = await api('POST', '/api/games', {
+    mode: 'online', name: 'Ana', clock: { initial: 300, increment: 0 }, rules: { variant: 'II' },
+  });
+  const invite = c.invite.split('invite=')[1];
+  const j = await api('POST', `/api/games/${c.id}/join`, { invite, name: 'Jean' });
+  return { id: c.id, ana: { token: c.token, seat: 'south' }, jean: { token: j.token, seat: 'north' } };
+}
+
+test('a player sees the opponent come and go, everyone sees the spectators, a spectator flips the board, and the player who stayed claims the win', async () => {
+  const g = await timedGame();
+  const ana = await seated(g.id, g.ana);
+  const jean = await seated(g.id, g.jean);
+  const watcher = await openPage(browser, `${server.url}/g/${g.id}`);
+  try {
+    // Ana sees Jean connected, in words beside his name; all see one spectator.
+    await waitText(ana.page, '#p-top .presence', /^● online$/);
+    await waitText(jean.page, '#p-top .presence', /^● online$/);
+    for (const p of [ana.page, jean.page, watcher.page]) await waitText(p, '#spectators', /^Spectators: 1$/);
+    assert.equal(await text(ana.page, '#claim'), '', 'no claim while Jean is there');
+
+    // A spectator turns the board round with the keyboard; the page remembers it for this game.
+    assert.match(await text(watcher.page, '#p-top .name'), /Jean/);
+    await watcher.page.focus('#flip');
+    await watcher.page.keyboard.press('Enter');
+    await waitText(watcher.page, '#p-top .name', /Ana/);
+    assert.equal(await watcher.page.getAttribute('#flip', 'aria-pressed'), 'true');
+    await watcher.page.reload();
+    await waitText(watcher.page, '#p-top .name', /Ana/);
+    assert.equal(await watcher.page.getAttribute('#flip', 'aria-pressed'), 'true');
+    assert.match(await text(ana.page, '#p-top .name'), /Jean/, 'the other pages are not turned');
+
+    // Jean goes: Ana sees it at once, then may claim once he has been away long enough.
+    await jean.context.close();
+    await waitText(ana.page, '#p-top .presence', /^○ disconnected$/);
+    await waitText(watcher.page, '.presence[data-side="north"]', /disconnected/);
+    await ana.page.locator('#claim-win').waitFor();
+    assert.match(await text(ana.page, '#claim'), /Jean left the game\. Claim the win, call it a draw, or keep waiting\./);
+    assert.equal(await watcher.page.locator('#claim button').count(), 0, 'a spectator claims nothing');
+
+    await ana.page.click('#claim-win');
+    await waitText(ana.page, '#summary', /Jean left the game/);
+    assert.match(await text(ana.page, '#summary h2'), /You win/);
+    assert.match(await text(ana.page, '#moves li:last-child'), /Jean left the game/);
+    await waitText(watcher.page, '#summary', /Ana wins/);
+    assert.equal(await text(ana.page, '#claim'), '', 'no claim once the game is over');
+    const v = await api('GET', `/api/games/${g.id}`);
+    assert.deepEqual([v.status, v.end, v.abandoned], ['over', 'abandoned', 'north']);
+
+    // Stored: a reloaded page tells the same.
+    await ana.page.reload();
+    await waitText(ana.page, '#summary', /Jean left the game/);
+  } finally {
+    await ana.context.close();
+    await watcher.context.close();
+  }
+});

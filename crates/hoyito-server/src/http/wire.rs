@@ -282,11 +282,11 @@ pub struct HintResponse {
 #[serde(deny_unknown_fields)]
 pub struct AnalysisRequest {
     /// Engine time per position, [`MIN_MOVETIME_MS`] to [`MAX_MOVETIME_MS`]
-    /// (default [`DEFAULT_MOVETIME_MS`]).
+    /// (default: [`auto_movetime_ms`] of the game's positions).
     ///
     /// [`MIN_MOVETIME_MS`]: crate::jobs::analysis::MIN_MOVETIME_MS
     /// [`MAX_MOVETIME_MS`]: crate::jobs::analysis::MAX_MOVETIME_MS
-    /// [`DEFAULT_MOVETIME_MS`]: crate::jobs::analysis::DEFAULT_MOVETIME_MS
+    /// [`auto_movetime_ms`]: crate::jobs::analysis::auto_movetime_ms
     #[serde(default)]
     pub movetime_ms: Option<u64>,
 }

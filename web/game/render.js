@@ -85,6 +85,7 @@ export function renderAll(G) {
     $('viewing').hidden = true;
   }
   drawStatus(G, frames);
+  drawStanding(G);
   drawControls(G);
   drawMoves(G, frames);
   drawSummary(G);
@@ -142,6 +143,25 @@ export function drawStatus(G, frames = buildFrames(G.S.view)) {
     if (S.first !== null) s += ` — ${t('game.pick_second')}`;
   }
   $('status').textContent = s;
+}
+
+/**
+ * A match's standing, always in view while it is played: the rounds each
+ * side has won and the seeds each holds in the round being played (its
+ * captured seeds and reserve, as the rounds table counts them).
+ */
+export function drawStanding(G) {
+  const { S, $ } = G;
+  const v = S.view;
+  const el = $('standing');
+  el.hidden = !v.match;
+  if (!v.match) return;
+  const won = (side) => v.rounds.filter((r) => r.over && r.winner === side).length;
+  const cur = v.rounds[v.rounds.length - 1];
+  const [ss, ns] = cur ? cur.score : [0, 0];
+  el.textContent = t('match.standing', {
+    south: playerName(S, 'south'), north: playerName(S, 'north'), sw: won('south'), nw: won('north'), ss, ns,
+  });
 }
 
 /** Shows, hides, enables and disables the buttons. */

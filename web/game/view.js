@@ -58,6 +58,7 @@ function layout(id, speed) {
       <div id="board-wrap" class="board-wrap"></div>
       <div class="player lower" id="p-bottom"></div>
       <p id="status" class="status" aria-live="polite"></p>
+      <p id="standing" class="standing" hidden></p>
       <p id="clock" class="clock" hidden></p>
       <div id="claim"></div>
       <p id="hud" class="hud" aria-live="off"></p>

@@ -135,6 +135,11 @@ test('a player resigns one round of a match: its seeds go to the other player an
   assert.match(await page.textContent('#summary h2'), /Round 1 is over/);
   assert.match(await page.textContent('#summary table.rounds'), /round resigned/);
   assert.ok(await round.isHidden(), 'no Resign round button between rounds');
+  // The match's standing is in view beside the board, not only in the rounds table.
+  const standing = await page.textContent('#standing');
+  const won = { [mover]: 0, [other]: 1 };
+  const after = await api('GET', `/api/games/${c.id}`);
+  assert.equal(standing, `Match · rounds won: South ${won.south}, North ${won.north} · seeds: South ${after.rounds[0].score[0]}, North ${after.rounds[0].score[1]}`);
   assert.ok(await page.locator('#resign').isVisible(), 'the match can still be resigned');
   const g = await api('GET', `/api/games/${c.id}`);
   assert.equal(g.status, 'playing');

@@ -115,7 +115,9 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
 
   // The downloaded record carries the marks as comments.
   const record = await api('GET', `/api/games/${id}/record`);
-  assert.match(record, /\[Annotator "hoyito analysis, 250 ms per position"\]/);
+  // The game's budget shared among its positions, as the analysis says.
+  assert.ok(stored.movetime_ms >= 30 && stored.movetime_ms <= 250, `${stored.movetime_ms} ms per position`);
+  assert.match(record, new RegExp(`\\[Annotator "hoyito analysis, ${stored.movetime_ms} ms per position"\\]`));
   assert.match(record, /\n1\. \S+ \{[=+\-0-9]+ (best|inaccuracy|mistake|blunder)/);
 
   // A reload shows the stored analysis at once, with no button to start it.

@@ -9,7 +9,12 @@
 # `random_trace` example (HOYITO_TRACE_BIN, or built here) and the `hoyito`
 # command (HOYITO_BIN, or built here); `cargo test` builds both (profile
 # test), and scripts/test.sh passes those.
+#
+# `--build` does only the set-up and the build, `--test` only what follows
+# (scripts/test.sh builds the package while the browser tests run).
 set -euo pipefail
+part=${1:-all}
+case "$part" in --build | --test | all) ;; *) echo "usage: $0 [--build | --test]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 
 started=$SECONDS
@@ -18,27 +23,31 @@ step() { printf '\n== python: %s == (%ds)\n' "$*" $((SECONDS - started)); }
 PYTHON=${PYTHON:-python3}
 VENV=target/py-venv
 
-step "virtual environment and packages"
-if [ ! -x "$VENV/bin/python" ]; then
-  if ! "$PYTHON" -m venv "$VENV"; then
-    # Debian's python3 makes virtual environments only with python3-venv.
-    rm -rf "$VENV"
-    pkg="python$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')-venv"
-    if [ "$(id -u)" = 0 ]; then
-      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null
-    else
-      sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null
+if [ "$part" != --test ]; then
+  step "virtual environment and packages"
+  if [ ! -x "$VENV/bin/python" ]; then
+    if ! "$PYTHON" -m venv "$VENV"; then
+      # Debian's python3 makes virtual environments only with python3-venv.
+      rm -rf "$VENV"
+      pkg="python$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')-venv"
+      if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null
+      else
+        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null
+      fi
+      "$PYTHON" -m venv "$VENV"
     fi
-    "$PYTHON" -m venv "$VENV"
   fi
-fi
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check \
-  "maturin>=1.9,<2" "numpy>=1.22" pytest "pettingzoo>=1.24" "gymnasium>=1.0" "open_spiel>=1.4"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
+    "maturin>=1.9,<2" "numpy>=1.22" pytest "pettingzoo>=1.24" "gymnasium>=1.0" "open_spiel>=1.4"
 
-profile=${HOYITO_PY_PROFILE:-py-test}
-step "pip install ./crates/hoyito-py (cargo profile $profile)"
-MATURIN_PEP517_ARGS="--profile $profile --locked" "$VENV/bin/python" -m pip install -q \
-  --disable-pip-version-check --force-reinstall --no-deps ./crates/hoyito-py
+  profile=${HOYITO_PY_PROFILE:-py-test}
+  step "pip install ./crates/hoyito-py (cargo profile $profile)"
+  MATURIN_PEP517_ARGS="--profile $profile --locked" "$VENV/bin/python" -m pip install -q \
+    --disable-pip-version-check --force-reinstall --no-deps ./crates/hoyito-py
+
+fi
+[ "$part" = --build ] && exit 0
 
 step "the Rust programs of the differential tests"
 target=${CARGO_TARGET_DIR:-$PWD/target}

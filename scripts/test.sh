@@ -105,12 +105,23 @@ bash scripts/postgres.sh stop "$pg_dir"
 step "WebAssembly module against the native crates (node --test)"
 node --test crates/hoyito-wasm/tests/
 
-step "end-to-end browser tests (the hoyito that the Rust tests built)"
+step "end-to-end browser tests (the hoyito that the Rust tests built; the Python package builds meanwhile)"
 /usr/bin/chromium --version
+# The browser tests wait on pages much of the time: the Python package's
+# virtual environment and build (cargo, profile py-test) use the cores then.
+py_log=$(mktemp)
+cleanup+=('rm -f "$py_log"')
+bash scripts/test-python.sh --build >"$py_log" 2>&1 &
+py_pid=$!
+cleanup+=('kill "$py_pid" 2>/dev/null')
 HOYITO_BIN="$target/debug/hoyito" bash web/tests/run.sh
 
-step "Python package (crates/hoyito-py): build, install, pytest"
+step "Python package (crates/hoyito-py): pytest (built during the browser tests)"
+py_ok=0
+wait "$py_pid" || py_ok=$?
+cat "$py_log"
+if [ "$py_ok" != 0 ]; then echo "building the Python package failed" >&2; exit 1; fi
 HOYITO_BIN="$target/debug/hoyito" HOYITO_TRACE_BIN="$target/debug/examples/random_trace" \
-  bash scripts/test-python.sh
+  bash scripts/test-python.sh --test
 
 end_stage ""

@@ -101,6 +101,27 @@ pub fn write_layer_with(
     positions: u64,
     mut fill: impl FnMut(u64, &mut [i8]),
 ) -> Result<(), TablebaseError> {
+    write_layer_try_with(path, rules, seeds, positions, |start, block| {
+        fill(start, block);
+        Ok(())
+    })
+}
+
+/// As [`write_layer_with`], with a `fill` that can fail (for example one
+/// that reads the values from other files): its first error stops the
+/// writing, and then no file appears at `path` (the temporary file is
+/// removed).
+///
+/// # Errors
+/// [`TablebaseError::Io`] if the directory cannot be created or written,
+/// or with `fill`'s error.
+pub fn write_layer_try_with(
+    path: &Path,
+    rules: &Rules,
+    seeds: u32,
+    positions: u64,
+    mut fill: impl FnMut(u64, &mut [i8]) -> std::io::Result<()>,
+) -> Result<(), TablebaseError> {
     use std::io::{Seek, SeekFrom};
     let io = |e: std::io::Error| TablebaseError::Io {
         path: path.to_path_buf(),
@@ -116,7 +137,7 @@ pub fn write_layer_with(
         let mut start = 0u64;
         while start < positions {
             let n = (positions - start).min(block.len() as u64) as usize;
-            fill(start, &mut block[..n]);
+            fill(start, &mut block[..n])?;
             let bytes: Vec<u8> = block[..n].iter().map(|&v| v as u8).collect();
             hash.update(&bytes);
             w.write_all(&bytes)?;

@@ -292,17 +292,82 @@ pub fn solve_layer(
 /// states: `secure` if positive, else `−concede` (0 where neither side can
 /// force a gain).
 pub(crate) fn values_of(state: &[AtomicU16]) -> Vec<i8> {
-    state
-        .par_iter()
-        .map(|st| {
-            let st = st.load(Relaxed);
-            let (s, o) = ((st & 0xff) as i8, (st >> 8) as i8);
-            debug_assert!(s == 0 || o == 0, "both players cannot force a gain");
-            if s > 0 {
-                s
-            } else {
-                -o
-            }
-        })
-        .collect()
+    state.par_iter().map(|st| state_value(st.load(Relaxed))).collect()
+}
+
+/// The value of a position from its packed state `secure | concede << 8`
+/// (see the [module](self)): `secure` if positive, else `−concede`.
+#[inline]
+pub fn state_value(state: u16) -> i8 {
+    let (s, o) = ((state & 0xff) as i8, (state >> 8) as i8);
+    debug_assert!(s == 0 || o == 0, "both players cannot force a gain");
+    if s > 0 {
+        s
+    } else {
+        -o
+    }
+}
+
+/// What the exits of a position (its moves that capture or end the game,
+/// whose values the lower layers give) contribute to its state: the best
+/// exit value for the mover, at least 0, and the least of the negated
+/// exit values (the opponent's gain), at most 127 ("no exit"). The
+/// sweeping solvers ([`crate::stream`], `hoyito-cluster`) store these two
+/// bytes per position and start every evaluation from them ([`next_state`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitBounds {
+    secure: i16,
+    concede: i16,
+}
+
+impl Default for ExitBounds {
+    fn default() -> ExitBounds {
+        ExitBounds::NONE
+    }
+}
+
+impl ExitBounds {
+    /// No exit yet.
+    pub const NONE: ExitBounds = ExitBounds {
+        secure: 0,
+        concede: i16::MAX,
+    };
+
+    /// Takes in one exit of value `value` for the mover.
+    #[inline]
+    pub fn add(&mut self, value: i32) {
+        self.secure = self.secure.max(value as i16);
+        self.concede = self.concede.min(-value as i16);
+    }
+
+    /// The two bounds as stored, `(secure, concede)`: values are at most
+    /// 127 in size, and 127 also stands for "no exit", which gives the same
+    /// minimum since every state is at most 127.
+    #[inline]
+    pub fn packed(self) -> (i8, i8) {
+        (self.secure as i8, self.concede.min(127) as i8)
+    }
+}
+
+/// One evaluation of the fixpoint operator at a position: its new packed
+/// state `secure | concede << 8` from its exits' bounds (as
+/// [`ExitBounds::packed`] gives them) and the current packed states of its
+/// children inside the layer, each with `true` where the opponent moves
+/// next. Starting from 0 and applied until nothing changes, in any order
+/// (the operator is monotone), it reaches the least fixpoint that
+/// [`solve_layer`] computes.
+#[inline]
+pub fn next_state(exits: (i8, i8), children: impl IntoIterator<Item = (u16, bool)>) -> u16 {
+    let (mut s, mut o) = (exits.0 as i16, exits.1 as i16);
+    for (st, flip) in children {
+        let (cs, co) = ((st & 0xff) as i16, (st >> 8) as i16);
+        if flip {
+            s = s.max(co);
+            o = o.min(cs);
+        } else {
+            s = s.max(cs);
+            o = o.min(co);
+        }
+    }
+    (o.max(0) as u16) << 8 | s as u16
 }

@@ -47,7 +47,7 @@ use crate::graph::{Edge, Expander};
 use crate::index::Indexer;
 use crate::lean::{SweepStats, LEAN_CHUNK};
 use crate::progress::{OnProgress, Stage, StageCounter};
-use crate::solve::{LayerStats, LowerValues};
+use crate::solve::{next_state, state_value, ExitBounds, LayerStats, LowerValues};
 
 /// Least time between two saved states (the state is always saved when stopped).
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
@@ -191,20 +191,11 @@ fn open_moves(path: &Path, tag: &[u8; 20], nchunks: u64) -> Option<Moves> {
 /// Updates position `p` from its exits' bounds and its inner edges' children;
 /// whether its state changed.
 #[inline]
-fn update(state: &[AtomicU16], p: usize, xs: i16, xo: i16, edges: impl Iterator<Item = (u64, bool)>) -> bool {
-    let (mut s, mut o) = (xs, xo);
-    for (child, flip) in edges {
-        let st = state[child as usize].load(Relaxed);
-        let (cs, co) = ((st & 0xff) as i16, (st >> 8) as i16);
-        if flip {
-            s = s.max(co);
-            o = o.min(cs);
-        } else {
-            s = s.max(cs);
-            o = o.min(co);
-        }
-    }
-    let new = (o.max(0) as u16) << 8 | s as u16;
+fn update(state: &[AtomicU16], p: usize, xs: i8, xo: i8, edges: impl Iterator<Item = (u64, bool)>) -> bool {
+    let new = next_state(
+        (xs, xo),
+        edges.map(|(child, flip)| (state[child as usize].load(Relaxed), flip)),
+    );
     let old = state[p].load(Relaxed);
     if new == old {
         return false;
@@ -236,13 +227,7 @@ impl Solved {
     /// The value of rank `p` (as [`crate::solve::solve_layer`] gives it).
     #[inline]
     pub fn value(&self, p: u64) -> i8 {
-        let st = self.state[p as usize].load(Relaxed);
-        let (s, o) = ((st & 0xff) as i8, (st >> 8) as i8);
-        if s > 0 {
-            s
-        } else {
-            -o
-        }
+        state_value(self.state[p as usize].load(Relaxed))
     }
 }
 
@@ -326,7 +311,7 @@ pub fn solve_layer_stream(
                 continue;
             }
             evaluated += 1;
-            let (xs, xo) = (exits[2 * i] as i8 as i16, exits[2 * i + 1] as i8 as i16);
+            let (xs, xo) = (exits[2 * i] as i8, exits[2 * i + 1] as i8);
             let p = start + i as u64;
             if update(
                 &state,
@@ -353,22 +338,19 @@ pub fn solve_layer_stream(
         ix.unrank(start, &mut board);
         for i in 0..len {
             let before = edges.len();
-            let (mut xs, mut xo) = (0i16, i16::MAX);
+            let mut bounds = ExitBounds::NONE;
             ex.expand(&board, rank, |_, e| match e {
                 Edge::Same { child, flip } => {
                     edges.extend_from_slice(&((child << 1) | flip as u64).to_le_bytes()[..EDGE_BYTES]);
                 }
                 exit => {
-                    let v = exit.value(|_| unreachable!(), |s, r| lower.value(s, r) as i32) as i16;
-                    xs = xs.max(v);
-                    xo = xo.min(-v);
+                    bounds.add(exit.value(|_| unreachable!(), |s, r| lower.value(s, r) as i32));
                 }
             });
             rec[i] = ((edges.len() - before) / EDGE_BYTES) as u8;
-            // (|values| ≤ 127; 127 also stands for "no exit", which gives
-            // the same minimum since every state is ≤ 127.)
-            rec[len + 2 * i] = xs as i8 as u8;
-            rec[len + 2 * i + 1] = xo.min(127) as i8 as u8;
+            let (xs, xo) = bounds.packed();
+            rec[len + 2 * i] = xs as u8;
+            rec[len + 2 * i + 1] = xo as u8;
             if i + 1 < len {
                 ix.next(&mut board);
             }

@@ -3,7 +3,10 @@
 // one down until the next view. The server alone decides a flag fall.
 
 import { t } from '../i18n.js';
-import { playerName } from './state.js';
+import { playerName, say } from './state.js';
+
+/** Below this much time a clock shows the low-time warning (and says it once). */
+export const LOW_MS = 20000;
 
 let ticker = null;
 
@@ -41,13 +44,37 @@ function paint(G) {
   el.replaceChildren();
   for (const side of ['south', 'north']) {
     const span = document.createElement('span');
-    const time = formatClock(left(S, side));
-    span.className = `clock-side${v.clock.running === side ? ' running' : ''}${left(S, side) < 20000 ? ' low' : ''}${S.clockPausedAt ? ' paused' : ''}`;
+    const ms = left(S, side);
+    const time = formatClock(ms);
+    // Low on time: a sign and a word beside the figures, not colour alone.
+    const low = ms < LOW_MS && !v.flagged;
+    span.className = `clock-side${v.clock.running === side ? ' running' : ''}${low ? ' low' : ''}${S.clockPausedAt ? ' paused' : ''}`;
     span.dataset.side = side;
-    span.textContent = `${playerName(S, side)} ${time}`;
-    span.setAttribute('aria-label', t('clock.label', { name: playerName(S, side), time }));
+    const name = document.createElement('span');
+    name.className = 'clock-name';
+    name.textContent = playerName(S, side);
+    const figures = document.createElement('span');
+    figures.className = 'clock-time';
+    figures.textContent = low ? `⚠ ${time}` : time;
+    span.append(name, ' ', figures);
+    span.setAttribute('aria-label', t(low ? 'clock.label_low' : 'clock.label', { name: playerName(S, side), time }));
     el.append(span);
+    warnLow(G, side, low && v.clock.running === side);
   }
+}
+
+/**
+ * Says once, in the page's alert region, that the running clock of `side`
+ * went below {@link LOW_MS}: to its player ("your clock") and to the others.
+ */
+function warnLow(G, side, low) {
+  const { S, $ } = G;
+  S.lowWarned = S.lowWarned || {};
+  if (!low) { delete S.lowWarned[side]; return; }
+  if (S.lowWarned[side]) return;
+  S.lowWarned[side] = true;
+  const box = $('clock-alert');
+  if (box) box.textContent = say(S, 'clock.low', side);
 }
 
 /** Shows the clocks of the game shown, if it has them, and keeps the running one ticking. */

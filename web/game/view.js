@@ -18,6 +18,7 @@ import { stopClock, clockConnection } from './clock.js';
 import { resetAlerts } from './alerts.js';
 import { takePresence, drawPresence } from './presence.js';
 import { askToJoin } from './join.js';
+import { bindPreview, previewFirst, clearPreview } from './preview.js';
 import { isLocalId, bindLocalDownload } from '../local/backend.js';
 
 /**
@@ -60,8 +61,10 @@ function layout(id, speed) {
       <p id="status" class="status" aria-live="polite"></p>
       <p id="standing" class="standing" hidden></p>
       <p id="clock" class="clock" hidden></p>
+      <p id="clock-alert" class="clock-alert" role="alert"></p>
       <div id="claim"></div>
       <p id="hud" class="hud" aria-live="off"></p>
+      <p id="preview" class="preview muted" aria-live="polite"></p>
       <div id="analysis"></div>
       <div id="invite"></div>
       <div class="controls">
@@ -152,7 +155,8 @@ export function gamePage(app, id) {
         toastError(err);
       }
     },
-    onHole: (i) => onHole(G, i),
+    // A first tap on a touch screen previews the move; the second plays it.
+    onHole: (i) => { if (!previewFirst(G, i)) { clearPreview(G); onHole(G, i); } },
     nextRound: () => nextRound(G),
   };
   // The board turned round from where it stands for this seat, remembered per game.
@@ -167,6 +171,7 @@ export function gamePage(app, id) {
   });
   G.$('flip').setAttribute('aria-pressed', String(S.flip));
   const unbindInput = bindInput(G);
+  const unbindPreview = bindPreview(G);
   const stopAnalysis = initAnalysis(G);
   bindEndings(G);
   bindChat(G);
@@ -215,6 +220,7 @@ export function gamePage(app, id) {
     S.skip = true;
     if (S.wake) S.wake();
     unbindInput();
+    unbindPreview();
     stopAnalysis();
     window.removeEventListener('resize', onResize);
     document.getElementById('announce').textContent = '';

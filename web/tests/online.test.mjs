@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, callApi,
+  startServer, launchBrowser, openPage, newPage, callApi,
 } from './helpers.mjs';
 
 let server;
@@ -85,5 +85,81 @@ test('a player sees the opponent come and go, everyone sees the spectators, a sp
   } finally {
     await ana.context.close();
     await watcher.context.close();
+  }
+});
+
+/** The last hole of the first lap in a move's sowing trace, as the server sowed it. */
+function firstLapEnd(events) {
+  let laps = 0;
+  let end = null;
+  for (const e of events) {
+    if (e[0] === 'l' && ++laps > 1) break;
+    if (e[0] === 's') end = e[1];
+  }
+  return end;
+}
+
+test('a move is previewed before it is played: on hover with a mouse, on a first tap on a touch screen', async () => {
+  const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'I', seeds: 5 } });
+  const seat = { [`hoyito.seat.${c.id}`]: JSON.stringify({ token: c.token, seat: c.seat }) };
+  const mouse = await openPage(browser, `${server.url}/g/${c.id}`, { storage: seat });
+  const touch = await openPage(browser, `${server.url}/g/${c.id}`, { storage: seat, hasTouch: true, isMobile: true });
+  try {
+    const { page } = mouse;
+    await page.hover('.hole.legal[data-hole="2"]');
+    await page.locator('.hole.preview-end').waitFor();
+    const end = Number(await page.getAttribute('.hole.preview-end', 'data-hole'));
+    assert.equal(await page.getAttribute('.hole.preview-from', 'data-hole'), '2');
+    assert.match(await text(page, '#preview'), /^Hole 3 sows ↺ counter-clockwise; its first lap ends in (South|North) hole \d+\.$/);
+    // The click plays the move: its first lap ends where the preview said, as the server sowed it.
+    const answer = page.waitForResponse((r) => r.url().endsWith('/moves'));
+    await page.click('.hole.legal[data-hole="2"]');
+    const played = await (await answer).json();
+    assert.equal(firstLapEnd(played.move.trace.events), end);
+    assert.equal(await page.locator('.hole.preview-end').count(), 0, 'the preview goes once the move is played');
+
+    // North to move on the touch screen: the first tap previews, the second plays.
+    const t = touch.page;
+    await t.waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
+    const hole = '.hole.legal[data-hole="8"]';
+    const posts = [];
+    t.on('request', (r) => { if (r.method() === 'POST') posts.push(r.url()); });
+    await t.tap(hole);
+    await t.locator('.hole.preview-end').waitFor();
+    assert.match(await text(t, '#preview'), /^Hole 3 sows/);
+    assert.deepEqual(posts, [], 'the first tap plays nothing');
+    const second = t.waitForResponse((r) => r.url().endsWith('/moves'));
+    await t.tap(hole);
+    assert.equal((await (await second).json()).game.seq, 2);
+  } finally {
+    await mouse.context.close();
+    await touch.context.close();
+  }
+});
+
+test('the running clock warns of low time in words and a sign, said once, and is large on a phone', async () => {
+  const g = await timedGame();
+  const first = await api('GET', `/api/games/${g.id}`);
+  await api('POST', `/api/games/${g.id}/moves`, { move: first.legal[0], seq: 0 }, g.ana.token);
+  const { context, page } = await newPage(browser);
+  try {
+    // The page's clock is made to run ahead (the server keeps the real time).
+    await page.clock.install();
+    await context.addInitScript(([k, v]) => localStorage.setItem(k, v), [`hoyito.seat.${g.id}`, JSON.stringify(g.jean)]);
+    await page.goto(`${server.url}/g/${g.id}`);
+    const mine = '.clock-side[data-side="north"]';
+    await page.waitForSelector(`${mine}.running`);
+    assert.equal(await page.locator(`${mine}.low`).count(), 0);
+    assert.equal(await text(page, '#clock-alert'), '');
+    const size = await page.$eval(`${mine} .clock-time`, (e) => parseFloat(getComputedStyle(e).fontSize));
+    if (page.viewportSize().width <= 400) assert.ok(size >= 32, `the time is large on a phone: ${size}px`);
+    await page.clock.fastForward(290000);
+    await page.waitForSelector(`${mine}.low`);
+    assert.match(await text(page, `${mine} .clock-time`), /^⚠ \d+\.\d$/);
+    assert.match(await page.getAttribute(mine, 'aria-label'), /low on time$/);
+    await waitText(page, '#clock-alert', /^Less than 20 seconds left on your clock$/);
+    assert.equal(await page.locator('.clock-side[data-side="south"].low').count(), 0, 'the clock not running is not low');
+  } finally {
+    await context.close();
   }
 });

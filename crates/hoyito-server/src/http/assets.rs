@@ -63,6 +63,7 @@ assets! {
     "/game/chat.js" => "text/javascript; charset=utf-8",
     "/game/presence.js" => "text/javascript; charset=utf-8",
     "/game/join.js" => "text/javascript; charset=utf-8",
+    "/game/preview.js" => "text/javascript; charset=utf-8",
     "/board.js" => "text/javascript; charset=utf-8",
     "/i18n.js" => "text/javascript; charset=utf-8",
     "/markdown.js" => "text/javascript; charset=utf-8",

@@ -298,7 +298,7 @@ impl Node {
                 ok: true,
                 ..Report::default()
             },
-            |a, &(_, r)| a.add(r),
+            |a, &(_, r)| a + r,
         ))
     }
 }
@@ -724,7 +724,7 @@ fn solve_layer(
         // The next sweep: positions with a child changed since their last evaluation.
         sweep += 1;
         started = Instant::now();
-        let keep = if sweep % 2 == 0 {
+        let keep = if sweep.is_multiple_of(2) {
             0xaaaa_aaaa_aaaa_aaaa
         } else {
             0x5555_5555_5555_5555

@@ -47,9 +47,11 @@ pub struct Report {
     pub bytes: u64,
 }
 
-impl Report {
+impl std::ops::Add for Report {
+    type Output = Report;
+
     /// The sum of `self` and `other` (`ok` if both are).
-    pub fn add(self, other: Report) -> Report {
+    fn add(self, other: Report) -> Report {
         Report {
             ok: self.ok && other.ok,
             changed: self.changed + other.changed,

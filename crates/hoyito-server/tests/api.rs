@@ -602,7 +602,12 @@ async fn engine_game_recovers_after_its_move_fails_to_store() {
     let (id, token, _) = api
         .create(json!({ "mode": "engine", "level": 1, "side": "north", "rules": { "variant": "I" } }))
         .await;
-    api.wait_for(&id, |g| g["thinking"] == true).await;
+    // The engine thinks from the start; a state sent before the socket
+    // opens is not sent again, so the test reads the game itself.
+    eventually("the engine thinking", || async {
+        (api.game(&id).await["thinking"] == true).then_some(())
+    })
+    .await;
     // The engine's move was chosen and failed to store, then failed again
     // on each of two retries (the storage errors the server counts).
     eventually("three failed writes of the engine's move", || async {

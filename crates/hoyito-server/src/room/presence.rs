@@ -6,11 +6,8 @@
 //! tells when a claim may be made is `crate::jobs::presence`.
 
 use hoyito_core::Side;
-use hoyito_room::{Absence, Seat};
+use hoyito_room::Seat;
 use serde::Serialize;
-
-use crate::room::live::{side_index, LiveGame};
-use crate::store::Mode;
 
 /// The open WebSockets of a game, on this server node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,11 +16,11 @@ pub struct Presence {
     /// hot-seat token counts for both).
     players: [u32; 2],
     /// Sockets opened without a player's token.
-    spectators: u32,
+    pub(crate) spectators: u32,
     /// Since when each player has had no socket open (ms since the epoch;
     /// the time the game was loaded if they never had one here); `None`
     /// while connected.
-    away_since: [Option<i64>; 2],
+    pub(crate) away_since: [Option<i64>; 2],
     /// How long a player must be away before the other may claim; `None`
     /// where claims are off (several server nodes: a player connected to
     /// another node would look away here).
@@ -56,7 +53,7 @@ impl Presence {
             self.spectators += 1;
         }
         for &side in Presence::sides(seat) {
-            let k = side_index(side);
+            let k = side.index();
             self.players[k] += 1;
             self.away_since[k] = None;
         }
@@ -68,7 +65,7 @@ impl Presence {
             self.spectators = self.spectators.saturating_sub(1);
         }
         for &side in Presence::sides(seat) {
-            let k = side_index(side);
+            let k = side.index();
             self.players[k] = self.players[k].saturating_sub(1);
             if self.players[k] == 0 {
                 self.away_since[k] = Some(now);
@@ -78,7 +75,7 @@ impl Presence {
 
     /// Whether `side` has the game open.
     pub fn connected(&self, side: Side) -> bool {
-        self.players[side_index(side)] > 0
+        self.players[side.index()] > 0
     }
 }
 
@@ -112,48 +109,6 @@ pub struct PresenceView {
     /// The claim against a player who left, while one can come: the other
     /// player away in an online game with a clock of minutes that goes on.
     pub claim: Option<ClaimView>,
-}
-
-impl LiveGame {
-    /// Who is away and for how long at `now`, for the room's claim rule.
-    pub fn absence(&self, now: i64) -> Option<Absence> {
-        let p = &self.presence;
-        let after = p.claim_after_ms?;
-        let away = |k: usize| p.away_since[k].map(|t| (now - t).max(0) as u64);
-        Some(Absence {
-            realtime_clock: self.meta.clock.is_some_and(|c| c.days == 0),
-            away_ms: [away(0), away(1)],
-            claim_after_ms: after,
-        })
-    }
-
-    /// The side that may claim and in how many milliseconds (0: now); none
-    /// while no claim can come (both players seated, one connected, the
-    /// other away, in a game where claims apply).
-    pub fn claim_window(&self, now: i64) -> Option<(Side, u64)> {
-        let seated = self.meta.tokens.south.is_some() && self.meta.tokens.north.is_some();
-        if self.meta.mode != Mode::Online || !seated {
-            return None;
-        }
-        self.room.claim_window(&self.absence(now)?)
-    }
-
-    /// The presence as the API sends it, at `now`.
-    pub fn presence_view(&self, now: i64) -> PresenceView {
-        let p = &self.presence;
-        PresenceView {
-            connected: ConnectedView {
-                south: p.connected(Side::South),
-                north: p.connected(Side::North),
-            },
-            spectators: p.spectators,
-            claim: self.claim_window(now).map(|(by, wait)| ClaimView {
-                by,
-                at_ms: now + wait as i64,
-                ready: wait == 0,
-            }),
-        }
-    }
 }
 
 #[cfg(test)]

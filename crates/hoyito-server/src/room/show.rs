@@ -2,9 +2,12 @@
 //! whole or from a step on (the types are [`crate::room::view`]).
 
 use hoyito_core::Side;
+use hoyito_room::Absence;
 
 use crate::room::live::LiveGame;
+use crate::room::presence::{ClaimView, ConnectedView, PresenceView};
 use crate::room::view::{GameView, RoomView, SeatsView};
+use crate::store::Mode;
 
 impl LiveGame {
     /// The full view.
@@ -39,6 +42,48 @@ impl LiveGame {
             rematch: self.rematch.clone(),
             created_ms: self.meta.created_ms,
             room,
+        }
+    }
+}
+
+impl LiveGame {
+    /// Who is away and for how long at `now`, for the room's claim rule.
+    pub fn absence(&self, now: i64) -> Option<Absence> {
+        let p = &self.presence;
+        let after = p.claim_after_ms?;
+        let away = |k: usize| p.away_since[k].map(|t| (now - t).max(0) as u64);
+        Some(Absence {
+            realtime_clock: self.meta.clock.is_some_and(|c| c.days == 0),
+            away_ms: [away(0), away(1)],
+            claim_after_ms: after,
+        })
+    }
+
+    /// The side that may claim and in how many milliseconds (0: now); none
+    /// while no claim can come (both players seated, one connected, the
+    /// other away, in a game where claims apply).
+    pub fn claim_window(&self, now: i64) -> Option<(Side, u64)> {
+        let seated = self.meta.tokens.south.is_some() && self.meta.tokens.north.is_some();
+        if self.meta.mode != Mode::Online || !seated {
+            return None;
+        }
+        self.room.claim_window(&self.absence(now)?)
+    }
+
+    /// The presence as the API sends it, at `now`.
+    pub fn presence_view(&self, now: i64) -> PresenceView {
+        let p = &self.presence;
+        PresenceView {
+            connected: ConnectedView {
+                south: p.connected(Side::South),
+                north: p.connected(Side::North),
+            },
+            spectators: p.spectators,
+            claim: self.claim_window(now).map(|(by, wait)| ClaimView {
+                by,
+                at_ms: now + wait as i64,
+                ready: wait == 0,
+            }),
         }
     }
 }

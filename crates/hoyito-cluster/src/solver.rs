@@ -192,6 +192,11 @@ impl Inbox {
     fn take(&mut self, from: u32, body: Body, epoch: u64) {
         match body {
             Body::Want { start, offsets } => {
+                // A worker that has finished a layer may send its lists
+                // for the next before this worker has begun it.
+                if self.wants.len() <= from as usize {
+                    self.wants.resize(from as usize + 1, Vec::new());
+                }
                 let list = &mut self.wants[from as usize];
                 let end = start as usize + offsets.len();
                 if list.len() < end {
@@ -546,8 +551,12 @@ fn solve_layer(
     let width = if count <= 1 << 31 { 4 } else { 5 };
     {
         let mut inbox = node.inbox.borrow_mut();
+        // The lists of this layer that other workers sent early are kept
+        // (the last layer's were taken after its setup round).
+        let mut wants = std::mem::take(&mut inbox.wants);
+        wants.resize(peers, Vec::new());
         *inbox = Inbox {
-            wants: vec![Vec::new(); peers],
+            wants,
             reports: std::mem::take(&mut inbox.reports),
             ..Inbox::default()
         };
@@ -780,6 +789,8 @@ fn solve_layer(
         sweep_time = started.elapsed();
     }
     drop(wants);
+    // The ghosts' memory is freed; the reports and any next layer's lists
+    // that arrive from now on are kept.
     let inbox = std::mem::take(&mut *node.inbox.borrow_mut());
     node.inbox.borrow_mut().reports = inbox.reports;
 

@@ -69,6 +69,8 @@ assets! {
     "/markdown.js" => "text/javascript; charset=utf-8",
     "/style.css" => "text/css; charset=utf-8",
     "/rules.md" => "text/markdown; charset=utf-8",
+    "/rules.es.md" => "text/markdown; charset=utf-8",
+    "/rules.ht.md" => "text/markdown; charset=utf-8",
     "/THIRD-PARTY.md" => "text/markdown; charset=utf-8",
     "/LICENSE-MIT" => "text/plain; charset=utf-8",
     "/LICENSE-APACHE" => "text/plain; charset=utf-8",

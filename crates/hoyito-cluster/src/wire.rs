@@ -41,7 +41,8 @@ pub struct Report {
     /// State updates it sent to other workers (one per changed position
     /// and worker that holds it as a child).
     pub updates: u64,
-    /// Records ([`Body::Want`], [`Body::Update`]) it sent to other workers.
+    /// Records (`Body::Want`, `Body::Update`: ghost lists and state
+    /// updates) it sent to other workers.
     pub records: u64,
     /// Their bytes as serialized for the network (see [`record_bytes`]).
     pub bytes: u64,

@@ -78,3 +78,28 @@ test('the list of moves of a long analysed game: no entry overlaps another or is
     await context.close();
   }
 });
+
+test("the game page's buttons, links styled as buttons among them, are of one height with their text centred", async () => {
+  const id = await analysedGame();
+  const { context, page } = await openPage(browser, `${srv.url}/g/${id}`);
+  try {
+    await page.waitForSelector('#download');
+    const boxes = await page.$$eval('.controls button, .controls .button', (els) => els
+      .filter((e) => e.checkVisibility())
+      .map((e) => {
+        const box = e.getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const text = range.getBoundingClientRect();
+        // How far the text's middle is from the box's, in pixels.
+        const off = (text.top + text.bottom) / 2 - (box.top + box.bottom) / 2;
+        return { name: e.id, height: Math.round(box.height), off: Math.round(off * 10) / 10 };
+      }));
+    const text = JSON.stringify(boxes);
+    assert.ok(boxes.some((b) => b.name === 'download'), text);
+    assert.equal(new Set(boxes.map((b) => b.height)).size, 1, `heights: ${text}`);
+    assert.ok(boxes.every((b) => Math.abs(b.off) <= 1.5), `text off centre: ${text}`);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,5 +1,6 @@
 // Ending a game other than by playing it out — abort, draw offers (resign
-// is in input.js) — and what comes after: how it ended, Rematch and New game.
+// is in input.js) — takeback requests, which share the draw offer's way
+// of asking and answering, and what comes after: how it ended, Rematch and New game.
 
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
@@ -83,61 +84,110 @@ export function canOfferDraw(S, v) {
 const ownSide = (S) => (S.seat === 'south' || S.seat === 'north' ? S.seat : null);
 
 /**
+ * Whether this browser's player may ask to take back their last move now:
+ * an online game going on, both players there, no request waiting, and a
+ * move of theirs in this round (the server decides; this only hides the
+ * button when it could not be asked).
+ */
+export function canAskTakeback(S, v) {
+  const me = ownSide(S);
+  if (!me || v.mode !== 'online' || isLocalId(S.id) || isOver(v) || v.state.over || waitingForOpponent(v)) return false;
+  if (v.takeback_offer) return false;
+  const h = v.history;
+  for (let i = h.length - 1; i >= 0 && h[i].kind !== 'round'; i--) {
+    if (h[i].kind === 'move' && h[i].side === me) return true;
+  }
+  return false;
+}
+
+/**
+ * What waits for the other player's answer: a draw offer or a takeback
+ * request. Each has its field in the view, its request path, its box
+ * (`#draw-offer`, `#takeback-offer`: answered there by the other player,
+ * read by the one who asked and by spectators) and its strings.
+ */
+const OFFERS = {
+  draw: {
+    field: 'draw_offer', box: 'draw-offer', accept: 'accept-draw', decline: 'decline-draw', declined: 'drawDeclined',
+    from: 'game.draw_offer_from', acceptText: 'game.accept_draw', declineText: 'game.decline_draw',
+    mine: 'game.draw_offered', by: 'game.draw_offered_by', declinedBy: 'game.draw_declined_by',
+  },
+  takeback: {
+    field: 'takeback_offer', box: 'takeback-offer', accept: 'accept-takeback', decline: 'decline-takeback', declined: 'takebackDeclined',
+    from: 'game.takeback_from', acceptText: 'game.accept_takeback', declineText: 'game.decline_takeback',
+    mine: 'game.takeback_asked', by: 'game.takeback_asked_by', declinedBy: 'game.takeback_declined_by',
+  },
+};
+
+/**
  * Notes, as view `next` replaces `prev`, that the other player declined
- * this browser's draw offer: it went with no step stored (a move withdraws
- * an offer; an accepted one ends the game). The page says so until the
- * next step.
+ * this browser's draw offer or takeback request: it went with no step
+ * stored (a move withdraws it; an accepted draw ends the game, an accepted
+ * takeback goes back a step). The page says so until the next step.
  */
 export function noticeDecline(S, prev, next) {
   const me = ownSide(S);
-  if (me && prev && prev.draw_offer === me && !next.draw_offer && !isOver(next)
-    && next.epoch === prev.epoch && next.seq === prev.seq) {
-    S.drawDeclined = `${next.epoch}:${next.seq}`;
+  if (!me || !prev || isOver(next) || next.epoch !== prev.epoch || next.seq !== prev.seq) return;
+  for (const o of Object.values(OFFERS)) {
+    if (prev[o.field] === me && !next[o.field]) S[o.declined] = `${next.epoch}:${next.seq}`;
   }
 }
 
-/** Shows and hides the abort and draw buttons, and the box answering a draw offer. */
+/** Shows and hides the abort, draw and takeback buttons, and the boxes answering an offer. */
 export function drawEndControls(G) {
   const { S, $ } = G;
   const v = S.view;
   const me = ownSide(S);
   $('abort').hidden = !canAbort(S, v);
   $('offer-draw').hidden = !canOfferDraw(S, v) || (v.draw_offer && v.draw_offer !== me);
-  const box = $('draw-offer');
-  const toMe = v.draw_offer && me && v.draw_offer !== me && !isOver(v);
-  if (toMe) {
-    if (!box.dataset.shown) {
-      setHtml(box, html`<div class="card draw-offer" role="alert"><p>${t('game.draw_offer_from', { name: playerName(S, v.draw_offer) })}</p>
-        <button type="button" class="primary" id="accept-draw">${t('game.accept_draw')}</button>
-        <button type="button" id="decline-draw">${t('game.decline_draw')}</button></div>`);
-      box.dataset.shown = '1';
-      delete box.dataset.line;
-      $('accept-draw').addEventListener('click', () => drawAction(G, 'accept'));
-      $('decline-draw').addEventListener('click', () => drawAction(G, 'decline'));
-    }
-  } else {
-    // Who offered a draw that waits (a spectator reads the player's name);
-    // the player who offered, that the other declined it.
-    let line = html``;
-    if (v.draw_offer && !isOver(v)) {
-      line = v.draw_offer === me
-        ? html`<p class="muted">${t('game.draw_offered')}</p>`
-        : html`<p class="muted">${t('game.draw_offered_by', { name: playerName(S, v.draw_offer) })}</p>`;
-    } else if (me && !isOver(v) && S.drawDeclined === `${v.epoch}:${v.seq}`) {
-      line = html`<p class="muted declined" role="status">${t('game.draw_declined_by', { name: playerName(S, otherSide(me)) })}</p>`;
-    }
-    // Drawn again only when it changes: a screen reader hears it once.
-    if (box.dataset.shown || box.dataset.line !== String(line)) setHtml(box, line);
-    box.dataset.line = String(line);
-    delete box.dataset.shown;
-  }
+  $('ask-takeback').hidden = !canAskTakeback(S, v);
+  for (const kind of Object.keys(OFFERS)) drawOfferBox(G, kind);
 }
 
-async function drawAction(G, action) {
+/**
+ * The box of an offer of `kind`: Accept and Decline for the player it is
+ * made to (an alert: a screen reader says it at once); who made it, for
+ * the others; that it was declined, for the player who made it.
+ */
+function drawOfferBox(G, kind) {
+  const { S, $ } = G;
+  const o = OFFERS[kind];
+  const v = S.view;
+  const me = ownSide(S);
+  const by = v[o.field];
+  const box = $(o.box);
+  if (by && me && by !== me && !isOver(v)) {
+    if (!box.dataset.shown) {
+      setHtml(box, html`<div class="card draw-offer" role="alert"><p>${t(o.from, { name: playerName(S, by) })}</p>
+        <button type="button" class="primary" id="${o.accept}">${t(o.acceptText)}</button>
+        <button type="button" id="${o.decline}">${t(o.declineText)}</button></div>`);
+      box.dataset.shown = '1';
+      delete box.dataset.line;
+      $(o.accept).addEventListener('click', () => offerAction(G, kind, 'accept'));
+      $(o.decline).addEventListener('click', () => offerAction(G, kind, 'decline'));
+    }
+    return;
+  }
+  let line = html``;
+  if (by && !isOver(v)) {
+    line = by === me
+      ? html`<p class="muted">${t(o.mine)}</p>`
+      : html`<p class="muted">${t(o.by, { name: playerName(S, by) })}</p>`;
+  } else if (me && !isOver(v) && S[o.declined] === `${v.epoch}:${v.seq}`) {
+    line = html`<p class="muted declined" role="status">${t(o.declinedBy, { name: playerName(S, otherSide(me)) })}</p>`;
+  }
+  // Drawn again only when it changes: a screen reader hears it once.
+  if (box.dataset.shown || box.dataset.line !== String(line)) setHtml(box, line);
+  box.dataset.line = String(line);
+  delete box.dataset.shown;
+}
+
+/** Sends `action` (offer, accept, decline) about an offer of `kind`. */
+async function offerAction(G, kind, action) {
   const { S } = G;
   try {
-    const r = await api('POST', `/api/games/${S.id}/draw`, { action }, S.token);
-    if (action === 'offer' && S.view.mode === 'engine' && !r.accepted) {
+    const r = await api('POST', `/api/games/${S.id}/${kind}`, { action }, S.token);
+    if (kind === 'draw' && action === 'offer' && S.view.mode === 'engine' && !r.accepted) {
       S.drawAskedAt = `${r.game.epoch}:${r.game.seq}`;
       toast(t('game.draw_declined'));
     }
@@ -159,10 +209,11 @@ async function abort(G) {
   }
 }
 
-/** Wires the abort and draw buttons. */
+/** Wires the abort, draw and takeback buttons. */
 export function bindEndings(G) {
   G.$('abort').addEventListener('click', () => abort(G));
-  G.$('offer-draw').addEventListener('click', () => drawAction(G, 'offer'));
+  G.$('offer-draw').addEventListener('click', () => offerAction(G, 'draw', 'offer'));
+  G.$('ask-takeback').addEventListener('click', () => offerAction(G, 'takeback', 'offer'));
 }
 
 /** The settings of game `v` for a new game like it, with the sides swapped. */

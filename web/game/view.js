@@ -79,12 +79,14 @@ function layout(id, speed) {
         <button type="button" id="resign" hidden>${t('game.resign')}</button>
         <button type="button" id="abort" hidden>${t('game.abort')}</button>
         <button type="button" id="offer-draw" hidden>${t('game.offer_draw')}</button>
+        <button type="button" id="ask-takeback" hidden>${t('game.takeback')}</button>
         <label class="speed">${t('game.speed')}
           <select id="speed">${Object.keys(SPEEDS).map((k) => html`<option value="${k}"${k === speed ? html` selected` : ''}>${t(`speed.${k}`)}</option>`)}</select></label>
         <button type="button" id="skip">${t('game.skip')}</button>
         <a id="download" class="button" href="/api/games/${id}/record" download>${t('game.download')}</a>
       </div>
       <div id="draw-offer"></div>
+      <div id="takeback-offer"></div>
       <div id="summary"></div>
       <div id="alerts" class="alerts"></div>
       <p class="keys muted">${t('game.keys')}</p>

@@ -40,6 +40,10 @@ pub enum RoomError {
     /// Undo in a game between two people on two devices.
     #[error("undo is not available in online games")]
     UndoUnavailable,
+    /// A takeback request in a game that is not between two people on two
+    /// devices (elsewhere there is undo).
+    #[error("takeback requests are only for online games: use undo")]
+    TakebackUnavailable,
     /// Nothing of the asker's to take back in this round.
     #[error("no move of yours to take back in this round")]
     NothingToUndo,
@@ -83,6 +87,7 @@ impl RoomError {
     /// A stable snake-case code: `game_over`, `round_over`,
     /// `not_your_turn`, `bad_move`, `illegal_move`, `too_late_to_abort`,
     /// `no_next_round`, `not_a_match`, `undo_unavailable`, `nothing_to_undo`,
+    /// `takeback_unavailable`,
     /// `claim_unavailable`, `opponent_connected`, `too_early_to_claim`,
     /// `invalid_position` or `bad_step` (a stored step's, its cause's code).
     pub fn code(&self) -> &'static str {
@@ -97,6 +102,7 @@ impl RoomError {
             RoomError::NotAMatch => "not_a_match",
             RoomError::UndoUnavailable => "undo_unavailable",
             RoomError::NothingToUndo => "nothing_to_undo",
+            RoomError::TakebackUnavailable => "takeback_unavailable",
             RoomError::ClaimUnavailable(_) => "claim_unavailable",
             RoomError::OpponentConnected => "opponent_connected",
             RoomError::TooEarlyToClaim { .. } => "too_early_to_claim",
@@ -119,6 +125,7 @@ impl RoomError {
             | RoomError::NotAMatch
             | RoomError::UndoUnavailable
             | RoomError::NothingToUndo
+            | RoomError::TakebackUnavailable
             | RoomError::ClaimUnavailable(_)
             | RoomError::OpponentConnected
             | RoomError::TooEarlyToClaim { .. } => true,

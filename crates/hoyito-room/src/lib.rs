@@ -10,7 +10,8 @@
 //! changes anything (the `check_*` methods, [`Room::prepare`]), applies it
 //! ([`Room::step`], or the two phases `prepare` then [`Room::commit`] for a
 //! caller that stores the step in between), works out what an undo takes
-//! back ([`Room::undo_target`]) and shows itself ([`Room::view`]).
+//! back ([`Room::undo_target`]) and what a takeback an online opponent
+//! accepted takes back ([`Room::takeback_target`]) and shows itself ([`Room::view`]).
 //!
 //! The server (`hoyito-server`) holds one room per live game and adds what
 //! needs I/O or a clock: seats bound to tokens, draw offers, clocks, chat,

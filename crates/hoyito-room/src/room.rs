@@ -1,5 +1,5 @@
 //! [`Room`]: a game or a match played step by step, with the checks of
-//! every step and the undo target.
+//! every step and the undo and takeback targets.
 //!
 //! Changing a room is two-phase where the caller stores a step between
 //! checking and applying it: [`Room::prepare`] plays a move once on a copy
@@ -528,6 +528,41 @@ impl Room {
             Mode::Hotseat => None,
             Mode::Engine => self.setup.engine_side.map(Side::other),
         };
+        self.back_to(human)
+    }
+
+    /// How many steps to keep to take back `side`'s last move in an online
+    /// game (a takeback its opponent accepted): back to before that move
+    /// in this round, taking back any move made after it, with `side` to
+    /// move.
+    ///
+    /// # Errors
+    /// [`RoomError::TakebackUnavailable`] in a game that is not online,
+    /// [`RoomError::NothingToUndo`] with no move of `side`'s to take back
+    /// in this round, [`RoomError::RoundOver`] once the round was played to
+    /// its end, or the game (the match) is over.
+    pub fn takeback_target(&self, side: Side) -> Result<u64, RoomError> {
+        if self.setup.mode != Mode::Online {
+            return Err(RoomError::TakebackUnavailable);
+        }
+        self.check_not_stopped()?;
+        if self.position().is_over() {
+            // A result stands: a round or game played to its end.
+            return Err(if self.can_next_round() {
+                RoomError::RoundOver
+            } else {
+                RoomError::Over {
+                    what: if self.play.is_match() { "match" } else { "game" },
+                }
+            });
+        }
+        self.back_to(Some(side))
+    }
+
+    /// The steps to keep to go back in the current round: to before
+    /// `side`'s last move with `side` to move, or (without a side) one
+    /// step. What undo and takeback share.
+    fn back_to(&self, side: Option<Side>) -> Result<u64, RoomError> {
         self.check_not_stopped()?;
         if self.play.is_match() && self.play.is_over() {
             return Err(RoomError::Over { what: "match" });
@@ -539,25 +574,25 @@ impl Room {
             .rposition(|s| s.kind == "round")
             .map_or(0, |i| i + 1);
         let mut keep = self.steps.len();
-        let Some(human) = human else {
+        let Some(side) = side else {
             return if keep > first {
                 Ok(keep as u64 - 1)
             } else {
                 Err(RoomError::NothingToUndo)
             };
         };
-        // Remove moves until one by the human was removed and the human is to move.
-        let mut removed_human = false;
+        // Remove moves until one by `side` was removed and `side` is to move.
+        let mut removed = false;
         while keep > first {
             let s = &self.steps[keep - 1];
-            removed_human |= s.side == Some(human);
+            removed |= s.side == Some(side);
             keep -= 1;
             let to_move = if keep == first {
                 Some(self.round_start().to_move())
             } else {
                 self.steps[keep - 1].to_move
             };
-            if removed_human && to_move == Some(human) {
+            if removed && to_move == Some(side) {
                 return Ok(keep as u64);
             }
         }

@@ -156,3 +156,81 @@ fn a_view_tells_whether_resigning_the_round_ends_the_match() {
         "some position of the round can be resigned without losing the match"
     );
 }
+
+/// Plays the first legal move.
+fn first(room: &mut Room) {
+    let t = room.legal_tokens()[0].clone();
+    room.step(&t, 0).unwrap();
+}
+
+#[test]
+fn a_takeback_goes_back_to_before_the_askers_last_move_with_them_to_move() {
+    let mut room = Room::new(setup(Mode::Online, false), 0).unwrap();
+    assert_eq!(room.takeback_target(Side::South), Err(RoomError::NothingToUndo));
+    // South moves (once, or more with extra turns), then North.
+    first(&mut room);
+    while room.position().to_move() == Side::South {
+        first(&mut room);
+    }
+    let south_done = room.seq();
+    // North has not moved: nothing of theirs to take back.
+    assert_eq!(room.takeback_target(Side::North), Err(RoomError::NothingToUndo));
+    // South's takeback, asked on North's move, removes South's last move.
+    let keep = room.takeback_target(Side::South).unwrap();
+    assert!(keep < south_done);
+    assert_eq!(room.step_tokens(keep).len() as u64, keep);
+    let back = room.undone(keep);
+    assert_eq!(back.position().to_move(), Side::South);
+    assert_eq!(back.epoch(), 1);
+
+    // After North's reply, South's takeback also removes North's move.
+    first(&mut room);
+    while room.position().to_move() == Side::North {
+        first(&mut room);
+    }
+    assert_eq!(room.takeback_target(Side::South), Ok(keep));
+    // North's takeback removes only North's moves.
+    let north = room.takeback_target(Side::North).unwrap();
+    assert_eq!(north, south_done);
+    assert_eq!(room.undone(north).position().to_move(), Side::North);
+}
+
+#[test]
+fn takeback_and_undo_share_their_refusals() {
+    for mode in [Mode::Hotseat, Mode::Engine] {
+        let mut room = Room::new(setup(mode, false), 0).unwrap();
+        first(&mut room);
+        let e = room.takeback_target(Side::South).unwrap_err();
+        assert_eq!(
+            (e.clone(), e.code(), e.is_conflict()),
+            (RoomError::TakebackUnavailable, "takeback_unavailable", true)
+        );
+    }
+    // A stopped game.
+    let mut room = Room::new(setup(Mode::Online, false), 0).unwrap();
+    first(&mut room);
+    room.step("resign:north", 0).unwrap();
+    assert_eq!(room.takeback_target(Side::South).unwrap_err().code(), "game_over");
+    // A single game played to its end.
+    let mut room = Room::new(setup(Mode::Online, false), 0).unwrap();
+    play_out(&mut room);
+    assert_eq!(
+        room.takeback_target(Side::South),
+        Err(RoomError::Over { what: "game" })
+    );
+    // A round of a match over, then nothing to take back in the next round.
+    let mut room = Room::new(setup(Mode::Online, true), 0).unwrap();
+    play_out(&mut room);
+    assert!(room.can_next_round());
+    assert_eq!(room.takeback_target(Side::South), Err(RoomError::RoundOver));
+    room.step("next", 0).unwrap();
+    assert_eq!(room.takeback_target(Side::South), Err(RoomError::NothingToUndo));
+    assert_eq!(room.takeback_target(Side::North), Err(RoomError::NothingToUndo));
+    // A finished match.
+    let mut room = Room::new(setup(Mode::Online, true), 0).unwrap();
+    room.step("concede:south", 0).unwrap();
+    assert_eq!(
+        room.takeback_target(Side::South),
+        Err(RoomError::Over { what: "match" })
+    );
+}

@@ -118,7 +118,36 @@ fn exercise(store: &Store) -> Vec<String> {
         "draw offer stored",
         format!("{:?}", store.set_draw_offer("g2", 3, Some(Side::South))),
     );
+    log(
+        "takeback request stored",
+        format!("{:?}", store.set_takeback_offer("g2", 3, Some(Side::North))),
+    );
     store.truncate("g2", 2, &summary("playing", 2)).unwrap();
+    log(
+        "takeback request after the undo",
+        format!("{:?}", store.load("g2").unwrap().unwrap().takeback_offer),
+    );
+    log(
+        "takeback request at another step refused",
+        format!(
+            "{:?}",
+            store
+                .set_takeback_offer("g2", 3, Some(Side::South))
+                .map_err(|e| e.to_string())
+        ),
+    );
+    log(
+        "takeback request stored again",
+        format!("{:?}", store.set_takeback_offer("g2", 2, Some(Side::South))),
+    );
+    log(
+        "takeback request loaded",
+        format!("{:?}", store.load("g2").unwrap().unwrap().takeback_offer),
+    );
+    log(
+        "takeback request cleared",
+        format!("{:?}", store.set_takeback_offer("g2", 2, None)),
+    );
     store
         .bind_seat("g1", Side::North, "hash-n", Some("Jean"), &summary("playing", 0))
         .unwrap();
@@ -246,6 +275,53 @@ async fn storage_answers_on_postgres_as_on_sqlite() {
         .await
         .unwrap();
     assert_eq!(count, 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn a_version_2_database_gets_the_takeback_columns() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let first = open(&url).await;
+    let u = url.clone();
+    tokio::task::spawn_blocking(move || {
+        first
+            .insert_game(&meta("g", Mode::Online, false), &summary("playing", 0))
+            .unwrap();
+        drop(first);
+        let mut client = postgres::Client::connect(&u, postgres::NoTls).unwrap();
+        client
+            .batch_execute(
+                "ALTER TABLE games DROP COLUMN takeback_offer, DROP COLUMN takeback_offer_seq;
+                 UPDATE hoyito_schema SET version = 2;",
+            )
+            .unwrap();
+    })
+    .await
+    .unwrap();
+    let again = open(&url).await;
+    let u = url.clone();
+    tokio::task::spawn_blocking(move || {
+        assert_eq!(again.set_takeback_offer("g", 0, Some(Side::South)).unwrap(), 1);
+        let g = again.load("g").unwrap().unwrap();
+        assert_eq!(
+            (g.takeback_offer, g.draw_offer),
+            (
+                Some(hoyito_server::store::DrawOffer {
+                    side: Side::South,
+                    seq: 0
+                }),
+                None
+            )
+        );
+        let mut client = postgres::Client::connect(&u, postgres::NoTls).unwrap();
+        let version: i32 = client
+            .query_one("SELECT version FROM hoyito_schema", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(version, hoyito_server::store::PG_SCHEMA_VERSION);
+    })
+    .await
+    .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -714,4 +790,49 @@ async fn while_the_database_is_unreachable_moves_and_health_answer_503_with_retr
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(api.game(&id).await["seq"], 2);
     api.stop().await;
+}
+
+async fn takeback(api: &Api, id: &str, token: &str, action: &str) -> (StatusCode, Value) {
+    api.post(
+        &format!("/api/games/{id}/takeback"),
+        Some(token),
+        json!({ "action": action }),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn a_takeback_asked_on_one_node_is_seen_and_accepted_on_the_other() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let a = Api::start(open(&url).await).await;
+    let b = Api::start(open(&url).await).await;
+    let (id, south, north) = online_on_two(&a, &b).await;
+    let start = a.game(&id).await;
+    let mut g = start.clone();
+    while g["seq"] == 0 || g["state"]["to_move"] == "south" {
+        let (status, v) = a.play(&id, &south, &first_legal(&g)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        g = v["game"].clone();
+    }
+    let seq = g["seq"].clone();
+    b.wait_for(&id, |g| g["seq"] == seq).await;
+    let (status, v) = takeback(&a, &id, &south, "offer").await;
+    assert_eq!(
+        (status, v["game"]["takeback_offer"].as_str()),
+        (StatusCode::OK, Some("south")),
+        "{v}"
+    );
+    b.wait_for(&id, |g| g["takeback_offer"] == "south").await;
+    let (status, v) = takeback(&b, &id, &north, "accept").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        (&v["game"]["seq"], &v["game"]["state"]),
+        (&json!(0), &start["state"])
+    );
+    let g = a.wait_for(&id, |g| g["epoch"] == 1).await;
+    assert_eq!(
+        (&g["seq"], &g["state"], &g["takeback_offer"]),
+        (&json!(0), &start["state"], &Value::Null)
+    );
 }

@@ -25,7 +25,7 @@ use axum::{Extension, Json, Router};
 
 use crate::error::ApiError;
 use crate::http::extract::BodyTimeout;
-use crate::http::handlers::{analysis, chat, claim, draw, games, lobby, play, rematch};
+use crate::http::handlers::{analysis, chat, claim, draw, games, lobby, play, rematch, takeback};
 use crate::state::AppState;
 
 /// Largest JSON body accepted by the API (except record import).
@@ -83,6 +83,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/abort", post(play::abort))
         .route("/games/{id}/draw", post(draw::draw))
+        .route("/games/{id}/takeback", post(takeback::takeback))
         .route("/games/{id}/claim", post(claim::claim))
         .route(
             "/games/{id}/chat",

@@ -150,7 +150,8 @@ pub enum ResignScope {
     Round,
 }
 
-/// `POST /api/games/{id}/draw`.
+/// `POST /api/games/{id}/draw`, and `POST /api/games/{id}/takeback` (the
+/// same actions on a takeback request).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DrawRequest {
@@ -189,10 +190,10 @@ pub enum ClaimOutcome {
     Draw,
 }
 
-/// The answer to a draw request.
+/// The answer to a draw request or a takeback request.
 #[derive(Debug, Serialize)]
 pub struct DrawResponse {
-    /// Whether the game ended in a draw.
+    /// Whether the game ended in a draw (the move was taken back).
     pub accepted: bool,
     /// The game after it.
     pub game: GameView,

@@ -1,7 +1,7 @@
 //! [`LiveGame`]: a game held in memory — its room ([`Room`]: the steps, the
 //! checks of every step, undo and the view, shared with the browser) and
-//! what the server adds: the seats' tokens, the draw offer, the clocks'
-//! times, the engine's search and the chat's flood counts.
+//! what the server adds: the seats' tokens, the draw offer and the
+//! takeback request, the clocks' times, the engine's search and the chat's flood counts.
 //!
 //! Changing a game is two-phase so that nothing changes unless the step was
 //! stored: the room's `prepare` plays a move once on a copy of the position
@@ -46,7 +46,12 @@ pub struct LiveGame {
     /// it waits for an answer only while the game has the steps it had when
     /// offered ([`LiveGame::pending_draw`]), so any stored step withdraws it.
     pub draw_offer: Option<DrawOffer>,
-    /// The database's count of draw offers stored or cleared in this game
+    /// The takeback request made last (online games), as stored: like the
+    /// draw offer it waits only while the game has the steps it had when
+    /// asked ([`LiveGame::pending_takeback`]).
+    pub takeback_offer: Option<DrawOffer>,
+    /// The database's count of draw offers and takeback requests stored or
+    /// cleared in this game
     /// ([`StoredGame::draw_rev`]): tells which of two copies is newer.
     pub draw_rev: u64,
     /// The step count at each side's last draw offer: one offer per move.
@@ -96,6 +101,7 @@ impl LiveGame {
             thinking: false,
             stop: Arc::new(AtomicBool::new(false)),
             draw_offer: None,
+            takeback_offer: None,
             draw_rev: 0,
             draw_offered_at: [None, None],
             times: Vec::new(),
@@ -117,13 +123,14 @@ impl LiveGame {
     }
 
     /// Rebuilds a game as stored: replays its steps and takes its draw
-    /// offer if it still waits.
+    /// offer and takeback request if they still wait.
     ///
     /// # Errors
     /// As [`LiveGame::replay`].
     pub fn restore(stored: StoredGame) -> Result<LiveGame, ApiError> {
         let mut g = LiveGame::replay(stored.meta, stored.undos, &stored.steps)?;
         g.draw_offer = stored.draw_offer;
+        g.takeback_offer = stored.takeback_offer;
         g.draw_rev = stored.draw_rev;
         if let Some(side) = g.pending_draw() {
             g.draw_offered_at[side_index(side)] = Some(g.room.seq());
@@ -134,7 +141,17 @@ impl LiveGame {
     /// The side whose draw offer waits for an answer: offered at the
     /// current step of a game that goes on.
     pub fn pending_draw(&self) -> Option<Side> {
-        self.draw_offer
+        self.pending(self.draw_offer)
+    }
+
+    /// The side whose takeback request waits for an answer: asked at the
+    /// current step of a game that goes on.
+    pub fn pending_takeback(&self) -> Option<Side> {
+        self.pending(self.takeback_offer)
+    }
+
+    fn pending(&self, offer: Option<DrawOffer>) -> Option<Side> {
+        offer
             .filter(|o| o.seq == self.room.seq() && self.room.stop().is_none())
             .map(|o| o.side)
     }
@@ -159,8 +176,9 @@ impl LiveGame {
     /// flood counts, the rematch asked for, who has it open. A copy older than this game (fewer steps at the same
     /// undo count, or fewer undos: read before a change this node made
     /// meanwhile) is left out: returns whether the copy was taken. The
-    /// copy's draw offer is taken if the copy is further on, or at the same
-    /// step with at least as many draw changes stored.
+    /// copy's draw offer and takeback request are taken if the copy is
+    /// further on, or at the same step with at least as many offer changes
+    /// stored.
     pub fn refresh(&mut self, fresh: LiveGame) -> bool {
         let theirs = (fresh.room.epoch(), fresh.room.seq());
         let ours = (self.room.epoch(), self.room.seq());
@@ -169,6 +187,7 @@ impl LiveGame {
         }
         if theirs > ours || fresh.draw_rev >= self.draw_rev {
             self.draw_offer = fresh.draw_offer;
+            self.takeback_offer = fresh.takeback_offer;
         }
         self.draw_rev = self.draw_rev.max(fresh.draw_rev);
         self.meta = fresh.meta;

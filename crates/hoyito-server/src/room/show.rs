@@ -35,6 +35,7 @@ impl LiveGame {
                 north: self.meta.tokens.north.is_some() || engine == Some(Side::North),
             },
             draw_offer: self.pending_draw(),
+            takeback_offer: self.pending_takeback(),
             names: crate::room::names::NamesView::of(&self.meta),
             clock: self.clock_view(now),
             thinking: self.thinking,

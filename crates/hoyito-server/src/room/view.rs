@@ -1,5 +1,6 @@
 //! The views the API sends: a game as the browser draws it ([`GameView`]:
-//! its room's view with the seats, names, clock and draw offer; made by
+//! its room's view with the seats, names, clock, draw offer and takeback
+//! request; made by
 //! [`crate::room::show`]) and a clock ([`ClockView`]). A move as it was
 //! played and a step are the room's ([`MoveEvent`], [`hoyito_room::StepView`]).
 
@@ -42,6 +43,10 @@ pub struct GameView {
     /// survives a restart and shows on every server node; any stored step
     /// withdraws it).
     pub draw_offer: Option<Side>,
+    /// The side whose request to take back its last move waits for the
+    /// other's answer (online games; stored like the draw offer, and
+    /// withdrawn by any stored step).
+    pub takeback_offer: Option<Side>,
     /// The players' nicknames, where they gave one.
     pub names: crate::room::names::NamesView,
     /// The game's clock, if it has one.

@@ -65,10 +65,11 @@ pub struct Meta {
     pub public: bool,
 }
 
-/// A draw offer as stored: `side` offered it when the game had `seq` steps.
-/// It waits for an answer only while the game still has `seq` steps, so any
-/// stored step (a move, a round start, a resignation, an agreed draw…)
-/// withdraws it without writing it again.
+/// A draw offer (or a takeback request, [`OfferKind`]) as stored: `side`
+/// made it when the game had `seq` steps. It waits for an answer only while
+/// the game still has `seq` steps, so any stored step (a move, a round
+/// start, a resignation, an agreed draw…) withdraws it without writing it
+/// again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DrawOffer {
     /// The side that offered.
@@ -76,6 +77,39 @@ pub struct DrawOffer {
     /// The game's step count when it was offered.
     pub seq: u64,
 }
+
+/// What a player offers the other and waits for an answer to: a draw, or
+/// to take back their last move (online games). Each is stored in columns
+/// of its own of `games`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfferKind {
+    /// A draw offer (`draw_offer`, `draw_offer_seq`).
+    Draw,
+    /// A takeback request (`takeback_offer`, `takeback_offer_seq`).
+    Takeback,
+}
+
+impl OfferKind {
+    /// The SQL that stores the offer: `$2`/`?2` the side (or NULL), `$3`/`?3`
+    /// the step count, `$1`/`?1` the game; it counts one more offer change
+    /// and returns the new count.
+    pub(crate) fn update_sql(self, placeholder: char) -> String {
+        let (side, seq) = match self {
+            OfferKind::Draw => ("draw_offer", "draw_offer_seq"),
+            OfferKind::Takeback => ("takeback_offer", "takeback_offer_seq"),
+        };
+        let p = placeholder;
+        format!(
+            "UPDATE games SET {side} = {p}2, {seq} = {p}3, draw_rev = draw_rev + 1 \
+             WHERE id = {p}1 RETURNING draw_rev"
+        )
+    }
+}
+
+/// What an undo (or an accepted takeback) sets in `games` besides the
+/// step count: one undo more, no offer waiting.
+pub(crate) const UNDO_SET: &str = "undos = undos + 1, draw_offer = NULL, draw_offer_seq = NULL, \
+     takeback_offer = NULL, takeback_offer_seq = NULL";
 
 /// A game as stored: what [`Storage::load`] reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,8 +123,12 @@ pub struct StoredGame {
     /// The draw offer stored last ([`Storage::set_draw_offer`]), if any:
     /// void unless its `seq` is the number of `steps`.
     pub draw_offer: Option<DrawOffer>,
-    /// How many times a draw offer was stored or cleared: of two copies of
-    /// a game at the same step, the one with the larger count is newer.
+    /// The takeback request stored last ([`Storage::set_takeback_offer`]),
+    /// if any: void unless its `seq` is the number of `steps`.
+    pub takeback_offer: Option<DrawOffer>,
+    /// How many times a draw offer or a takeback request was stored or
+    /// cleared: of two copies of a game at the same step, the one with the
+    /// larger count is newer.
     pub draw_rev: u64,
 }
 
@@ -268,7 +306,7 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     }
 
     /// Deletes every step after `keep`, counts one more undo and clears
-    /// the draw offer.
+    /// the draw offer and the takeback request.
     ///
     /// # Errors
     /// If the database fails.
@@ -289,21 +327,37 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     ) -> StoreResult<()>;
 
     /// Loads a game: its meta, undo count, stored steps in order and its
-    /// draw offer.
+    /// draw offer and takeback request.
     ///
     /// # Errors
     /// If the database fails or a stored row is corrupt.
     fn load(&self, id: &str) -> StoreResult<Option<StoredGame>>;
 
-    /// Stores `side`'s draw offer in game `id` at step count `seq`, or
-    /// with `None` clears the offer; returns the game's new
+    /// Stores `side`'s offer of `kind` (a draw, a takeback) in game `id` at
+    /// step count `seq`, or with `None` clears it; returns the game's new
     /// [`StoredGame::draw_rev`]. Announced to the other nodes (PostgreSQL).
     ///
     /// # Errors
     /// [`StoreError::Conflict`] if the game does not have `seq` steps stored
     /// (another node stored a step meanwhile); if the database fails or
     /// there is no such game.
-    fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64>;
+    fn set_offer(&self, id: &str, kind: OfferKind, seq: u64, side: Option<Side>) -> StoreResult<u64>;
+
+    /// [`Storage::set_offer`] of a draw offer.
+    ///
+    /// # Errors
+    /// As [`Storage::set_offer`].
+    fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64> {
+        self.set_offer(id, OfferKind::Draw, seq, side)
+    }
+
+    /// [`Storage::set_offer`] of a takeback request (online games).
+    ///
+    /// # Errors
+    /// As [`Storage::set_offer`].
+    fn set_takeback_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64> {
+        self.set_offer(id, OfferKind::Takeback, seq, side)
+    }
 
     /// The most recently changed public games (of `status`, if given),
     /// newest first: games that are not public are never listed.

@@ -16,8 +16,8 @@ use r2d2_postgres::PostgresConnectionManager;
 use super::postgres_schema::migrate;
 pub use super::postgres_schema::PG_SCHEMA_VERSION;
 use super::{
-    now, Change, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreError,
-    StoreResult, StoredGame, Summary,
+    now, Change, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OfferKind, OpenError, Storage,
+    StoreError, StoreResult, StoredGame, Summary, UNDO_SET,
 };
 
 /// The `LISTEN`/`NOTIFY` channel of the nodes' [`Change`]s.
@@ -270,10 +270,7 @@ impl Storage for Postgres {
             "DELETE FROM moves WHERE game_id = $1 AND seq > $2",
             &[&id, &(keep as i64)],
         )?;
-        tx.execute(
-            "UPDATE games SET undos = undos + 1, draw_offer = NULL, draw_offer_seq = NULL WHERE id = $1",
-            &[&id],
-        )?;
+        tx.execute(&format!("UPDATE games SET {UNDO_SET} WHERE id = $1"), &[&id])?;
         update_summary(&mut tx, id, summary)?;
         notify(&mut tx, &self.node, id, None)?;
         tx.commit()?;
@@ -313,7 +310,7 @@ impl Storage for Postgres {
         let Some(r) = tx.query_opt(
             "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
                     south_token, north_token, invite, undos, south_name, north_name, clock, public,
-                    draw_offer, draw_offer_seq, draw_rev
+                    draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq
              FROM games WHERE id = $1",
             &[&id],
         )?
@@ -334,13 +331,18 @@ impl Storage for Postgres {
             Some(c) => Some(serde_json::from_str(&c).map_err(|_| corrupt("clock"))?),
             None => None,
         };
-        let draw_offer = match (r.get::<_, Option<String>>(16), r.get::<_, Option<i64>>(17)) {
-            (Some(side), Some(seq)) => Some(DrawOffer {
-                side: side.parse::<Side>().map_err(|_| corrupt("draw offer"))?,
+        let offer = |side: usize, what: &str| match (
+            r.get::<_, Option<String>>(side),
+            r.get::<_, Option<i64>>(side + 1),
+        ) {
+            (Some(side), Some(seq)) => Ok(Some(DrawOffer {
+                side: side.parse::<Side>().map_err(|_| corrupt(what))?,
                 seq: seq as u64,
-            }),
-            _ => None,
+            })),
+            _ => Ok::<_, StoreError>(None),
         };
+        let draw_offer = offer(16, "draw offer")?;
+        let takeback_offer = offer(19, "takeback request")?;
         let steps = tx
             .query("SELECT token FROM moves WHERE game_id = $1 ORDER BY seq", &[&id])?
             .iter()
@@ -367,11 +369,12 @@ impl Storage for Postgres {
             undos: r.get::<_, i64>(11) as u64,
             steps,
             draw_offer,
+            takeback_offer,
             draw_rev: r.get::<_, i64>(18) as u64,
         }))
     }
 
-    fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64> {
+    fn set_offer(&self, id: &str, kind: OfferKind, seq: u64, side: Option<Side>) -> StoreResult<u64> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
         let stored = lock_game(&mut tx, id)?;
@@ -384,8 +387,7 @@ impl Storage for Postgres {
         }
         let rev: i64 = tx
             .query_one(
-                "UPDATE games SET draw_offer = $2, draw_offer_seq = $3, draw_rev = draw_rev + 1
-                 WHERE id = $1 RETURNING draw_rev",
+                &kind.update_sql('$'),
                 &[&id, &side.map(Side::name), &side.map(|_| seq as i64)],
             )?
             .get(0);

@@ -7,8 +7,9 @@ use super::{StoreError, StoreResult};
 
 /// The schema version of a PostgreSQL database (the table `hoyito_schema`).
 /// 1: the tables as first made; 2: the waiting draw offer in `games`
-/// (`draw_offer`, `draw_offer_seq`, `draw_rev`).
-pub const PG_SCHEMA_VERSION: i32 = 2;
+/// (`draw_offer`, `draw_offer_seq`, `draw_rev`); 3: the waiting takeback
+/// request in `games` (`takeback_offer`, `takeback_offer_seq`).
+pub const PG_SCHEMA_VERSION: i32 = 3;
 
 /// Creates the tables if missing and brings them to [`PG_SCHEMA_VERSION`],
 /// one node at a time (an advisory lock).
@@ -43,7 +44,9 @@ pub(super) fn migrate(conn: &mut Client) -> StoreResult<()> {
             public BOOLEAN NOT NULL DEFAULT FALSE,
             draw_offer TEXT,
             draw_offer_seq BIGINT,
-            draw_rev BIGINT NOT NULL DEFAULT 0
+            draw_rev BIGINT NOT NULL DEFAULT 0,
+            takeback_offer TEXT,
+            takeback_offer_seq BIGINT
         );
         CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
         CREATE INDEX IF NOT EXISTS games_status ON games(status, updated_ms);
@@ -95,6 +98,12 @@ pub(super) fn migrate(conn: &mut Client) -> StoreResult<()> {
                     "ALTER TABLE games ADD COLUMN IF NOT EXISTS draw_offer TEXT,
                         ADD COLUMN IF NOT EXISTS draw_offer_seq BIGINT,
                         ADD COLUMN IF NOT EXISTS draw_rev BIGINT NOT NULL DEFAULT 0;",
+                )?;
+            }
+            if v < 3 {
+                tx.batch_execute(
+                    "ALTER TABLE games ADD COLUMN IF NOT EXISTS takeback_offer TEXT,
+                        ADD COLUMN IF NOT EXISTS takeback_offer_seq BIGINT;",
                 )?;
             }
             if v < PG_SCHEMA_VERSION {

@@ -15,8 +15,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::sqlite_schema::migrate;
 use super::{
-    now as now_ms, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OpenError, Storage, StoreError,
-    StoreResult, StoredGame, Summary,
+    now as now_ms, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OfferKind, OpenError, Storage,
+    StoreError, StoreResult, StoredGame, Summary, UNDO_SET,
 };
 
 /// A result of SQLite.
@@ -220,10 +220,7 @@ impl Sqlite {
             "DELETE FROM moves WHERE game_id = ?1 AND seq > ?2",
             params![id, keep],
         )?;
-        tx.execute(
-            "UPDATE games SET undos = undos + 1, draw_offer = NULL, draw_offer_seq = NULL WHERE id = ?1",
-            params![id],
-        )?;
+        tx.execute(&format!("UPDATE games SET {UNDO_SET} WHERE id = ?1"), params![id])?;
         update_summary(&tx, id, summary)?;
         tx.commit()
     }
@@ -265,7 +262,7 @@ impl Sqlite {
             .query_row(
                 "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
                         south_token, north_token, invite, undos, south_name, north_name, clock, public,
-                        draw_offer, draw_offer_seq, draw_rev
+                        draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -293,6 +290,7 @@ impl Sqlite {
                             r.get::<_, Option<u64>>(17)?,
                             r.get::<_, u64>(18)?,
                         ),
+                        (r.get::<_, Option<String>>(19)?, r.get::<_, Option<u64>>(20)?),
                     ))
                 },
             )
@@ -312,6 +310,7 @@ impl Sqlite {
             undos,
             (south_name, north_name, clock, public),
             (draw_side, draw_seq, draw_rev),
+            (takeback_side, takeback_seq),
         )) = row
         else {
             return Ok(None);
@@ -334,13 +333,17 @@ impl Sqlite {
             Some(c) => Some(serde_json::from_str(&c).map_err(|_| corrupt("clock"))?),
             None => None,
         };
-        let draw_offer = match (draw_side, draw_seq) {
-            (Some(side), Some(seq)) => Some(DrawOffer {
-                side: side.parse::<Side>().map_err(|_| corrupt("draw offer"))?,
-                seq,
-            }),
-            _ => None,
+        let offer = |side: Option<String>, seq: Option<u64>, what: &str| -> SqlResult<Option<DrawOffer>> {
+            match (side, seq) {
+                (Some(side), Some(seq)) => Ok(Some(DrawOffer {
+                    side: side.parse::<Side>().map_err(|_| corrupt(what))?,
+                    seq,
+                })),
+                _ => Ok(None),
+            }
         };
+        let draw_offer = offer(draw_side, draw_seq, "draw offer")?;
+        let takeback_offer = offer(takeback_side, takeback_seq, "takeback request")?;
         let steps = {
             let mut st = tx.prepare_cached("SELECT token FROM moves WHERE game_id = ?1 ORDER BY seq")?;
             let steps = st
@@ -369,17 +372,19 @@ impl Sqlite {
             undos,
             steps,
             draw_offer,
+            takeback_offer,
             draw_rev,
         }))
     }
 
-    /// Stores `side`'s draw offer in game `id` at step count `seq`, or
-    /// with `None` clears it; returns the game's new draw revision.
+    /// Stores `side`'s offer of `kind` (a draw, a takeback) in game `id` at
+    /// step count `seq`, or with `None` clears it; returns the game's new
+    /// draw revision.
     ///
     /// # Errors
     /// [`StoreError::Conflict`] if the game does not have `seq` steps
     /// stored; [`StoreError::Corrupt`] if there is no such game; if SQLite fails.
-    pub fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64> {
+    pub fn set_offer(&self, id: &str, kind: OfferKind, seq: u64, side: Option<Side>) -> StoreResult<u64> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let stored: Option<u64> = tx
@@ -396,8 +401,7 @@ impl Sqlite {
             });
         }
         let rev: u64 = tx.query_row(
-            "UPDATE games SET draw_offer = ?2, draw_offer_seq = ?3, draw_rev = draw_rev + 1
-             WHERE id = ?1 RETURNING draw_rev",
+            &kind.update_sql('?'),
             params![id, side.map(Side::name), side.map(|_| seq)],
             |r| r.get(0),
         )?;
@@ -542,8 +546,8 @@ impl Storage for Sqlite {
     fn load(&self, id: &str) -> StoreResult<Option<StoredGame>> {
         Ok(Sqlite::load(self, id)?)
     }
-    fn set_draw_offer(&self, id: &str, seq: u64, side: Option<Side>) -> StoreResult<u64> {
-        Sqlite::set_draw_offer(self, id, seq, side)
+    fn set_offer(&self, id: &str, kind: OfferKind, seq: u64, side: Option<Side>) -> StoreResult<u64> {
+        Sqlite::set_offer(self, id, kind, seq, side)
     }
     fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
         Ok(Sqlite::list(self, limit, status)?)

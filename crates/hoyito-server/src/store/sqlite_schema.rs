@@ -13,8 +13,9 @@ type SqlResult<T> = rusqlite::Result<T>;
 /// lobby listing and the side to move in `games`, the time of each step in
 /// `moves`, and the `chat` table; 4: the `analyses` table (one post-game
 /// analysis per game); 5: the waiting draw offer in `games` (`draw_offer`,
-/// `draw_offer_seq`, `draw_rev`).
-pub const SCHEMA_VERSION: i64 = 5;
+/// `draw_offer_seq`, `draw_rev`); 6: the waiting takeback request in
+/// `games` (`takeback_offer`, `takeback_offer_seq`).
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
@@ -126,6 +127,11 @@ pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
             ("draw_offer_seq", "INTEGER"),
             ("draw_rev", "INTEGER NOT NULL DEFAULT 0"),
         ] {
+            add_column(&tx, "games", column, decl)?;
+        }
+    }
+    if version < 6 {
+        for (column, decl) in [("takeback_offer", "TEXT"), ("takeback_offer_seq", "INTEGER")] {
             add_column(&tx, "games", column, decl)?;
         }
     }

@@ -22,7 +22,7 @@ use crate::http::wire::{DrawAction, DrawRequest, DrawResponse};
 use crate::room::live::{side_index as idx, LiveGame};
 use crate::state::broadcast_state;
 use crate::state::{store_last_step, AppState, Slot};
-use crate::store::{DrawOffer, Mode};
+use crate::store::{DrawOffer, Mode, OfferKind};
 use hoyito_room::Stop;
 
 /// The longest the engine thinks about a draw offer.
@@ -58,7 +58,7 @@ pub(crate) async fn draw(
     match req.action {
         DrawAction::Accept | DrawAction::Offer if offered_to_me => agree(&st, &slot, &mut g).await,
         DrawAction::Decline if offered_to_me => {
-            store_offer(&st, &mut g, None).await?;
+            store_offer(&st, &mut g, OfferKind::Draw, None).await?;
             let view = g.view();
             drop(g);
             broadcast_state(&slot, &view);
@@ -94,7 +94,7 @@ pub(crate) async fn draw(
                 drop(g);
                 return engine_answer(&st, &slot, game, level, engine, (epoch, seq)).await;
             }
-            store_offer(&st, &mut g, Some(me)).await?;
+            store_offer(&st, &mut g, OfferKind::Draw, Some(me)).await?;
             g.draw_offered_at[idx(me)] = Some(seq);
             let view = g.view();
             drop(g);
@@ -107,14 +107,24 @@ pub(crate) async fn draw(
     }
 }
 
-/// Stores `side`'s draw offer at the game's current step (or with `None`
-/// clears the offer), then takes it in memory. Nothing changes in memory
-/// if the write fails; a write refused because another node stored a step
-/// meanwhile is 409 `stale` (and the game is reloaded).
-async fn store_offer(st: &AppState, g: &mut LiveGame, side: Option<Side>) -> Result<(), ApiError> {
+/// Stores `side`'s offer of `kind` (a draw offer, a takeback request) at
+/// the game's current step (or with `None` clears it), then takes it in
+/// memory. Nothing changes in memory if the write fails; a write refused
+/// because another node stored a step meanwhile is 409 `stale` (and the
+/// game is reloaded).
+pub(crate) async fn store_offer(
+    st: &AppState,
+    g: &mut LiveGame,
+    kind: OfferKind,
+    side: Option<Side>,
+) -> Result<(), ApiError> {
     let (gid, seq) = (g.meta.id.clone(), g.room.seq());
-    let rev = st.db(move |s| s.set_draw_offer(&gid, seq, side)).await?;
-    g.draw_offer = side.map(|side| DrawOffer { side, seq });
+    let rev = st.db(move |s| s.set_offer(&gid, kind, seq, side)).await?;
+    let offer = side.map(|side| DrawOffer { side, seq });
+    match kind {
+        OfferKind::Draw => g.draw_offer = offer,
+        OfferKind::Takeback => g.takeback_offer = offer,
+    }
     g.draw_rev = g.draw_rev.max(rev);
     Ok(())
 }

@@ -8,6 +8,7 @@ pub(crate) mod games;
 pub(crate) mod lobby;
 pub(crate) mod play;
 pub(crate) mod rematch;
+pub(crate) mod takeback;
 #[cfg(test)]
 mod tests;
 

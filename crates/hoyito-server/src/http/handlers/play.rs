@@ -159,15 +159,34 @@ pub(crate) async fn undo(
 ) -> Result<Json<GameView>, ApiError> {
     let req = req.unwrap_or_default();
     let slot = st.slot(&id).await?;
-    // The game is rebuilt on a blocking thread without its lock; if it
-    // changed meanwhile, the undo is worked out again.
+    let view = rewind(&st, &slot, |g| {
+        seat(g, &headers)?;
+        check_seen(g, &req)?;
+        Ok(g.room.undo_target()?)
+    })
+    .await?;
+    Ok(Json(view))
+}
+
+/// Takes the game back to its first `keep` steps, `keep` being what
+/// `target` works out from the game (under its lock; an error refuses the
+/// request): an undo, or a takeback the other player accepted. The game is
+/// rebuilt on a blocking thread without its lock (if it changed meanwhile,
+/// `target` is asked again), the later steps are deleted from the store
+/// with the waiting offers (one undo more), then the rebuilt game takes the
+/// place of the one in memory, keeping what only this node knows and the
+/// kept steps' times; the watchers get the new view, and the engine moves
+/// if it is to.
+pub(crate) async fn rewind(
+    st: &Arc<AppState>,
+    slot: &Arc<Slot>,
+    target: impl Fn(&LiveGame) -> Result<u64, ApiError>,
+) -> Result<GameView, ApiError> {
     let mut tries = 0;
     let (mut g, rebuilt) = loop {
         let (keep, kept, meta, seq, epoch) = {
             let g = slot.game.lock().await;
-            seat(&g, &headers)?;
-            check_seen(&g, &req)?;
-            let keep = g.room.undo_target()?;
+            let keep = target(&g)?;
             (
                 keep,
                 g.room.step_tokens(keep),
@@ -197,20 +216,24 @@ pub(crate) async fn undo(
     let gid = g.meta.id.clone();
     st.db(move |s| s.truncate(&gid, keep, &summary)).await?;
     g.stop.store(true, Ordering::Relaxed);
-    let thinking = g.thinking;
-    let presence = g.presence.clone();
-    let claim_timer = g.claim_timer.take();
-    *g = LiveGame {
-        thinking,
-        presence,
-        claim_timer,
-        ..rebuilt
-    };
+    if let Some(timer) = g.clock_timer.take() {
+        timer.abort();
+    }
+    let old = std::mem::replace(&mut *g, rebuilt);
+    g.thinking = old.thinking;
+    g.presence = old.presence;
+    g.claim_timer = old.claim_timer;
+    g.draw_rev = old.draw_rev;
+    g.chat_sent = old.chat_sent;
+    g.rematch = old.rematch;
+    g.times = old.times;
+    g.times.truncate(keep as usize);
+    crate::jobs::clock::arm(st.clone(), slot.clone(), &mut g);
     let view = g.view();
     drop(g);
-    broadcast_state(&slot, &view);
+    broadcast_state(slot, &view);
     kick_engine(st.clone(), slot.clone());
-    Ok(Json(view))
+    Ok(view)
 }
 
 pub(crate) async fn next_round(

@@ -1,4 +1,5 @@
-//! Tests of the SQLite store: one store per database, migrations, draw offers.
+//! Tests of the SQLite store: one store per database, migrations, draw
+//! offers and takeback requests.
 
 use super::*;
 use crate::store::SCHEMA_VERSION;
@@ -143,4 +144,63 @@ fn draw_offers_are_stored_at_the_current_step_and_cleared_by_undo() {
     store.truncate("g", 0, &summary).unwrap();
     let loaded = store.load("g").unwrap().unwrap();
     assert_eq!((loaded.draw_offer, loaded.draw_rev, loaded.undos), (None, 3, 1));
+}
+
+/// A version-5 database gets the takeback columns; a takeback request is
+/// stored beside the draw offer at the game's step count only, and an undo
+/// clears both.
+#[test]
+fn takeback_requests_are_stored_beside_draw_offers_and_cleared_by_undo() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let (meta, summary) = game("g");
+    {
+        let store = Sqlite::open(&db).unwrap();
+        store.insert_game(&meta, &summary).unwrap();
+        let one = Summary {
+            seq: 1,
+            ..summary.clone()
+        };
+        store.append("g", 1, "1", &one).unwrap();
+        store
+            .conn()
+            .execute_batch(
+                "ALTER TABLE games DROP COLUMN takeback_offer;
+                 ALTER TABLE games DROP COLUMN takeback_offer_seq; PRAGMA user_version = 5;",
+            )
+            .unwrap();
+    }
+    let store = Sqlite::open(&db).unwrap();
+    let version: i64 = store
+        .conn()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    assert_eq!(store.load("g").unwrap().unwrap().takeback_offer, None);
+    assert!(matches!(
+        store.set_takeback_offer("g", 0, Some(Side::South)),
+        Err(StoreError::Conflict { .. })
+    ));
+    assert_eq!(store.set_takeback_offer("g", 1, Some(Side::South)).unwrap(), 1);
+    assert_eq!(store.set_draw_offer("g", 1, Some(Side::North)).unwrap(), 2);
+    let loaded = store.load("g").unwrap().unwrap();
+    let at = |side| Some(DrawOffer { side, seq: 1 });
+    assert_eq!(
+        (loaded.takeback_offer, loaded.draw_offer, loaded.draw_rev),
+        (at(Side::South), at(Side::North), 2)
+    );
+    // Clearing one leaves the other.
+    assert_eq!(store.set_takeback_offer("g", 1, None).unwrap(), 3);
+    let loaded = store.load("g").unwrap().unwrap();
+    assert_eq!(
+        (loaded.takeback_offer, loaded.draw_offer),
+        (None, at(Side::North))
+    );
+    store.set_takeback_offer("g", 1, Some(Side::South)).unwrap();
+    store.truncate("g", 0, &summary).unwrap();
+    let loaded = store.load("g").unwrap().unwrap();
+    assert_eq!(
+        (loaded.takeback_offer, loaded.draw_offer, loaded.undos),
+        (None, None, 1)
+    );
 }

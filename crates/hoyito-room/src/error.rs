@@ -2,6 +2,8 @@
 
 use hoyito_core::Side;
 
+use crate::OfferKind;
+
 /// Why a room refused a step or a request. Nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RoomError {
@@ -44,6 +46,40 @@ pub enum RoomError {
     /// devices (elsewhere there is undo).
     #[error("takeback requests are only for online games: use undo")]
     TakebackUnavailable,
+    /// A draw offer where both sides play at one device.
+    #[error("both sides play at this device: there is nobody to offer a draw to")]
+    DrawUnavailable,
+    /// An offer between rounds of a match, or after the last.
+    #[error("{}", match .0 {
+        OfferKind::Draw => "this round is over: offer a draw while a round is played",
+        OfferKind::Takeback => "this round is over: a move can be taken back only while a round is played",
+    })]
+    OfferRoundOver(OfferKind),
+    /// An offer in an online game before the other player joined.
+    #[error("the other player has not joined yet: there is nobody to ask")]
+    WaitingForOpponent,
+    /// An answer to an offer that does not wait.
+    #[error("{}", match .0 {
+        OfferKind::Draw => "the other player has not offered a draw",
+        OfferKind::Takeback => "the other player has not asked to take back a move",
+    })]
+    NoOffer(OfferKind),
+    /// An offer while one waits (`mine`: the asker's own), or a draw
+    /// offered again at the same move.
+    #[error("{}", match (.kind, .mine) {
+        (OfferKind::Draw, _) => "you offered a draw at this move already: offer again after a move",
+        (OfferKind::Takeback, true) => "you asked to take back your move already: wait for the other player's answer",
+        (OfferKind::Takeback, false) => "the other player asked to take back their move: accept or decline it first",
+    })]
+    Offered {
+        /// What was offered.
+        kind: OfferKind,
+        /// Whether the asker made the offer that waits.
+        mine: bool,
+    },
+    /// A draw offered to the engine on its move.
+    #[error("offer the computer a draw on your move")]
+    OfferOnYourMove,
     /// Nothing of the asker's to take back in this round.
     #[error("no move of yours to take back in this round")]
     NothingToUndo,
@@ -87,7 +123,9 @@ impl RoomError {
     /// A stable snake-case code: `game_over`, `round_over`,
     /// `not_your_turn`, `bad_move`, `illegal_move`, `too_late_to_abort`,
     /// `no_next_round`, `not_a_match`, `undo_unavailable`, `nothing_to_undo`,
-    /// `takeback_unavailable`,
+    /// `takeback_unavailable`, `draw_unavailable`, `waiting_for_opponent`,
+    /// `no_draw_offer`, `no_takeback_offer`, `draw_offered`,
+    /// `takeback_offered`,
     /// `claim_unavailable`, `opponent_connected`, `too_early_to_claim`,
     /// `invalid_position` or `bad_step` (a stored step's, its cause's code).
     pub fn code(&self) -> &'static str {
@@ -103,6 +141,20 @@ impl RoomError {
             RoomError::UndoUnavailable => "undo_unavailable",
             RoomError::NothingToUndo => "nothing_to_undo",
             RoomError::TakebackUnavailable => "takeback_unavailable",
+            RoomError::DrawUnavailable => "draw_unavailable",
+            RoomError::OfferRoundOver(_) => "round_over",
+            RoomError::WaitingForOpponent => "waiting_for_opponent",
+            RoomError::NoOffer(OfferKind::Draw) => "no_draw_offer",
+            RoomError::NoOffer(OfferKind::Takeback) => "no_takeback_offer",
+            RoomError::Offered {
+                kind: OfferKind::Draw,
+                ..
+            } => "draw_offered",
+            RoomError::Offered {
+                kind: OfferKind::Takeback,
+                ..
+            } => "takeback_offered",
+            RoomError::OfferOnYourMove => "not_your_turn",
             RoomError::ClaimUnavailable(_) => "claim_unavailable",
             RoomError::OpponentConnected => "opponent_connected",
             RoomError::TooEarlyToClaim { .. } => "too_early_to_claim",
@@ -126,6 +178,12 @@ impl RoomError {
             | RoomError::UndoUnavailable
             | RoomError::NothingToUndo
             | RoomError::TakebackUnavailable
+            | RoomError::DrawUnavailable
+            | RoomError::OfferRoundOver(_)
+            | RoomError::WaitingForOpponent
+            | RoomError::NoOffer(_)
+            | RoomError::Offered { .. }
+            | RoomError::OfferOnYourMove
             | RoomError::ClaimUnavailable(_)
             | RoomError::OpponentConnected
             | RoomError::TooEarlyToClaim { .. } => true,

@@ -11,11 +11,13 @@
 //! ([`Room::step`], or the two phases `prepare` then [`Room::commit`] for a
 //! caller that stores the step in between), works out what an undo takes
 //! back ([`Room::undo_target`]) and what a takeback an online opponent
-//! accepted takes back ([`Room::takeback_target`]) and shows itself ([`Room::view`]).
+//! accepted takes back ([`Room::takeback_target`]), decides what a draw
+//! offer or a takeback request does ([`Offers::decide`]) and shows itself
+//! ([`Room::view`]).
 //!
 //! The server (`hoyito-server`) holds one room per live game and adds what
-//! needs I/O or a clock: seats bound to tokens, draw offers, clocks, chat,
-//! storage. The browser plays games on the device through the same room,
+//! needs I/O or a clock: seats bound to tokens, the offers' storage and the
+//! engine's answer to a draw offer, clocks, chat, storage. The browser plays games on the device through the same room,
 //! compiled to WebAssembly (`hoyito-wasm`'s `Room`), so both show a game
 //! the same way.
 
@@ -25,6 +27,7 @@
 mod absence;
 mod error;
 mod mode;
+mod offer;
 mod room;
 mod show;
 mod stop;
@@ -36,6 +39,7 @@ mod tests;
 pub use absence::{Absence, Claim, CLAIM_AFTER_MS};
 pub use error::RoomError;
 pub use mode::Mode;
+pub use offer::{Offer, OfferAction, OfferKind, OfferStep, Offers};
 pub use room::{prepare_move, MoveInput, Prepared, Room, Seat, Setup, NEXT_ROUND};
 pub use stop::Stop;
 pub use view::{MatchResultView, MoveEvent, MoveHoles, RoomView, RoundView, StepView, Summary};

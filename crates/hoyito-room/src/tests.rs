@@ -234,3 +234,185 @@ fn takeback_and_undo_share_their_refusals() {
         Err(RoomError::Over { what: "match" })
     );
 }
+
+use crate::{OfferAction, OfferKind, OfferStep, Offers};
+
+const DRAW: OfferKind = OfferKind::Draw;
+const TAKEBACK: OfferKind = OfferKind::Takeback;
+const SOUTH: Seat = Seat::One(Side::South);
+const NORTH: Seat = Seat::One(Side::North);
+
+/// Makes `seat`'s offer of `kind` and takes in what it decided, as the
+/// server does once it is stored.
+fn offer(offers: &mut Offers, room: &Room, kind: OfferKind, seat: Seat) {
+    let step = offers.decide(room, kind, seat, OfferAction::Offer, true).unwrap();
+    let Seat::One(side) = seat else {
+        panic!("a side offers")
+    };
+    assert_eq!(step, OfferStep::Set(Some(side)));
+    offers.set(kind, Some(side), room, offers.rev + 1);
+}
+
+#[test]
+fn a_draw_offer_waits_for_the_other_player_until_a_step_withdraws_it() {
+    let mut room = Room::new(setup(Mode::Online, false), 0).unwrap();
+    let mut offers = Offers::default();
+    let decide = |o: &Offers, room: &Room, seat, action| o.decide(room, DRAW, seat, action, true);
+    assert_eq!(
+        decide(&offers, &room, NORTH, OfferAction::Accept)
+            .unwrap_err()
+            .code(),
+        "no_draw_offer"
+    );
+    offer(&mut offers, &room, DRAW, SOUTH);
+    assert_eq!(offers.pending(DRAW, &room), Some(Side::South));
+    // The offer waits: South cannot make it again, North may answer it.
+    let again = decide(&offers, &room, SOUTH, OfferAction::Offer).unwrap_err();
+    assert_eq!((again.code(), again.is_conflict()), ("draw_offered", true));
+    assert_eq!(
+        decide(&offers, &room, SOUTH, OfferAction::Accept)
+            .unwrap_err()
+            .code(),
+        "no_draw_offer"
+    );
+    assert_eq!(
+        decide(&offers, &room, NORTH, OfferAction::Accept),
+        Ok(OfferStep::Draw)
+    );
+    // North offering too agrees to South's offer.
+    assert_eq!(
+        decide(&offers, &room, NORTH, OfferAction::Offer),
+        Ok(OfferStep::Draw)
+    );
+    assert_eq!(
+        decide(&offers, &room, NORTH, OfferAction::Decline),
+        Ok(OfferStep::Set(None))
+    );
+    offers.set(DRAW, None, &room, offers.rev + 1);
+    assert_eq!(offers.pending(DRAW, &room), None);
+    // Declined, South may not offer again before a move.
+    assert_eq!(
+        decide(&offers, &room, SOUTH, OfferAction::Offer)
+            .unwrap_err()
+            .code(),
+        "draw_offered"
+    );
+    offer(&mut offers, &room, DRAW, NORTH);
+    first(&mut room);
+    assert_eq!(offers.pending(DRAW, &room), None, "a move withdraws the offer");
+    offer(&mut offers, &room, DRAW, SOUTH);
+    room.commit_stop(Stop::Resign(Side::North));
+    assert_eq!(offers.pending(DRAW, &room), None, "a stop withdraws the offer");
+    assert_eq!(
+        decide(&offers, &room, SOUTH, OfferAction::Offer)
+            .unwrap_err()
+            .code(),
+        "game_over"
+    );
+}
+
+#[test]
+fn offers_are_refused_where_there_is_nobody_to_offer_them_to() {
+    let hotseat = Room::new(setup(Mode::Hotseat, false), 0).unwrap();
+    let engine = Room::new(setup(Mode::Engine, false), 0).unwrap();
+    let online = Room::new(setup(Mode::Online, false), 0).unwrap();
+    let o = Offers::default();
+    let code = |room: &Room, kind, seat, seated| {
+        o.decide(room, kind, seat, OfferAction::Offer, seated)
+            .unwrap_err()
+            .code()
+    };
+    assert_eq!(code(&hotseat, DRAW, Seat::Both, true), "draw_unavailable");
+    assert_eq!(code(&online, DRAW, Seat::Both, true), "draw_unavailable");
+    assert_eq!(code(&hotseat, TAKEBACK, Seat::Both, true), "takeback_unavailable");
+    assert_eq!(code(&engine, TAKEBACK, SOUTH, true), "takeback_unavailable");
+    assert_eq!(code(&online, DRAW, SOUTH, false), "waiting_for_opponent");
+    assert_eq!(code(&online, TAKEBACK, SOUTH, false), "waiting_for_opponent");
+    // Between rounds of a match.
+    let mut room = Room::new(setup(Mode::Online, true), 0).unwrap();
+    play_out(&mut room);
+    for kind in [DRAW, TAKEBACK] {
+        let e = o
+            .decide(&room, kind, SOUTH, OfferAction::Offer, true)
+            .unwrap_err();
+        assert_eq!(e.code(), "round_over");
+        assert!(e.to_string().contains("round is over"), "{e}");
+    }
+}
+
+#[test]
+fn the_engine_is_offered_a_draw_on_the_players_move_once_a_move() {
+    // The engine plays North; South moves first.
+    let room = Room::new(setup(Mode::Engine, false), 0).unwrap();
+    let mut o = Offers::default();
+    assert_eq!(room.position().to_move(), Side::South);
+    assert_eq!(
+        o.decide(&room, DRAW, NORTH, OfferAction::Offer, true)
+            .unwrap_err()
+            .code(),
+        "not_your_turn"
+    );
+    assert_eq!(
+        o.decide(&room, DRAW, SOUTH, OfferAction::Offer, true),
+        Ok(OfferStep::AskEngine)
+    );
+    o.offered_to_engine(Side::South, &room);
+    assert_eq!(
+        o.decide(&room, DRAW, SOUTH, OfferAction::Offer, true)
+            .unwrap_err()
+            .code(),
+        "draw_offered"
+    );
+}
+
+#[test]
+fn a_takeback_request_is_answered_by_the_other_player_and_takes_the_askers_move_back() {
+    let mut room = Room::new(setup(Mode::Online, false), 0).unwrap();
+    let mut o = Offers::default();
+    let decide = |o: &Offers, room: &Room, seat, action| o.decide(room, TAKEBACK, seat, action, true);
+    assert_eq!(
+        decide(&o, &room, SOUTH, OfferAction::Offer),
+        Err(RoomError::NothingToUndo)
+    );
+    first(&mut room);
+    offer(&mut o, &room, TAKEBACK, SOUTH);
+    let mine = decide(&o, &room, SOUTH, OfferAction::Offer).unwrap_err();
+    let theirs = decide(&o, &room, NORTH, OfferAction::Offer).unwrap_err();
+    assert_eq!(
+        (mine.code(), theirs.code()),
+        ("takeback_offered", "takeback_offered")
+    );
+    assert_ne!(mine.to_string(), theirs.to_string());
+    assert_eq!(
+        decide(&o, &room, SOUTH, OfferAction::Accept).unwrap_err().code(),
+        "no_takeback_offer"
+    );
+    let keep = room.takeback_target(Side::South).unwrap();
+    assert_eq!(
+        decide(&o, &room, NORTH, OfferAction::Accept),
+        Ok(OfferStep::TakeBack { keep })
+    );
+    assert_eq!(
+        decide(&o, &room, NORTH, OfferAction::Decline),
+        Ok(OfferStep::Set(None))
+    );
+    // After the undo every offer is gone; the count of changes goes on.
+    let after = o.withdrawn();
+    assert_eq!((after.draw, after.takeback, after.rev), (None, None, o.rev));
+}
+
+#[test]
+fn a_reloaded_copy_brings_its_offers_if_it_is_newer() {
+    let mut room = Room::new(setup(Mode::Online, false), 0).unwrap();
+    first(&mut room);
+    let mut ours = Offers::default();
+    offer(&mut ours, &room, DRAW, SOUTH);
+    // A copy at the same step with fewer changes is older: ours stay.
+    let older = Offers::stored(None, None, 0, &room);
+    ours.refresh(&older, false, &room);
+    assert_eq!(ours.pending(DRAW, &room), Some(Side::South));
+    // A copy further on brings its (no) offers.
+    ours.refresh(&older, true, &room);
+    assert_eq!(ours.pending(DRAW, &room), None);
+    assert_eq!(ours.rev, 1);
+}

@@ -306,7 +306,7 @@ async fn a_version_2_database_gets_the_takeback_columns() {
         assert_eq!(
             (g.takeback_offer, g.draw_offer),
             (
-                Some(hoyito_server::store::DrawOffer {
+                Some(hoyito_server::store::Offer {
                     side: Side::South,
                     seq: 0
                 }),
@@ -352,7 +352,7 @@ async fn a_version_1_database_gets_the_draw_offer_columns() {
         let g = again.load("g").unwrap().unwrap();
         assert_eq!(
             g.draw_offer,
-            Some(hoyito_server::store::DrawOffer {
+            Some(hoyito_server::store::Offer {
                 side: Side::North,
                 seq: 0
             })

@@ -25,7 +25,7 @@ use axum::{Extension, Json, Router};
 
 use crate::error::ApiError;
 use crate::http::extract::BodyTimeout;
-use crate::http::handlers::{analysis, chat, claim, draw, games, lobby, play, rematch, takeback};
+use crate::http::handlers::{analysis, chat, claim, games, lobby, offer, play, rematch};
 use crate::state::AppState;
 
 /// Largest JSON body accepted by the API (except record import).
@@ -82,8 +82,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/next-round", post(play::next_round))
         .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/abort", post(play::abort))
-        .route("/games/{id}/draw", post(draw::draw))
-        .route("/games/{id}/takeback", post(takeback::takeback))
+        .route("/games/{id}/draw", post(offer::draw))
+        .route("/games/{id}/takeback", post(offer::takeback))
         .route("/games/{id}/claim", post(claim::claim))
         .route(
             "/games/{id}/chat",

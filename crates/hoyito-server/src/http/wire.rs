@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::room::view::{GameView, MoveEvent};
 use crate::store::{ListedGame, Mode};
+use hoyito_room::OfferAction;
 
 /// `POST /api/games`.
 #[derive(Debug, Deserialize)]
@@ -154,21 +155,9 @@ pub enum ResignScope {
 /// same actions on a takeback request).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct DrawRequest {
+pub struct OfferRequest {
     /// `offer`, `accept` or `decline`.
-    pub action: DrawAction,
-}
-
-/// What a player does about a draw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DrawAction {
-    /// Offers a draw (accepts the other's offer, if there is one).
-    Offer,
-    /// Accepts the other's offer.
-    Accept,
-    /// Declines the other's offer.
-    Decline,
+    pub action: OfferAction,
 }
 
 /// `POST /api/games/{id}/claim`: what the player who stayed asks for
@@ -190,10 +179,11 @@ pub enum ClaimOutcome {
     Draw,
 }
 
-/// The answer to a draw request or a takeback request.
+/// The answer to a draw offer or a takeback request.
 #[derive(Debug, Serialize)]
-pub struct DrawResponse {
-    /// Whether the game ended in a draw (the move was taken back).
+pub struct OfferResponse {
+    /// Whether the offer was accepted: the game ended in a draw, or the
+    /// move was taken back.
     pub accepted: bool,
     /// The game after it.
     pub game: GameView,

@@ -12,11 +12,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use hoyito_core::Side;
-use hoyito_room::{Room, Seat, Setup};
+use hoyito_room::{OfferKind, Offers, Room, Seat, Setup};
 
 use crate::auth::secret_matches;
 use crate::error::ApiError;
-use crate::store::{DrawOffer, Meta, Mode, StoredGame, Summary};
+use crate::store::{Meta, Mode, StoredGame, Summary};
 
 impl Meta {
     /// What the game's room is opened with.
@@ -42,23 +42,9 @@ pub struct LiveGame {
     pub thinking: bool,
     /// Stops the current engine search.
     pub stop: Arc<AtomicBool>,
-    /// The draw offer made last (online games), as stored in the database:
-    /// it waits for an answer only while the game has the steps it had when
-    /// offered ([`LiveGame::pending_draw`]), so any stored step withdraws it.
-    pub draw_offer: Option<DrawOffer>,
-    /// The takeback request made last (online games), as stored: like the
-    /// draw offer it waits only while the game has the steps it had when
-    /// asked ([`LiveGame::pending_takeback`]).
-    pub takeback_offer: Option<DrawOffer>,
-    /// The database's count of draw offers and takeback requests stored or
-    /// cleared in this game
-    /// ([`StoredGame::draw_rev`]): tells which of two copies is newer.
-    pub draw_rev: u64,
-    /// The step count at each side's last draw offer: one offer per move.
-    /// Kept in memory by the node that took the offer (and learnt from a
-    /// stored offer when the game is loaded); a restarted server lets a
-    /// player whose offer was declined offer again at the same move.
-    pub draw_offered_at: [Option<u64>; 2],
+    /// The draw offer and the takeback request, as stored in the database
+    /// (the room decides what an offer does: [`Offers::decide`]).
+    pub offers: Offers,
     /// When each stored step was stored (ms since the epoch; `None` for
     /// imported steps), for the clocks.
     pub times: Vec<Option<i64>>,
@@ -73,14 +59,6 @@ pub struct LiveGame {
     /// The timer that tells the watchers when a claim against a player who
     /// left may be made.
     pub claim_timer: Option<tokio::task::AbortHandle>,
-}
-
-/// `side`'s index in per-side arrays: south 0, north 1.
-pub(crate) fn side_index(side: Side) -> usize {
-    match side {
-        Side::South => 0,
-        Side::North => 1,
-    }
 }
 
 impl LiveGame {
@@ -100,10 +78,7 @@ impl LiveGame {
             room,
             thinking: false,
             stop: Arc::new(AtomicBool::new(false)),
-            draw_offer: None,
-            takeback_offer: None,
-            draw_rev: 0,
-            draw_offered_at: [None, None],
+            offers: Offers::default(),
             times: Vec::new(),
             clock_timer: None,
             chat_sent: Default::default(),
@@ -129,31 +104,20 @@ impl LiveGame {
     /// As [`LiveGame::replay`].
     pub fn restore(stored: StoredGame) -> Result<LiveGame, ApiError> {
         let mut g = LiveGame::replay(stored.meta, stored.undos, &stored.steps)?;
-        g.draw_offer = stored.draw_offer;
-        g.takeback_offer = stored.takeback_offer;
-        g.draw_rev = stored.draw_rev;
-        if let Some(side) = g.pending_draw() {
-            g.draw_offered_at[side_index(side)] = Some(g.room.seq());
-        }
+        g.offers = Offers::stored(stored.draw_offer, stored.takeback_offer, stored.draw_rev, &g.room);
         Ok(g)
     }
 
     /// The side whose draw offer waits for an answer: offered at the
     /// current step of a game that goes on.
     pub fn pending_draw(&self) -> Option<Side> {
-        self.pending(self.draw_offer)
+        self.offers.pending(OfferKind::Draw, &self.room)
     }
 
     /// The side whose takeback request waits for an answer: asked at the
     /// current step of a game that goes on.
     pub fn pending_takeback(&self) -> Option<Side> {
-        self.pending(self.takeback_offer)
-    }
-
-    fn pending(&self, offer: Option<DrawOffer>) -> Option<Side> {
-        offer
-            .filter(|o| o.seq == self.room.seq() && self.room.stop().is_none())
-            .map(|o| o.side)
+        self.offers.pending(OfferKind::Takeback, &self.room)
     }
 
     /// The seat a token holds, if any (the game keeps the tokens' hashes).
@@ -185,17 +149,10 @@ impl LiveGame {
         if theirs < ours {
             return false;
         }
-        if theirs > ours || fresh.draw_rev >= self.draw_rev {
-            self.draw_offer = fresh.draw_offer;
-            self.takeback_offer = fresh.takeback_offer;
-        }
-        self.draw_rev = self.draw_rev.max(fresh.draw_rev);
         self.meta = fresh.meta;
         self.room = fresh.room;
         self.times = fresh.times;
-        if let Some(side) = self.pending_draw() {
-            self.draw_offered_at[side_index(side)] = Some(self.room.seq());
-        }
+        self.offers.refresh(&fresh.offers, theirs > ours, &self.room);
         true
     }
 

@@ -65,45 +65,24 @@ pub struct Meta {
     pub public: bool,
 }
 
-/// A draw offer (or a takeback request, [`OfferKind`]) as stored: `side`
-/// made it when the game had `seq` steps. It waits for an answer only while
-/// the game still has `seq` steps, so any stored step (a move, a round
-/// start, a resignation, an agreed draw…) withdraws it without writing it
-/// again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DrawOffer {
-    /// The side that offered.
-    pub side: Side,
-    /// The game's step count when it was offered.
-    pub seq: u64,
-}
+/// An offer as stored, in columns of its own of `games` for each kind
+/// (`draw_offer`, `draw_offer_seq`; `takeback_offer`, `takeback_offer_seq`).
+/// The room's types ([`hoyito_room::Offers`]).
+pub use hoyito_room::{Offer, OfferKind};
 
-/// What a player offers the other and waits for an answer to: a draw, or
-/// to take back their last move (online games). Each is stored in columns
-/// of its own of `games`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OfferKind {
-    /// A draw offer (`draw_offer`, `draw_offer_seq`).
-    Draw,
-    /// A takeback request (`takeback_offer`, `takeback_offer_seq`).
-    Takeback,
-}
-
-impl OfferKind {
-    /// The SQL that stores the offer: `$2`/`?2` the side (or NULL), `$3`/`?3`
-    /// the step count, `$1`/`?1` the game; it counts one more offer change
-    /// and returns the new count.
-    pub(crate) fn update_sql(self, placeholder: char) -> String {
-        let (side, seq) = match self {
-            OfferKind::Draw => ("draw_offer", "draw_offer_seq"),
-            OfferKind::Takeback => ("takeback_offer", "takeback_offer_seq"),
-        };
-        let p = placeholder;
-        format!(
-            "UPDATE games SET {side} = {p}2, {seq} = {p}3, draw_rev = draw_rev + 1 \
-             WHERE id = {p}1 RETURNING draw_rev"
-        )
-    }
+/// The SQL that stores an offer of `kind`: `$2`/`?2` the side (or NULL),
+/// `$3`/`?3` the step count, `$1`/`?1` the game; it counts one more offer
+/// change and returns the new count.
+pub(crate) fn offer_update_sql(kind: OfferKind, placeholder: char) -> String {
+    let (side, seq) = match kind {
+        OfferKind::Draw => ("draw_offer", "draw_offer_seq"),
+        OfferKind::Takeback => ("takeback_offer", "takeback_offer_seq"),
+    };
+    let p = placeholder;
+    format!(
+        "UPDATE games SET {side} = {p}2, {seq} = {p}3, draw_rev = draw_rev + 1 \
+         WHERE id = {p}1 RETURNING draw_rev"
+    )
 }
 
 /// What an undo (or an accepted takeback) sets in `games` besides the
@@ -122,10 +101,10 @@ pub struct StoredGame {
     pub steps: Vec<String>,
     /// The draw offer stored last ([`Storage::set_draw_offer`]), if any:
     /// void unless its `seq` is the number of `steps`.
-    pub draw_offer: Option<DrawOffer>,
+    pub draw_offer: Option<Offer>,
     /// The takeback request stored last ([`Storage::set_takeback_offer`]),
     /// if any: void unless its `seq` is the number of `steps`.
-    pub takeback_offer: Option<DrawOffer>,
+    pub takeback_offer: Option<Offer>,
     /// How many times a draw offer or a takeback request was stored or
     /// cleared: of two copies of a game at the same step, the one with the
     /// larger count is newer.

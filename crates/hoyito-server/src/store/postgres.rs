@@ -16,7 +16,7 @@ use r2d2_postgres::PostgresConnectionManager;
 use super::postgres_schema::migrate;
 pub use super::postgres_schema::PG_SCHEMA_VERSION;
 use super::{
-    now, Change, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OfferKind, OpenError, Storage,
+    now, Change, ChatMessage, ListedGame, LobbyKind, Meta, Mode, Offer, OfferKind, OpenError, Storage,
     StoreError, StoreResult, StoredGame, Summary, UNDO_SET,
 };
 
@@ -335,7 +335,7 @@ impl Storage for Postgres {
             r.get::<_, Option<String>>(side),
             r.get::<_, Option<i64>>(side + 1),
         ) {
-            (Some(side), Some(seq)) => Ok(Some(DrawOffer {
+            (Some(side), Some(seq)) => Ok(Some(Offer {
                 side: side.parse::<Side>().map_err(|_| corrupt(what))?,
                 seq: seq as u64,
             })),
@@ -387,7 +387,7 @@ impl Storage for Postgres {
         }
         let rev: i64 = tx
             .query_one(
-                &kind.update_sql('$'),
+                &super::offer_update_sql(kind, '$'),
                 &[&id, &side.map(Side::name), &side.map(|_| seq as i64)],
             )?
             .get(0);

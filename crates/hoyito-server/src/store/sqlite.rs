@@ -15,7 +15,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::sqlite_schema::migrate;
 use super::{
-    now as now_ms, ChatMessage, DrawOffer, ListedGame, LobbyKind, Meta, Mode, OfferKind, OpenError, Storage,
+    now as now_ms, ChatMessage, ListedGame, LobbyKind, Meta, Mode, Offer, OfferKind, OpenError, Storage,
     StoreError, StoreResult, StoredGame, Summary, UNDO_SET,
 };
 
@@ -333,9 +333,9 @@ impl Sqlite {
             Some(c) => Some(serde_json::from_str(&c).map_err(|_| corrupt("clock"))?),
             None => None,
         };
-        let offer = |side: Option<String>, seq: Option<u64>, what: &str| -> SqlResult<Option<DrawOffer>> {
+        let offer = |side: Option<String>, seq: Option<u64>, what: &str| -> SqlResult<Option<Offer>> {
             match (side, seq) {
-                (Some(side), Some(seq)) => Ok(Some(DrawOffer {
+                (Some(side), Some(seq)) => Ok(Some(Offer {
                     side: side.parse::<Side>().map_err(|_| corrupt(what))?,
                     seq,
                 })),
@@ -401,7 +401,7 @@ impl Sqlite {
             });
         }
         let rev: u64 = tx.query_row(
-            &kind.update_sql('?'),
+            &super::offer_update_sql(kind, '?'),
             params![id, side.map(Side::name), side.map(|_| seq)],
             |r| r.get(0),
         )?;

@@ -3,12 +3,11 @@
 pub(crate) mod analysis;
 pub(crate) mod chat;
 pub(crate) mod claim;
-pub(crate) mod draw;
 pub(crate) mod games;
 pub(crate) mod lobby;
+pub(crate) mod offer;
 pub(crate) mod play;
 pub(crate) mod rematch;
-pub(crate) mod takeback;
 #[cfg(test)]
 mod tests;
 

@@ -223,7 +223,7 @@ pub(crate) async fn rewind(
     g.thinking = old.thinking;
     g.presence = old.presence;
     g.claim_timer = old.claim_timer;
-    g.draw_rev = old.draw_rev;
+    g.offers = old.offers.withdrawn();
     g.chat_sent = old.chat_sent;
     g.rematch = old.rematch;
     g.times = old.times;

@@ -131,7 +131,7 @@ fn draw_offers_are_stored_at_the_current_step_and_cleared_by_undo() {
     assert_eq!(
         (loaded.draw_offer, loaded.draw_rev),
         (
-            Some(DrawOffer {
+            Some(Offer {
                 side: Side::North,
                 seq: 1
             }),
@@ -184,7 +184,7 @@ fn takeback_requests_are_stored_beside_draw_offers_and_cleared_by_undo() {
     assert_eq!(store.set_takeback_offer("g", 1, Some(Side::South)).unwrap(), 1);
     assert_eq!(store.set_draw_offer("g", 1, Some(Side::North)).unwrap(), 2);
     let loaded = store.load("g").unwrap().unwrap();
-    let at = |side| Some(DrawOffer { side, seq: 1 });
+    let at = |side| Some(Offer { side, seq: 1 });
     assert_eq!(
         (loaded.takeback_offer, loaded.draw_offer, loaded.draw_rev),
         (at(Side::South), at(Side::North), 2)

@@ -18,7 +18,11 @@
    each) seconds per move over the first moves from the start, on
    ``mancala`` and on ``python_hoyito`` with OpenSpiel's
    ``RandomRolloutEvaluator`` and with ``hoyito.openspiel.RolloutEvaluator``
-   (rollouts in Rust), interleaved run by run.
+   (rollouts in Rust), interleaved run by run; then, for the runs with
+   ``RandomRolloutEvaluator``, the plies its rollouts play a move (counted
+   in a separate, untimed search that draws the same numbers), the time a
+   move per rollout ply, and the time of the evaluator's numpy draw
+   (``RandomState.choice`` of a list of 6 actions) a call.
 
 Each figure is the best of ``--repeat`` runs (the machine may be shared).
 """
@@ -128,6 +132,47 @@ def openspiel_mcts_move_seconds(name: str, evaluator: str, moves: int, seed: int
     return (time.perf_counter() - began) / n
 
 
+def openspiel_mcts_rollout_plies(name: str, moves: int, seed: int) -> float:
+    """Mean plies played by RandomRolloutEvaluator's rollouts a move, in the
+    searches of openspiel_mcts_move_seconds(name, "python", moves, seed):
+    the same loop, counting, with the same random numbers (untimed)."""
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    class Counting(mcts.RandomRolloutEvaluator):
+        plies = 0
+
+        def evaluate(self, state):
+            # mcts.RandomRolloutEvaluator.evaluate for n_rollouts=1, no
+            # chance nodes and no max_length, counting the plies.
+            working_state = state.clone()
+            while not working_state.is_terminal():
+                working_state.apply_action(self._random_state.choice(working_state.legal_actions()))
+                self.plies += 1
+            return np.array(working_state.returns())
+
+    game = pyspiel.load_game(name)
+    ev = Counting(1, np.random.RandomState(seed))
+    bot = mcts.MCTSBot(game, 2, 200, ev, random_state=np.random.RandomState(seed))
+    st = game.new_initial_state()
+    n = 0
+    while not st.is_terminal() and n < moves:
+        st.apply_action(bot.step(st))
+        n += 1
+    return ev.plies / n
+
+
+def numpy_choice_seconds(calls: int = 200_000) -> float:
+    """Seconds of RandomState.choice on a list of 6 actions, a call."""
+    rng = np.random.RandomState(0)
+    legal = [0, 1, 2, 3, 4, 5]
+    choice = rng.choice
+    began = time.perf_counter()
+    for _ in range(calls):
+        choice(legal)
+    return (time.perf_counter() - began) / calls
+
+
 def openspiel_figures(args, results: dict[str, float]) -> None:
     try:
         import hoyito.openspiel  # noqa: F401  (registers python_hoyito)
@@ -152,6 +197,16 @@ def openspiel_figures(args, results: dict[str, float]) -> None:
         results[f"mcts_{name}_{ev}_s_per_move"] = round(best, 4)
         print(f"4. MCTSBot(200) on {name} with {label}: {best:.3f} s a move (runs: "
               + ", ".join(f"{x:.3f}" for x in secs) + ")")
+    choice = min(numpy_choice_seconds() for _ in range(args.repeat))
+    results["numpy_choice_us"] = round(choice * 1e6, 2)
+    for name in ("mancala", "python_hoyito"):
+        plies = openspiel_mcts_rollout_plies(name, moves=6, seed=args.seed)
+        per_ply = results[f"mcts_{name}_python_s_per_move"] / plies
+        results[f"mcts_{name}_rollout_plies_per_move"] = round(plies)
+        results[f"mcts_{name}_us_per_rollout_ply"] = round(per_ply * 1e6, 2)
+        print(f"4. MCTSBot(200) on {name} with RandomRolloutEvaluator: {plies:,.0f} rollout plies a move, "
+              f"{per_ply * 1e6:.2f} us a move per rollout ply; RandomState.choice alone {choice * 1e6:.2f} us "
+              f"a call, {plies * choice:.3f} s for that many plies")
 
 
 def main(argv: list[str] | None = None) -> int:

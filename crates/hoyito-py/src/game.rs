@@ -23,7 +23,7 @@ pub(crate) fn token_error(py: Python<'_>, pos: &Position, token: &str, e: MoveEr
 }
 
 /// Plays an action in `game`; the seeds captured.
-fn play_action(py: Python<'_>, game: &mut Game, action: i64) -> PyResult<u8> {
+pub(crate) fn play_action(py: Python<'_>, game: &mut Game, action: i64) -> PyResult<u8> {
     let pos = *game.position();
     let Some(m) = actions::decode(&pos, action) else {
         return Err(illegal(

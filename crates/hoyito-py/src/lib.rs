@@ -26,6 +26,7 @@ mod interrupt;
 mod matchplay;
 mod rollout;
 mod rules;
+mod spiel;
 mod vector;
 
 /// The `hoyito._hoyito` module.
@@ -43,6 +44,7 @@ fn _hoyito(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PyTablebase>()?;
     m.add_class::<vector::PyVectorGame>()?;
+    m.add_class::<spiel::PySpielState>()?;
     m.add_function(wrap_pyfunction!(vector::random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(rules::rules_dict, m)?)?;
     m.add_function(wrap_pyfunction!(rules::rules_options, m)?)?;

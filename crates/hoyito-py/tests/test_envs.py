@@ -209,6 +209,53 @@ def test_openspiel_parameters_and_checks():
     assert str(s2) == str(g.new_initial_state())
 
 
+@pytest.mark.parametrize("rules", [{}, {"variant": "III", "direction": "per_move", "two_hole_opening": True, "holes": 5},
+                                   {"variant": "II", "returns": "margin"}])
+def test_openspiel_python_answers_match_openspiels_cpp_state(rules):
+    """The calls the Python state answers itself (current_player,
+    is_terminal, legal_actions, returns, observation_tensor, ...) agree with
+    OpenSpiel's C++ State methods, which reach the game through its
+    callbacks; clones, serialization and pickles keep OpenSpiel's history."""
+    import pyspiel
+
+    import hoyito.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_hoyito", rules)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    C = pyspiel.State
+    rng = np.random.default_rng(1)
+    for _ in range(2):
+        s = game.new_initial_state()
+        while True:
+            assert s.current_player() == C.current_player(s)
+            assert s.is_terminal() == C.is_terminal(s)
+            assert s.is_chance_node() is C.is_chance_node(s) is False
+            assert s.is_player_node() == C.is_player_node(s)
+            assert s.is_simultaneous_node() == C.is_simultaneous_node(s)
+            r = s.returns()
+            assert r == C.returns(s) and [repr(x) for x in r] == [repr(x) for x in C.returns(s)]
+            assert s.legal_actions() == C.legal_actions(s)
+            for p in (0, 1):
+                assert s.legal_actions(p) == C.legal_actions(s, p)
+                assert s.observation_tensor(p) == C.observation_tensor(s, p)
+            for bad in ([-1, 2] if not s.is_terminal() else [-1, 2, None]):
+                with pytest.raises(pyspiel.SpielError):
+                    s.observation_tensor(bad) if bad is not None else s.observation_tensor()
+            for back in (game.deserialize_state(s.serialize()), pickle.loads(pickle.dumps(s)), s.clone()):
+                assert str(back) == str(s) and back.history() == s.history()
+                assert back.move_number() == s.move_number() and back.legal_actions() == s.legal_actions()
+            c = s.clone()
+            assert c.game_state is not s.game_state
+            if s.is_terminal():
+                break
+            a = int(rng.choice(s.legal_actions()))
+            c.apply_action(a)
+            assert c.history() == s.history() + [a]
+            assert str(s) != str(c) or s.history() != c.history(), "a clone is independent"
+            s.apply_action(a)
+            assert str(c) == str(s)
+
+
 def test_openspiel_mcts_bot_against_the_engine():
     path = Path(__file__).resolve().parents[1] / "examples" / "openspiel_mcts_vs_engine.py"
     spec = importlib.util.spec_from_file_location("mcts_example", path)

@@ -36,7 +36,7 @@ import numpy as np
 import pyspiel
 
 from . import _env
-from ._hoyito import Game, IllegalMove, action_count, observation_size
+from ._hoyito import Game, IllegalMove, SpielState, action_count, observation_size
 
 __all__ = ["HoyitoGame", "HoyitoState", "RolloutEvaluator", "GAME_NAME", "DEFAULT_PARAMS"]
 
@@ -78,6 +78,8 @@ _GAME_TYPE = pyspiel.GameType(
     parameter_specification=DEFAULT_PARAMS,
 )
 
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 
 class HoyitoGame(pyspiel.Game):
     """The OpenSpiel game (see the module documentation)."""
@@ -102,6 +104,9 @@ class HoyitoGame(pyspiel.Game):
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(_GAME_TYPE, info, params or dict())
+        # The start, copied by each new state (OpenSpiel's C++ Clone makes
+        # a new initial state before it copies the state's attributes).
+        self._start = SpielState(Game(**self.rules), returns, _TERMINAL)
 
     def new_initial_state(self) -> "HoyitoState":
         return HoyitoState(self)
@@ -113,42 +118,56 @@ class HoyitoGame(pyspiel.Game):
 class HoyitoState(pyspiel.State):
     """A position of a game, with its history (for the repetition rule).
 
-    The player to move and the legal actions are kept after each move, and
-    `current_player`, `is_terminal` and `legal_actions` answer Python callers
-    (MCTS, rollouts) from them directly, without a round trip through
-    OpenSpiel's C++ state."""
+    `game_state` is the :class:`hoyito.Game` being played. Everything else
+    the state holds is in one Rust object (`hoyito._hoyito.SpielState`,
+    the state's only attribute), and the calls OpenSpiel's Python
+    algorithms make on every ply (`current_player`, `is_terminal`,
+    `is_chance_node`, `legal_actions`, `returns`, `observation_tensor`)
+    are answered here by one call into Rust, without a round trip through
+    OpenSpiel's C++ state. `apply_action` and `clone` stay OpenSpiel's
+    (C++), so that the history it keeps (`history()`, `serialize()`) stays
+    right; they call back `current_player`, `_apply_action` (one call into
+    Rust) and a copy of that one attribute."""
 
     def __init__(self, game: HoyitoGame) -> None:
-        super().__init__(game)
-        self._returns_kind = game.returns_kind
-        self.game_state = Game(**game.rules)
-        self._after_move()
+        pyspiel.State.__init__(self, game)
+        self._s = game._start.copy()
 
-    def _after_move(self) -> None:
-        g = self.game_state
-        self._legal = sorted(g.legal_actions())
-        if self._legal:
-            self._player = 0 if g.to_move() == "south" else 1
-        else:
-            self._player = pyspiel.PlayerId.TERMINAL
+    @property
+    def game_state(self) -> Game:
+        """The :class:`hoyito.Game` being played."""
+        return self._s.game
+
+    @property
+    def _returns_kind(self) -> str:
+        return self._s.returns_kind
 
     def current_player(self) -> int:
-        return self._player
+        return self._s.current_player()
 
     def is_terminal(self) -> bool:
-        return not self._legal
+        return self._s.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        # No chance nodes (the game is deterministic).
+        return False
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def is_player_node(self) -> bool:
+        return not self._s.is_terminal()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        if player is not None and player != self._player:
+        if player is not None and player != self._s.current_player():
             return []
-        return list(self._legal)
+        return self._s.legal_actions()
 
     def _legal_actions(self, player: int) -> list[int]:
-        return list(self._legal)
+        return self._s.legal_actions()
 
     def _apply_action(self, action: int) -> None:
-        self.game_state.play_action(action)
-        self._after_move()
+        self._s.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
@@ -157,20 +176,19 @@ class HoyitoState(pyspiel.State):
             return f"action {action}"
 
     def returns(self) -> list[float]:
-        if not self.game_state.is_over():
-            return [0.0, 0.0]
-        south, north = self.game_state.captured
-        if self._returns_kind == "margin":
-            return [float(south - north), float(north - south)]
-        winner = self.game_state.winner()
-        if winner == "south":
-            return [1.0, -1.0]
-        if winner == "north":
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        return self._s.returns()
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        # OpenSpiel's own (C++) checks the player: a player outside 0..1
+        # goes there for its error.
+        if player is None:
+            player = self._s.current_player()
+        if player.__class__ is int and 0 <= player < 2:
+            return self._s.observation()
+        return pyspiel.State.observation_tensor(self, player)
 
     def __str__(self) -> str:
-        return self.game_state.notation()
+        return self._s.game.notation()
 
 
 class HoyitoObserver:
@@ -209,7 +227,7 @@ class RolloutEvaluator:
         if not isinstance(state, HoyitoState):
             raise TypeError(f"RolloutEvaluator evaluates python_hoyito states, not {type(state).__name__}")
         seed = int(self._rng.integers(2**63))
-        return state.game_state.rollouts(self.n_rollouts, seed, state._returns_kind)
+        return state._s.game.rollouts(self.n_rollouts, seed, state._s.returns_kind)
 
     def prior(self, state: HoyitoState) -> list[tuple[int, float]]:
         legal = state.legal_actions(state.current_player())

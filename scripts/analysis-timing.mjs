@@ -63,8 +63,8 @@ try {
           a = await call(`${server.url}/api/games/${game.id}/analysis?from=0`, 'GET');
         }
         const s = (performance.now() - started) / 1000;
-        const marks = a.plies.map((p) => p.played?.mark ?? null);
-        const best = a.plies.map((p) => p.best);
+        const marks = a.steps.map((p) => p.played?.mark ?? null);
+        const best = a.steps.map((p) => p.best);
         first ??= { marks, best };
         const same = (xs, ys) => `${xs.filter((x, i) => x === ys[i]).length}/${xs.length}`;
         console.log(`| ${variant} | ${file} | ${game.game.seq} | ${budget === 'auto' ? `auto (${a.movetime_ms})` : budget} | ${s.toFixed(2)} | ${Math.round((s * 1000) / a.total)} | ${same(marks, first.marks)} | ${same(best, first.best)} |`);

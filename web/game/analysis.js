@@ -51,18 +51,18 @@ function load(G) {
 /** Whether the analysis is of the game as it stands. */
 const fresh = (A, v) => !!A.view && A.view.epoch === v.epoch && A.view.seq === v.seq;
 
-/** Asks for the plies not received yet until the analysis is done. */
+/** Asks for the steps not received yet until the analysis is done. */
 function poll(G) {
   const { A } = G;
   clearTimeout(A.timer);
   A.timer = setTimeout(async () => {
     if (A.closed || !A.view) return;
     try {
-      const got = await api('GET', `/api/games/${G.S.id}/analysis?from=${A.view.plies.length}`);
+      const got = await api('GET', `/api/games/${G.S.id}/analysis?from=${A.view.steps.length}`);
       if (A.closed) return;
-      if (got.id !== A.view.id) A.view = { ...got, plies: [] };
-      const plies = A.view.plies.concat(got.plies.filter((p) => p.ply >= A.view.plies.length));
-      A.view = { ...got, plies };
+      if (got.id !== A.view.id) A.view = { ...got, steps: [] };
+      const steps = A.view.steps.concat(got.steps.filter((p) => p.seq >= A.view.steps.length));
+      A.view = { ...got, steps };
       G.render();
     } catch (err) {
       if (err.status === 404) return;
@@ -148,7 +148,7 @@ export function drawAnalysis(G) {
   const offer = !view && analysable;
   const frames = buildFrames(v);
   const k = Math.min(shownFrame(S), frames.length - 1);
-  const ply = view ? view.plies[k] : null;
+  const at = view ? view.steps[k] : null;
   if (!view && !offer) {
     box.replaceChildren();
     drawMarks(G, null);
@@ -161,49 +161,49 @@ export function drawAnalysis(G) {
   } else {
     inner = html`${view.status !== 'done' ? html`<p class="an-progress"><label for="an-progress">${t('an.progress', { done: view.done, total: view.total })}</label>
         <progress id="an-progress" max="${view.total}" value="${view.done}"></progress></p>` : ''}<div id="an-graph" class="an-graph"></div>
-      <p class="muted an-legend">${t('an.legend')}</p>${positionInfo(G, view, ply, k, frames)}${view.summary ? summaryTable(view) : ''}`;
+      <p class="muted an-legend">${t('an.legend')}</p>${positionInfo(G, view, at, k, frames)}${view.summary ? summaryTable(view) : ''}`;
   }
   setHtml(box, html`<section class="analysis card" aria-labelledby="an-title"><h2 id="an-title" tabindex="-1">${t('an.title')}</h2>${inner}</section>`);
   const on = (id, f) => { const b = G.$(id); if (b) b.addEventListener('click', f); };
   on('an-start', () => start(G));
   on('an-line', () => { A.line = { k, i: 0 }; G.render(); });
   on('an-line-prev', () => { if (A.line.i > 0) { A.line.i -= 1; G.render(); } });
-  on('an-line-next', () => { if (A.line.i < ply.line.length - 1) { A.line.i += 1; G.render(); } });
+  on('an-line-next', () => { if (A.line.i < at.line.length - 1) { A.line.i += 1; G.render(); } });
   on('an-line-close', () => { A.line = null; G.render(); });
   on('an-play-engine', () => playFrom(G, k, 'engine'));
   on('an-play-hotseat', () => playFrom(G, k, 'hotseat'));
-  if (view) drawGraph(G.$('an-graph'), view.plies, view.total, k, (j) => jump(G, j));
+  if (view) drawGraph(G.$('an-graph'), view.steps, view.total, k, (j) => jump(G, j));
   if (focusedId && G.$(focusedId)) G.$(focusedId).focus();
   drawMarks(G, view);
-  drawBoard(G, view, ply, k, frames);
+  drawBoard(G, view, at, k, frames);
 }
 
 /** The evaluation, the move that led here with its mark, the best move, the line. */
-function positionInfo(G, view, ply, k, frames) {
-  if (!ply) return html`<p class="muted">${t('an.graph_pending', { ply: k })}</p>`;
-  const evalLine = html`<p class="an-eval">${t('an.eval', { eval: formatEval(ply.eval, false) })}
-    <span class="an-exact">(${ply.exact ? t('an.exact') : t('an.estimate')})</span></p>`;
-  const m = ply.played;
+function positionInfo(G, view, at, k, frames) {
+  if (!at) return html`<p class="muted">${t('an.graph_pending', { seq: k })}</p>`;
+  const evalLine = html`<p class="an-eval">${t('an.eval', { eval: formatEval(at.eval, false) })}
+    <span class="an-exact">(${at.exact ? t('an.exact') : t('an.estimate')})</span></p>`;
+  const m = at.played;
   let played = '';
   if (m) {
     const lost = m.mark === 'best' ? '' : ` — ${t('an.lost', { n: m.loss, best: m.best, score: formatEval(m.best_score, false) })}`;
-    played = html`<p class="an-played">${t('an.played', { ply: k, side: sideName(m.side), move: m.token })}:
+    played = html`<p class="an-played">${t('an.played', { seq: k, side: sideName(m.side), move: m.token })}:
       <span class="mark m-${m.mark}">${MARK_SYMBOL[m.mark]} ${markLabel(m.mark)}</span>${lost}</p>`;
   }
   const A = G.A;
   let rest;
-  if (A.line && A.line.k === k && ply.line.length) {
-    const s = ply.line[A.line.i];
+  if (A.line && A.line.k === k && at.line.length) {
+    const s = at.line[A.line.i];
     rest = html`<div class="an-line" role="group" aria-label="${t('an.line')}">
-      <p id="an-line-text" aria-live="polite">${t('an.line_step', { i: A.line.i + 1, n: ply.line.length, side: sideName(s.side), move: s.token })}</p>
+      <p id="an-line-text" aria-live="polite">${t('an.line_step', { i: A.line.i + 1, n: at.line.length, side: sideName(s.side), move: s.token })}</p>
       <button type="button" id="an-line-prev" aria-label="${t('an.line_prev')}"${A.line.i === 0 ? html` disabled` : ''}>◀</button>
-      <button type="button" id="an-line-next" aria-label="${t('an.line_next')}"${A.line.i >= ply.line.length - 1 ? html` disabled` : ''}>▶</button>
+      <button type="button" id="an-line-next" aria-label="${t('an.line_next')}"${A.line.i >= at.line.length - 1 ? html` disabled` : ''}>▶</button>
       <button type="button" id="an-line-close">${t('an.line_close')}</button></div>`;
-  } else if (ply.best) {
-    const arrow = arrowOf(ply.best_dir);
+  } else if (at.best) {
+    const arrow = arrowOf(at.best_dir);
     const toMove = frames[k].toMove;
-    rest = html`<p class="an-best">${t('an.best', { side: sideName(ply.to_move), move: ply.best })}
-      <span aria-hidden="true">${arrow}</span> · ${t('an.pv')}: ${ply.pv.join(' ')}</p>
+    rest = html`<p class="an-best">${t('an.best', { side: sideName(at.to_move), move: at.best })}
+      <span aria-hidden="true">${arrow}</span> · ${t('an.pv')}: ${at.pv.join(' ')}</p>
       <div class="an-actions"><button type="button" id="an-line">${t('an.line')}</button>${toMove ? html`<button type="button" id="an-play-engine">${t('an.play_engine')}</button>
         <button type="button" id="an-play-hotseat">${t('an.play_hotseat')}</button>` : ''}</div>`;
   } else {
@@ -230,7 +230,7 @@ function drawMarks(G, view) {
   list.classList.toggle('analysed', !!view);
   for (const b of list.querySelectorAll('button[data-frame]')) {
     b.querySelector('.an-mark')?.remove();
-    const p = view && view.plies[Number(b.dataset.frame)];
+    const p = view && view.steps[Number(b.dataset.frame)];
     const m = p && p.played;
     if (!m) continue;
     const span = document.createElement('span');
@@ -242,20 +242,20 @@ function drawMarks(G, view) {
 }
 
 /** The best move of the position shown, marked on the board; or the line's position. */
-function drawBoard(G, view, ply, k, frames) {
+function drawBoard(G, view, at, k, frames) {
   const { S, A } = G;
   if (!S.board || S.animating) return;
   S.board.clearMarks('best-move');
   for (const a of S.board.svg.querySelectorAll('.best-arrow')) a.remove();
-  if (!view || !ply) return;
-  if (A.line && A.line.k === k && ply.line[A.line.i]) {
-    const s = ply.line[A.line.i];
+  if (!view || !at) return;
+  if (A.line && A.line.k === k && at.line[A.line.i]) {
+    const s = at.line[A.line.i];
     S.board.render({ board: s.board, closed: frames[k].closed, captured: s.captured, legal: new Set(), last: { from: s.holes || [], captured: [] } });
     return;
   }
-  if (!ply.best || !ply.to_move) return;
-  const holes = ply.best_holes || [];
-  const arrow = arrowOf(ply.best_dir);
+  if (!at.best || !at.to_move) return;
+  const holes = at.best_holes || [];
+  const arrow = arrowOf(at.best_dir);
   for (const i of holes) {
     const h = S.board.holes[i];
     if (!h) continue;

@@ -1,7 +1,7 @@
 // The evaluation graph of an analysed game: the expected final margin for
-// South after each ply as an SVG line (no chart library), exact values as
+// South after each step as an SVG line (no chart library), exact values as
 // filled squares, estimates as dots. A click or touch picks the nearest
-// ply; with the keyboard it is a slider (arrows, Home, End).
+// step; with the keyboard it is a slider (arrows, Home, End).
 
 import { t } from '../i18n.js';
 
@@ -23,20 +23,20 @@ export function formatEval(v, exact) {
   return exact ? `=${s}` : s;
 }
 
-/** What a screen reader hears for ply `p` of the graph. */
-export function plyText(p, total) {
+/** What a screen reader hears for point `p` (a step's analysis) of the graph. */
+export function stepText(p, total) {
   return t('an.graph_point', {
-    ply: p.ply, total: total - 1, eval: formatEval(p.eval, false),
+    seq: p.seq, total: total - 1, eval: formatEval(p.eval, false),
     exact: p.exact ? t('an.exact') : t('an.estimate'),
   });
 }
 
 /**
- * Draws the graph of `plies` (those analysed so far, of `total`) into
- * `box`, with ply `current` marked; `onPick(ply)` is called when a point
+ * Draws the graph of `steps` (the steps analysed so far, of `total`) into
+ * `box`, with step `current` marked; `onPick(seq)` is called when a point
  * is chosen. Returns the SVG.
  */
-export function drawGraph(box, plies, total, current, onPick) {
+export function drawGraph(box, steps, total, current, onPick) {
   const old = box.querySelector('svg.eval-graph');
   const hadFocus = old && document.activeElement === old;
   const svg = el('svg', {
@@ -44,27 +44,27 @@ export function drawGraph(box, plies, total, current, onPick) {
     'aria-label': t('an.graph'), 'aria-valuemin': '0', 'aria-valuemax': String(Math.max(0, total - 1)),
     'aria-valuenow': String(current), 'aria-orientation': 'horizontal', preserveAspectRatio: 'none',
   });
-  const cur = plies[current];
-  svg.setAttribute('aria-valuetext', cur ? plyText(cur, total) : t('an.graph_pending', { ply: current }));
-  const span = Math.max(4, ...plies.map((p) => Math.abs(p.eval)));
+  const cur = steps[current];
+  svg.setAttribute('aria-valuetext', cur ? stepText(cur, total) : t('an.graph_pending', { seq: current }));
+  const span = Math.max(4, ...steps.map((p) => Math.abs(p.eval)));
   const x = (k) => PAD + (k * (W - 2 * PAD)) / Math.max(1, total - 1);
   const y = (v) => H / 2 - (v * (H / 2 - PAD)) / span;
   el('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'south-ahead' }, svg);
   el('rect', { x: 0, y: H / 2, width: W, height: H / 2, class: 'north-ahead' }, svg);
   el('line', { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: 'zero' }, svg);
-  if (plies.length) {
-    const pts = plies.map((p) => `${x(p.ply).toFixed(1)},${y(p.eval).toFixed(1)}`).join(' ');
-    el('polygon', { points: `${x(0)},${H / 2} ${pts} ${x(plies[plies.length - 1].ply).toFixed(1)},${H / 2}`, class: 'area' }, svg);
+  if (steps.length) {
+    const pts = steps.map((p) => `${x(p.seq).toFixed(1)},${y(p.eval).toFixed(1)}`).join(' ');
+    el('polygon', { points: `${x(0)},${H / 2} ${pts} ${x(steps[steps.length - 1].seq).toFixed(1)},${H / 2}`, class: 'area' }, svg);
     el('polyline', { points: pts, class: 'curve' }, svg);
   }
   el('line', { x1: x(current), x2: x(current), y1: 0, y2: H, class: 'cursor' }, svg);
-  for (const p of plies) {
-    const cx = x(p.ply);
+  for (const p of steps) {
+    const cx = x(p.seq);
     const cy = y(p.eval);
     const mark = p.played ? p.played.mark : null;
-    const cls = `pt${p.exact ? ' exact' : ''}${mark ? ` m-${mark}` : ''}${p.ply === current ? ' current' : ''}`;
-    if (p.exact) el('rect', { x: cx - 4, y: cy - 4, width: 8, height: 8, class: cls, 'data-ply': p.ply }, svg);
-    else el('circle', { cx, cy, r: 3.5, class: cls, 'data-ply': p.ply }, svg);
+    const cls = `pt${p.exact ? ' exact' : ''}${mark ? ` m-${mark}` : ''}${p.seq === current ? ' current' : ''}`;
+    if (p.exact) el('rect', { x: cx - 4, y: cy - 4, width: 8, height: 8, class: cls, 'data-seq': p.seq }, svg);
+    else el('circle', { cx, cy, r: 3.5, class: cls, 'data-seq': p.seq }, svg);
   }
   const pick = (clientX) => {
     const r = svg.getBoundingClientRect();

@@ -61,7 +61,7 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
   await page.waitForSelector('.an-summary table', { timeout: 120000 });
   assert.equal(await page.locator('#an-progress').count(), 0, 'no progress bar once done');
 
-  // The graph has a point per ply; the list of moves a mark (with its word) per move.
+  // The graph has a point per step; the list of moves a mark (with its word) per move.
   assert.equal(await page.locator('svg.eval-graph .pt').count(), total);
   const moves = game.history.filter((s) => s.kind === 'move').length;
   assert.equal(await page.locator('#moves .an-mark').count(), moves);
@@ -74,9 +74,9 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
   assert.equal(counted, moves);
   const stored = await api('GET', `/api/games/${id}/analysis`);
   assert.equal(stored.status, 'done');
-  assert.equal(stored.plies.length, total);
+  assert.equal(stored.steps.length, total);
 
-  // A click on the graph jumps to that ply; the keys move along it.
+  // A click on the graph jumps to that step; the keys move along it.
   await page.locator('svg.eval-graph').scrollIntoViewIfNeeded();
   const box = await page.locator('svg.eval-graph').boundingBox();
   const pad = (8 / 600) * box.width;
@@ -91,20 +91,20 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
   assert.equal(await currentFrame(page), target);
 
   // The best move of the position shown is marked on the board and named.
-  const ply = stored.plies[target];
-  assert.ok(ply.best, 'the position has a best move');
+  const at = stored.steps[target];
+  assert.ok(at.best, 'the position has a best move');
   assert.ok(await page.locator('.hole.best-move').count() >= 1);
-  assert.match(await page.textContent('.an-best'), new RegExp(`Best move: (South|North) ${ply.best}`));
+  assert.match(await page.textContent('.an-best'), new RegExp(`Best move: (South|North) ${at.best}`));
   assert.match(await page.getAttribute('.hole.best-move', 'aria-label'), /best move/);
 
   // Its line, step by step.
   await page.click('#an-line');
-  assert.match(await page.textContent('#an-line-text'), new RegExp(`Line, move 1 of ${ply.line.length}: (South|North) ${ply.line[0].token}`));
+  assert.match(await page.textContent('#an-line-text'), new RegExp(`Line, move 1 of ${at.line.length}: (South|North) ${at.line[0].token}`));
   const counts = await page.$$eval('.hole-text .count', (els) => els.map((e) => Number(e.textContent)));
-  assert.deepEqual(counts, ply.line[0].board);
-  if (ply.line.length > 1) {
+  assert.deepEqual(counts, at.line[0].board);
+  if (at.line.length > 1) {
     await page.click('#an-line-next');
-    assert.match(await page.textContent('#an-line-text'), new RegExp(`Line, move 2 of ${ply.line.length}`));
+    assert.match(await page.textContent('#an-line-text'), new RegExp(`Line, move 2 of ${at.line.length}`));
   }
   await page.click('#an-line-close');
   assert.equal(await page.locator('#an-line-text').count(), 0);

@@ -122,12 +122,12 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
 
     let done = wait_done(&api, &id).await;
     assert_eq!(done["id"], first.1["id"]);
-    let plies = done["plies"].as_array().unwrap();
-    assert_eq!(plies.len() as u64, seq + 1);
+    let steps = done["steps"].as_array().unwrap();
+    assert_eq!(steps.len() as u64, seq + 1);
     assert_eq!(done["done"], seq + 1);
     let mut marked = 0;
-    for (k, p) in plies.iter().enumerate() {
-        assert_eq!(p["ply"], k);
+    for (k, p) in steps.iter().enumerate() {
+        assert_eq!(p["seq"], k);
         assert!(p["eval"].is_i64(), "{p}");
         if p["to_move"].is_null() {
             assert_eq!(p["exact"], true, "the final position is exact: {p}");
@@ -167,10 +167,10 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
         done["thresholds"],
         json!({ "inaccuracy": 1, "mistake": 3, "blunder": 6 })
     );
-    // Only the plies asked for.
+    // Only the steps asked for.
     let (_, tail) = api.get(&format!("{path}?from=3")).await;
     assert_eq!(tail["from"], 3);
-    assert_eq!(tail["plies"][0]["ply"], 3);
+    assert_eq!(tail["steps"][0]["seq"], 3);
 
     // A later request gets the stored analysis at once: the same run.
     let (status, again) = api.post(&path, None, body).await;
@@ -191,7 +191,7 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
         text.contains("[Annotator \"hoyito analysis, 40 ms per position\"]"),
         "{text}"
     );
-    let first_move = &plies[1]["played"];
+    let first_move = &steps[1]["played"];
     let line = format!(
         "1. {} {{{}}}",
         first_move["token"].as_str().unwrap(),
@@ -262,7 +262,7 @@ async fn an_address_has_one_analysis_running_at_a_time() {
     api.stop().await;
 }
 
-/// A match: round starts and a resignation are plies without a played
+/// A match: round starts and a resignation are steps without a played
 /// move; the record's comments follow the moves of each round.
 #[tokio::test]
 async fn a_resigned_match_is_analysed_round_by_round() {
@@ -299,20 +299,20 @@ async fn a_resigned_match_is_analysed_round_by_round() {
     let (status, v) = api.post(&path, None, json!({ "movetime_ms": 20 })).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{v}");
     let done = wait_done(&api, &id).await;
-    let plies = done["plies"].as_array().unwrap();
-    assert_eq!(plies.len(), history.len() + 1);
-    for (step, ply) in history.iter().zip(&plies[1..]) {
-        assert_eq!(ply["played"].is_null(), step["kind"] != "move", "{step} {ply}");
+    let steps = done["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), history.len() + 1);
+    for (step, a) in history.iter().zip(&steps[1..]) {
+        assert_eq!(a["played"].is_null(), step["kind"] != "move", "{step} {a}");
         if step["kind"] == "move" {
-            assert_eq!(ply["played"]["token"], step["token"]);
-            assert_eq!(ply["played"]["side"], step["side"]);
+            assert_eq!(a["played"]["token"], step["token"]);
+            assert_eq!(a["played"]["side"], step["side"]);
         }
     }
     // The round's start is a fresh position: the end of round 1 is over, the
     // start of round 2 is not.
     let round = history.iter().position(|s| s["kind"] == "round").unwrap() + 1;
-    assert!(plies[round - 1]["to_move"].is_null());
-    assert!(!plies[round]["to_move"].is_null());
+    assert!(steps[round - 1]["to_move"].is_null());
+    assert!(!steps[round]["to_move"].is_null());
     // The record: the first round's and the second round's moves are commented.
     let text = api
         .http
@@ -327,7 +327,7 @@ async fn a_resigned_match_is_analysed_round_by_round() {
         .split("[Round \"2\"]")
         .nth(1)
         .unwrap_or_else(|| panic!("{text}"));
-    let last_move = &plies[history.len() - 1]["played"];
+    let last_move = &steps[history.len() - 1]["played"];
     let line = format!(
         "1. {} {{{}}}",
         last_move["token"].as_str().unwrap(),

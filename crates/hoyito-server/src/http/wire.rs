@@ -286,7 +286,7 @@ pub struct AnalysisRequest {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalysisQuery {
-    /// Send the plies from this one on (those before were received already).
+    /// Send the steps from this one on (those before were received already).
     #[serde(default)]
     pub from: Option<usize>,
 }

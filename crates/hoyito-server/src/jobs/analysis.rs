@@ -21,7 +21,7 @@ use hoyito_room::MoveHoles;
 
 use crate::error::ApiError;
 use crate::room::analysis::{
-    AnalysisView, LineStep, MoveScore, PlayedMove, PlyAnalysis, SideSummary, Thresholds, MAX_LINE,
+    AnalysisView, LineStep, MoveScore, PlayedMove, SideSummary, StepAnalysis, Thresholds, MAX_LINE,
 };
 use crate::room::live::LiveGame;
 use crate::state::analyses::{IpGuard, Job};
@@ -98,14 +98,14 @@ fn frames(g: &LiveGame) -> Vec<Frame> {
     out
 }
 
-/// The analysis of ply `ply`, from its review and the review of the
+/// The analysis of step `seq`, from its review and the review of the
 /// position before it.
-fn ply_analysis(
-    ply: usize,
+fn step_analysis(
+    seq: usize,
     frame: &Frame,
     r: &PositionReview,
     before: Option<(&Frame, &PositionReview)>,
-) -> PlyAnalysis {
+) -> StepAnalysis {
     let pos = frame.game.position();
     let (eval, exact) = review::margin_for_south(pos, r);
     let best = r.best();
@@ -128,8 +128,8 @@ fn ply_analysis(
         }
         _ => None,
     };
-    PlyAnalysis {
-        ply,
+    StepAnalysis {
+        seq,
         to_move: (!pos.is_over()).then(|| pos.to_move()),
         eval,
         exact,
@@ -180,10 +180,10 @@ fn line(pos: &Position, pv: &[Move]) -> Vec<LineStep> {
     out
 }
 
-/// Each side's totals over the plies.
-fn summary(plies: &[PlyAnalysis]) -> HashMap<String, SideSummary> {
+/// Each side's totals over the steps.
+fn summary(steps: &[StepAnalysis]) -> HashMap<String, SideSummary> {
     let mut stats = [SideStats::default(); 2];
-    for m in plies.iter().filter_map(|p| p.played.as_ref()) {
+    for m in steps.iter().filter_map(|p| p.played.as_ref()) {
         stats[usize::from(m.side == Side::North)].add(m.loss);
     }
     [("south", stats[0]), ("north", stats[1])]
@@ -211,17 +211,17 @@ pub(crate) async fn stored(st: &AppState, id: &str) -> Result<Option<AnalysisVie
         .map_err(|e| ApiError::internal(format!("stored analysis of {id} is corrupt: {e}")))
 }
 
-/// The analysis of game `id` running or stored (any steps), from ply `from`.
+/// The analysis of game `id` running or stored (any steps), from step `from`.
 pub(crate) async fn current(st: &AppState, id: &str, from: usize) -> Result<Option<AnalysisView>, ApiError> {
     if let Some(job) = st.analyses.job(id) {
-        return Ok(Some(job.view().plies_from(from)));
+        return Ok(Some(job.view().steps_from(from)));
     }
-    Ok(stored(st, id).await?.map(|v| v.plies_from(from)))
+    Ok(stored(st, id).await?.map(|v| v.steps_from(from)))
 }
 
 /// Starts the analysis of game `id` for client `ip`, or joins the one
 /// running, or answers the one stored for the game as it stands. Returns
-/// whether it is done, and the view (all plies).
+/// whether it is done, and the view (all steps).
 pub(crate) async fn start(
     st: &Arc<AppState>,
     id: &str,
@@ -298,7 +298,7 @@ pub(crate) async fn start(
         total: frames.len(),
         done: 0,
         from: 0,
-        plies: Vec::new(),
+        steps: Vec::new(),
         summary: None,
         thresholds: thresholds(),
     };
@@ -320,7 +320,7 @@ pub fn auto_movetime_ms(positions: usize) -> u64 {
 }
 
 /// Reviews every frame, one blocking task per position (each waiting for a
-/// worker), publishing each ply as it comes, then stores the analysis.
+/// worker), publishing each step as it comes, then stores the analysis.
 async fn run(st: Arc<AppState>, id: String, job: Arc<Job>, frames: Vec<Frame>, guard: IpGuard) {
     let _guard = guard;
     let (movetime, rules) = {
@@ -367,15 +367,15 @@ async fn run(st: Arc<AppState>, id: String, job: Arc<Job>, frames: Vec<Frame>, g
         };
         engine = Some(eng);
         let before = k.checked_sub(1).map(|b| (&frames[b], &reviews[b]));
-        let ply = ply_analysis(k, frame, &r, before);
+        let step = step_analysis(k, frame, &r, before);
         reviews.push(r);
         let mut v = job.view.lock().unwrap_or_else(|e| e.into_inner());
-        v.plies.push(ply);
-        v.done = v.plies.len();
+        v.steps.push(step);
+        v.done = v.steps.len();
     }
     let view = {
         let mut v = job.view.lock().unwrap_or_else(|e| e.into_inner());
-        v.summary = Some(summary(&v.plies));
+        v.summary = Some(summary(&v.steps));
         v.status = "done".into();
         v.clone()
     };

@@ -1,5 +1,5 @@
 //! An analysis of a game as the API sends (and the database stores) it:
-//! [`AnalysisView`], its plies and each side's summary. The analysis is
+//! [`AnalysisView`], its steps and each side's summary. The analysis is
 //! made by [`crate::jobs::analysis`].
 
 use std::collections::HashMap;
@@ -21,7 +21,7 @@ pub struct MoveScore {
     pub exact: bool,
 }
 
-/// The move that led to a ply, judged against the best move of the
+/// The move that led to a step's position, judged against the best move of the
 /// position it was played in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayedMove {
@@ -60,15 +60,17 @@ pub struct LineStep {
     pub captured: [u8; 2],
 }
 
-/// Longest best line sent with a ply.
+/// Longest best line sent with a step's analysis.
 pub const MAX_LINE: usize = 16;
 
-/// The analysis of one ply: the position after step `ply` of the game (0:
-/// the start).
+/// The analysis of one step: the position after step `seq` of the game
+/// (0: the start).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlyAnalysis {
-    /// The step after which this position stands (0: the start).
-    pub ply: usize,
+pub struct StepAnalysis {
+    /// The step after which this position stands (0: the start). Analyses
+    /// stored before the field had this name call it `ply`.
+    #[serde(alias = "ply")]
+    pub seq: usize,
     /// The side to move, `null` once the game (or round) is over.
     pub to_move: Option<Side>,
     /// The expected final margin for South, in seeds.
@@ -90,7 +92,7 @@ pub struct PlyAnalysis {
     pub line: Vec<LineStep>,
     /// Every legal move with its score, best first.
     pub moves: Vec<MoveScore>,
-    /// The move that led here, if step `ply` was a move.
+    /// The move that led here, if step `seq` was a move.
     pub played: Option<PlayedMove>,
 }
 
@@ -138,20 +140,22 @@ pub struct AnalysisView {
     pub status: String,
     /// The game's undo count and steps when the analysis started.
     pub epoch: u64,
-    /// Steps analysed: plies 0 to `seq`.
+    /// Steps analysed: 0 to `seq`.
     pub seq: u64,
     /// Engine time per position.
     pub movetime_ms: u64,
     /// When it started (ms since the epoch).
     pub created_ms: i64,
-    /// Plies in all (`seq + 1`).
+    /// Positions in all (`seq + 1`).
     pub total: usize,
-    /// Plies analysed so far.
+    /// Positions analysed so far.
     pub done: usize,
-    /// The first ply in `plies` (the `from` of the request).
+    /// The first step in `steps` (the `from` of the request).
     pub from: usize,
-    /// The plies analysed, from `from`.
-    pub plies: Vec<PlyAnalysis>,
+    /// The steps analysed, from `from`. Analyses stored before the field
+    /// had this name call it `plies`.
+    #[serde(alias = "plies")]
+    pub steps: Vec<StepAnalysis>,
     /// Each side's totals, once done.
     pub summary: Option<HashMap<String, SideSummary>>,
     /// The thresholds of the marks.
@@ -159,12 +163,12 @@ pub struct AnalysisView {
 }
 
 impl AnalysisView {
-    /// This view with only the plies from `from` on.
-    pub(crate) fn plies_from(&self, from: usize) -> AnalysisView {
-        let from = from.min(self.plies.len());
+    /// This view with only the steps from `from` on.
+    pub(crate) fn steps_from(&self, from: usize) -> AnalysisView {
+        let from = from.min(self.steps.len());
         AnalysisView {
             from,
-            plies: self.plies[from..].to_vec(),
+            steps: self.steps[from..].to_vec(),
             ..self.clone()
         }
     }
@@ -176,13 +180,67 @@ impl AnalysisView {
             match s.kind {
                 "round" => out.push(Vec::new()),
                 "move" => {
-                    let ply = self.plies.get(s.seq as usize);
-                    let comment = ply.and_then(|p| p.played.as_ref()).map(|m| m.comment.clone());
+                    let step = self.steps.get(s.seq as usize);
+                    let comment = step.and_then(|p| p.played.as_ref()).map(|m| m.comment.clone());
                     out.last_mut().expect("a round").push(comment);
                 }
                 _ => {}
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Analyses stored before the fields were named `steps` and `seq`
+    /// (`plies`, `ply`) still read; they are written with the new names.
+    #[test]
+    fn analyses_stored_with_the_old_field_names_still_read() {
+        let step = StepAnalysis {
+            seq: 3,
+            to_move: Some(Side::North),
+            eval: -2,
+            exact: false,
+            best: Some("4R".into()),
+            best_holes: vec![9],
+            best_dir: Some('R'),
+            pv: vec!["4R".into()],
+            line: Vec::new(),
+            moves: vec![MoveScore {
+                token: "4R".into(),
+                score: 2,
+                exact: false,
+            }],
+            played: None,
+        };
+        let view = AnalysisView {
+            id: "a1".into(),
+            status: "done".into(),
+            epoch: 0,
+            seq: 3,
+            movetime_ms: 40,
+            created_ms: 1,
+            total: 4,
+            done: 4,
+            from: 3,
+            steps: vec![step],
+            summary: None,
+            thresholds: Thresholds {
+                inaccuracy: 1,
+                mistake: 3,
+                blunder: 6,
+            },
+        };
+        let new = serde_json::to_string(&view).unwrap();
+        assert!(new.contains(r#""steps":[{"seq":3,"#), "{new}");
+        let old = new
+            .replace(r#""steps":"#, r#""plies":"#)
+            .replace(r#"{"seq":3,"#, r#"{"ply":3,"#);
+        assert_ne!(old, new);
+        assert_eq!(serde_json::from_str::<AnalysisView>(&old).unwrap(), view);
+        assert_eq!(serde_json::from_str::<AnalysisView>(&new).unwrap(), view);
     }
 }

@@ -41,7 +41,7 @@ pub(crate) async fn start(
 }
 
 /// `GET /api/games/{id}/analysis?from=k`: the analysis running or stored,
-/// with the plies from `k` on; 204 without a body if there is none (the
+/// with the steps from `k` on; 204 without a body if there is none (the
 /// game exists but was never analysed: nothing is wrong, so browsers log
 /// no error for a page that asks).
 pub(crate) async fn get(

@@ -3,7 +3,8 @@
 //! back, the watchers are told), declined, withdrawn by a move of either
 //! side, kept across a restart, and refused (engine and hot-seat games, a
 //! spectator, no request to answer, asked twice, nothing to take back, the
-//! game over) without anything stored.
+//! game over) without anything stored; in a timed game the clocks of the
+//! kept steps.
 
 use std::time::Duration;
 
@@ -418,5 +419,100 @@ async fn bad_takeback_requests_are_refused_and_change_nothing() {
         "{v}"
     );
     assert_eq!(stored(&db, &wid), (None, None, 0));
+    api.stop().await;
+}
+
+/// In a timed game an accepted takeback keeps the clocks of the kept steps:
+/// the side not to move has the time it had at the step the game goes back
+/// to, and the side to move's clock runs from that step (not from the
+/// takeback), as the stored step times say; a restart shows the same clock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_in_a_timed_game_keeps_the_clocks_of_the_kept_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let body = json!({
+        "mode": "online", "rules": { "variant": "II" }, "name": "Ana",
+        "clock": { "initial": 180, "increment": 2 },
+    });
+    let (id, south, created) = api.create(body).await;
+    let north = api.join_invited(&created, "Jean").await;
+    // Each view as it stood at each step count, then two moves of each side.
+    let mut views = vec![api.game(&id).await];
+    let mut turns = 0;
+    let mut last = "south".to_string();
+    while turns < 4 {
+        let g = views.last().unwrap().clone();
+        let side = g["state"]["to_move"].as_str().unwrap().to_string();
+        let token = if side == "south" { &south } else { &north };
+        let (status, v) = api.play(&id, token, &first_legal(&g)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let now = v["game"].clone();
+        assert_eq!(now["seq"].as_u64(), Some(views.len() as u64));
+        if now["state"]["to_move"] != side.as_str() {
+            turns += 1;
+        }
+        last = side;
+        views.push(now);
+    }
+    assert_eq!(last, "north", "the last move was North's");
+    assert_eq!(views.last().unwrap()["clock"]["running"], "south");
+    // The moves were played 30 s earlier than they were, as the store
+    // tells a restarted server: the clocks ran from then.
+    api.stop().await;
+    const AGO: i64 = 30_000;
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        "UPDATE moves SET at_ms = at_ms - ?2 WHERE game_id = ?1",
+        rusqlite::params![id, AGO],
+    )
+    .unwrap();
+    drop(conn);
+    let api = Api::start(Store::open(&db).unwrap()).await;
+
+    let (status, v) = takeback(&api, &id, Some(&south), "offer").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, v) = takeback(&api, &id, Some(&north), "accept").await;
+    assert_eq!(
+        (status, v["accepted"].as_bool()),
+        (StatusCode::OK, Some(true)),
+        "{v}"
+    );
+    let back = v["game"].clone();
+    let kept = back["seq"].as_u64().unwrap() as usize;
+    assert!(
+        kept + 2 <= views.len() - 1,
+        "South's move and North's reply taken back: {back}"
+    );
+    let then = &views[kept];
+    assert_eq!(back["state"], then["state"]);
+    assert_eq!(back["state"]["to_move"], "south");
+    let clock = |g: &Value| {
+        let c = &g["clock"];
+        (
+            c["running"].clone(),
+            c["deadline_ms"].as_i64(),
+            c["remaining_ms"][1].clone(),
+        )
+    };
+    let aged = |g: &Value| {
+        let (running, deadline, north) = clock(g);
+        (running, deadline.map(|d| d - AGO), north)
+    };
+    assert_eq!(back["clock"]["running"], "south", "{back}");
+    assert_eq!(
+        clock(&back),
+        aged(then),
+        "South's clock runs from the kept step, North has the time it had then"
+    );
+    api.stop().await;
+
+    let api = Api::start(Store::open(&db).unwrap()).await;
+    let g = api.game(&id).await;
+    assert_eq!(
+        (g["seq"].as_u64(), clock(&g)),
+        (Some(kept as u64), aged(then)),
+        "the same clock after a restart"
+    );
     api.stop().await;
 }

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 mod expiry;
 mod postgres;
+mod postgres_listen;
 mod postgres_schema;
 mod sqlite;
 mod sqlite_lists;

@@ -209,6 +209,38 @@ def openspiel_figures(args, results: dict[str, float]) -> None:
               f"a call, {plies * choice:.3f} s for that many plies")
 
 
+def puct_sims_per_s(variant: str, sims: int, batch: int, searches: int = 3) -> tuple[float, float]:
+    """Simulations a second of PuctSearch and the share of its time in the evaluator."""
+    in_eval = 0.0
+
+    def evaluator(obs, masks):
+        nonlocal in_eval
+        t = time.perf_counter()
+        out = masks.astype(np.float32), np.zeros(len(obs), np.float32)
+        in_eval += time.perf_counter() - t
+        return out
+
+    search = hoyito.PuctSearch(evaluator, simulations=sims, batch_size=batch)
+    g = hoyito.Game(variant, 6)
+    began = time.perf_counter()
+    for _ in range(searches):
+        search.search(g)
+    secs = time.perf_counter() - began
+    return searches * sims / secs, in_eval / secs
+
+
+def puct_figures(args, results: dict[str, float]) -> None:
+    for batch in (1, 16):
+        best, share = 0.0, 0.0
+        for _ in range(args.repeat):
+            rate, s = puct_sims_per_s(args.variant, args.puct_sims, batch)
+            if rate > best:
+                best, share = rate, s
+        results[f"puct_batch{batch}_sims_per_s"] = round(best)
+        print(f"5. PuctSearch({args.puct_sims} simulations, batch_size={batch}), numpy evaluator, "
+              f"Hoyito {args.variant} 2x6: {best:,.0f} simulations/s ({share:.0%} of it in the evaluator)")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--variant", default="II")
@@ -220,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--hoyito", help="the hoyito binary (default: cargo run --release -p hoyito-cli --)")
     p.add_argument("--json", action="store_true", help="print one JSON object at the end")
-    p.add_argument("--parts", default="1234", help="which figures to measure, e.g. 4 for OpenSpiel only")
+    p.add_argument("--puct-sims", type=int, default=4000, help="simulations of each PuctSearch search")
+    p.add_argument("--parts", default="12345", help="which figures to measure, e.g. 4 for OpenSpiel only")
     args = p.parse_args(argv)
     cmd = [args.hoyito] if args.hoyito else ["cargo", "run", "--release", "--quiet", "-p", "hoyito-cli", "--"]
 
@@ -236,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
         vector_figures(args, results)
     if "4" in args.parts:
         openspiel_figures(args, results)
+    if "5" in args.parts:
+        puct_figures(args, results)
     if args.json:
         print(json.dumps(results))
     return 0

@@ -4,6 +4,11 @@
 //! `KeyboardInterrupt`), the work is told to stop through its flag and the
 //! exception is raised once the work has returned, so nothing it was
 //! writing is left half done.
+//!
+//! Loops that must come back to Python between short steps (the chunks of
+//! `random_playouts`, the batches of `PuctSearch`, whose evaluator is a
+//! Python callable run on the calling thread) release the GIL for each
+//! step and check the signals between steps instead.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

@@ -4,9 +4,11 @@
 //! built by maturin: thin PyO3 classes over [`hoyito_core`] (games,
 //! matches, notation, records, the JSON state), [`hoyito_engine`]
 //! (analysis, engine moves) and [`hoyito_tablebase`] (probes), plus the
-//! Rust loops researchers need from Python: random playouts and a batched
-//! game for vectorised reinforcement learning. No rule is implemented here:
-//! every move, legality check and ending goes through `hoyito-core`.
+//! Rust loops researchers need from Python: random playouts, a batched
+//! game for vectorised reinforcement learning and an AlphaZero-style tree
+//! search (PUCT) whose leaves a Python callable evaluates. No rule is
+//! implemented here: every move, legality check and ending goes through
+//! `hoyito-core`.
 //!
 //! Every Rust error becomes a Python exception derived from `ValueError`
 //! (see [`errors`]); nothing panics on user input.
@@ -24,6 +26,7 @@ pub mod errors;
 mod game;
 mod interrupt;
 mod matchplay;
+mod puct;
 mod rollout;
 mod rules;
 mod spiel;
@@ -45,6 +48,7 @@ fn _hoyito(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PyTablebase>()?;
     m.add_class::<vector::PyVectorGame>()?;
     m.add_class::<spiel::PySpielState>()?;
+    m.add_class::<puct::PyPuctSearch>()?;
     m.add_function(wrap_pyfunction!(vector::random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(rules::rules_dict, m)?)?;
     m.add_function(wrap_pyfunction!(rules::rules_options, m)?)?;

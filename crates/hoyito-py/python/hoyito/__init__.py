@@ -10,6 +10,8 @@ The rules, the engine and the tablebases are the project's Rust crates
   searching with the GIL released; :class:`Tablebase` -- exact endgames;
 - :func:`random_playouts`, :class:`VectorGame` -- Rust loops for
   throughput and vectorised reinforcement learning;
+- :class:`PuctSearch` -- AlphaZero-style tree search (PUCT) in Rust whose
+  leaves a Python evaluator (a policy/value network) scores in batches;
 - ``hoyito.pettingzoo.env(**rules)`` (PettingZoo AEC),
   ``hoyito.gymnasium.HoyitoEnv`` (Gymnasium, ``hoyito/Hoyito-v0``),
   ``import hoyito.openspiel`` (OpenSpiel game ``python_hoyito``).
@@ -28,6 +30,7 @@ from ._hoyito import (
     IllegalMove,
     Match,
     NotationError,
+    PuctSearch,
     RulesError,
     Tablebase,
     TablebaseError,
@@ -52,6 +55,7 @@ __all__ = [
     "IllegalMove",
     "Match",
     "NotationError",
+    "PuctSearch",
     "RULES_OPTIONS",
     "RulesError",
     "Tablebase",

@@ -1,7 +1,7 @@
 """Type stubs of the native module (built from crates/hoyito-py/src)."""
 
 from os import PathLike
-from typing import Any, Optional, TypeVar, Union
+from typing import Any, Callable, Optional, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -223,6 +223,45 @@ class SpielState:
     def returns(self) -> list[float]: ...
     def observation(self) -> list[float]: ...
     def copy(self) -> SpielState: ...
+
+# evaluator(observations (k, observation_size) float32, masks (k, num_actions) int8[, games])
+#   -> (priors (k, num_actions), values (k,))
+Evaluator = Callable[..., tuple[npt.ArrayLike, npt.ArrayLike]]
+
+class PuctSearch:
+    """AlphaZero-style tree search (PUCT) in Rust; a Python callable evaluates the leaves in batches."""
+
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        simulations: int = 200,
+        c_puct: float = 1.25,
+        batch_size: int = 8,
+        dirichlet_alpha: Optional[float] = None,
+        dirichlet_fraction: float = 0.25,
+        seed: Optional[int] = None,
+        pass_games: bool = False,
+    ) -> None: ...
+    @property
+    def evaluator(self) -> Evaluator: ...
+    @property
+    def simulations(self) -> int: ...
+    @property
+    def c_puct(self) -> float: ...
+    @property
+    def batch_size(self) -> int: ...
+    @property
+    def dirichlet_alpha(self) -> Optional[float]: ...
+    @property
+    def dirichlet_fraction(self) -> float: ...
+    @property
+    def seed(self) -> Optional[int]: ...
+    @property
+    def pass_games(self) -> bool: ...
+    def search(self, game: Union[Game, Match], temperature: float = 1.0) -> dict[str, Any]:
+        """visits, policy, prior, q (np arrays over the actions); value, action, move, to_move,
+        simulations, evaluations, batches."""
+        ...
 
 def random_playouts(n: int, seed: int = 1, **rules: Any) -> dict[str, Any]: ...
 def rules_dict(**rules: Any) -> dict[str, Any]: ...

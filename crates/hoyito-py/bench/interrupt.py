@@ -3,7 +3,7 @@
     python crates/hoyito-py/bench/interrupt.py [--repeat 5]
 
 For each long call (analyze, best_move, Engine.search, an MCTS analysis,
-Tablebase.build of 2x6 Hoyito II to 40 seeds), a thread sends this process
+a PuctSearch with a NumPy evaluator, Tablebase.build of 2x6 Hoyito II to 40 seeds), a thread sends this process
 SIGINT once the call has used 0.3 s of CPU; the figure is the time from the
 signal to the KeyboardInterrupt in the caller (the worst of --repeat runs).
 """
@@ -17,6 +17,8 @@ import signal
 import tempfile
 import threading
 import time
+
+import numpy as np
 
 import hoyito
 
@@ -49,6 +51,11 @@ def main() -> None:
         "Game.best_move(time=86400)": lambda: g.best_move(time=86400),
         "Engine().search(time=86400)": lambda: hoyito.Engine().search(g, time=86400),
         "Engine(engine='mcts').analyze(time=86400)": lambda: hoyito.Engine(engine="mcts").analyze(g, time=86400),
+        "PuctSearch(simulations=2**24).search": lambda: hoyito.PuctSearch(
+            lambda obs, masks: (masks.astype(np.float32), np.zeros(len(obs), np.float32)),
+            simulations=2**24,
+            batch_size=16,
+        ).search(g),
     }
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(f"# seconds from SIGINT to KeyboardInterrupt, worst of {args.repeat}")

@@ -5,7 +5,6 @@ import copy
 import pickle
 import random
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -369,16 +368,13 @@ def test_search_releases_the_gil():
     rng = random.Random(0)
     t.start()
     plies_during = 0
-    began = time.perf_counter()
     while not done.is_set():
         h = Game("II")
         while not h.is_over() and not done.is_set():
             h.play(rng.choice(h.legal_moves()))
             plies_during += 1
     t.join()
-    elapsed = time.perf_counter() - began
     assert result["a"]["best"] in g.legal_moves()
-    assert elapsed >= 0.5
     # Holding the GIL for the search would allow at most a few switch
     # intervals (5 ms each) of play; hundreds of plies show it was released.
     assert plies_during > 500, plies_during

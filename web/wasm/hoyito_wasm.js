@@ -627,7 +627,7 @@ export class Room {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
-     * The room in one line: `{status, plies, result, score, to_move}`.
+     * The room in one line: `{status, seq, result, score, to_move}`.
      * @returns {any}
      */
     summary() {

@@ -1,5 +1,5 @@
 //! [`Room`]: a game or a match played step by step, with the checks of
-//! every step and the undo and takeback targets.
+//! every step; going back (undo, takeback) is in [`back`].
 //!
 //! Changing a room is two-phase where the caller stores a step between
 //! checking and applying it: [`Room::prepare`] plays a move once on a copy
@@ -19,6 +19,8 @@ use crate::mode::Mode;
 use crate::stop::Stop;
 use crate::view::{MoveEvent, MoveHoles, StepView, Summary};
 use crate::RoomError;
+
+mod back;
 
 /// The step token that starts the next round of a match.
 pub const NEXT_ROUND: &str = "next";
@@ -514,112 +516,6 @@ impl Room {
             holes: Vec::new(),
             dir: None,
         });
-    }
-
-    /// How many steps to keep to undo: in a game against the engine, back
-    /// to the human's last move in this round; in hot-seat, one move.
-    ///
-    /// # Errors
-    /// [`RoomError::UndoUnavailable`] in online games,
-    /// [`RoomError::NothingToUndo`], or the game is over.
-    pub fn undo_target(&self) -> Result<u64, RoomError> {
-        let human = match self.setup.mode {
-            Mode::Online => return Err(RoomError::UndoUnavailable),
-            Mode::Hotseat => None,
-            Mode::Engine => self.setup.engine_side.map(Side::other),
-        };
-        self.back_to(human)
-    }
-
-    /// How many steps to keep to take back `side`'s last move in an online
-    /// game (a takeback its opponent accepted): back to before that move
-    /// in this round, taking back any move made after it, with `side` to
-    /// move.
-    ///
-    /// # Errors
-    /// [`RoomError::TakebackUnavailable`] in a game that is not online,
-    /// [`RoomError::NothingToUndo`] with no move of `side`'s to take back
-    /// in this round, [`RoomError::RoundOver`] once the round was played to
-    /// its end, or the game (the match) is over.
-    pub fn takeback_target(&self, side: Side) -> Result<u64, RoomError> {
-        if self.setup.mode != Mode::Online {
-            return Err(RoomError::TakebackUnavailable);
-        }
-        self.check_not_stopped()?;
-        if self.position().is_over() {
-            // A result stands: a round or game played to its end.
-            return Err(if self.can_next_round() {
-                RoomError::RoundOver
-            } else {
-                RoomError::Over {
-                    what: if self.play.is_match() { "match" } else { "game" },
-                }
-            });
-        }
-        self.back_to(Some(side))
-    }
-
-    /// The steps to keep to go back in the current round: to before
-    /// `side`'s last move with `side` to move, or (without a side) one
-    /// step. What undo and takeback share.
-    fn back_to(&self, side: Option<Side>) -> Result<u64, RoomError> {
-        self.check_not_stopped()?;
-        if self.play.is_match() && self.play.is_over() {
-            return Err(RoomError::Over { what: "match" });
-        }
-        // Steps of the current round: after the last round start.
-        let first = self
-            .steps
-            .iter()
-            .rposition(|s| s.kind == "round")
-            .map_or(0, |i| i + 1);
-        let mut keep = self.steps.len();
-        let Some(side) = side else {
-            return if keep > first {
-                Ok(keep as u64 - 1)
-            } else {
-                Err(RoomError::NothingToUndo)
-            };
-        };
-        // Remove moves until one by `side` was removed and `side` is to move.
-        let mut removed = false;
-        while keep > first {
-            let s = &self.steps[keep - 1];
-            removed |= s.side == Some(side);
-            keep -= 1;
-            let to_move = if keep == first {
-                Some(self.round_start().to_move())
-            } else {
-                self.steps[keep - 1].to_move
-            };
-            if removed && to_move == Some(side) {
-                return Ok(keep as u64);
-            }
-        }
-        Err(RoomError::NothingToUndo)
-    }
-
-    fn round_start(&self) -> Position {
-        *self.play.rounds()[self.position().round() as usize - 1].start()
-    }
-
-    /// The room after an undo back to the first `keep` steps: their replay,
-    /// one undo more.
-    pub fn undone(&self, keep: u64) -> Room {
-        let mut room = self.kept(keep);
-        room.epoch += 1;
-        room
-    }
-
-    /// Goes back to the first `keep` steps at the same undo count (a step
-    /// that could not be stored).
-    pub fn rollback(&mut self, keep: u64) {
-        *self = self.kept(keep);
-    }
-
-    fn kept(&self, keep: u64) -> Room {
-        let keep = keep.min(self.seq());
-        Room::replay(self.setup.clone(), self.epoch, &self.step_tokens(keep)).expect("its own steps replay")
     }
 
     /// The list summary.

@@ -159,7 +159,7 @@ impl Room {
         to_js(&self.room.view())
     }
 
-    /// The room in one line: `{status, plies, result, score, to_move}`.
+    /// The room in one line: `{status, seq, result, score, to_move}`.
     pub fn summary(&self) -> JsValue {
         to_js(&self.room.summary())
     }

@@ -72,7 +72,7 @@ fn tablebase_dir_option() {
     let tb = hoyito_tablebase::Tablebase::build(rules, &dir, 8, Default::default(), |_| {}).unwrap();
     let pos = "1,0,3,0/0,2,0,2 s 20-4";
     let exact = tb
-        .final_margin(&Position::from_notation(rules, pos).unwrap())
+        .final_margin(&hoyito_core::Position::from_notation(rules, pos).unwrap())
         .unwrap();
     assert_eq!(exact, 8);
 

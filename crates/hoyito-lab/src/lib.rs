@@ -10,6 +10,7 @@
 //! ```text
 //! cargo run --release -p hoyito-lab --bin find_long_sowings -- [seed] [max_moves_tested] [games]
 //! cargo run --release -p hoyito-lab --bin longest_sowing -- <holes per row> <max seeds> [closed] [seeds per hole]
+//! cargo run --release -p hoyito-lab --bin optimal_moves -- --variant V --tables DIR [--holes N] [--positions N] [--levels 1-10] [--sample-level L] …
 //! cargo run --release -p hoyito-lab --bin probe_losses -- VARIANT PAIRS NODES OPP_LEVEL RANDOM_PLIES [SEED]
 //! cargo run --release -p hoyito-lab --bin search_matches -- [matches]
 //! cargo run --release -p hoyito-lab --bin search_no_moves -- [seed] [samples]
@@ -21,6 +22,10 @@
 //!   `docs/research/find-long-sowings.md`).
 //! - `longest_sowing`: the longest finite relay sowing of every board of
 //!   a small ring, exactly, by exhausting each seed layer.
+//! - `optimal_moves`: how often each engine level plays an optimal move
+//!   (by the tablebases) in positions where its own games enter the
+//!   tables; its pieces are the module [`optimal`], which
+//!   `tests/optimal_moves.rs` checks on 2×4 tables.
 //! - `probe_losses`: full-strength alpha-beta against a level from random
 //!   openings, printing every game it does not win with its scores.
 //! - `search_matches`: short random matches that show the match rules
@@ -32,3 +37,5 @@
 //! where its findings are.
 
 #![forbid(unsafe_code)]
+
+pub mod optimal;

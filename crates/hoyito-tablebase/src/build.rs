@@ -16,7 +16,8 @@ use crate::{layer_seeds, lean, stream, Layer, OnProgress, SweepStats, Tablebase,
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Solver {
     /// The graph solver when the layer's move graph fits in memory
-    /// (see [`graph_fits`]), else the compact solver if it fits, else the stream solver.
+    /// (see [`graph_fits`]), else the stream solver (faster than the
+    /// compact, disk and lean solvers, in less memory: docs/SOLUTIONS.md).
     #[default]
     Auto,
     /// [`solve::solve_layer`]: stores the layer's move graph (27–43 bytes per position).
@@ -36,9 +37,6 @@ pub enum Solver {
     /// solved); resumable after an interruption.
     Stream,
 }
-
-/// Bytes per position assumed for the compact cache when choosing a solver.
-pub const COMPACT_BYTES_PER_POSITION: u64 = 16;
 
 /// Bytes of memory per position of [`Solver::Disk`] (2 of state, 2 of
 /// exits, 1 edge count); [`Solver::Auto`] no longer chooses it, the stream
@@ -159,16 +157,12 @@ impl Tablebase {
     fn choose(&self, solver: Solver, positions: u64) -> Solver {
         match solver {
             Solver::Auto => {
-                let budget = graph_memory_budget();
-                if graph_fits(positions, budget) {
+                if graph_fits(positions, graph_memory_budget()) {
                     Solver::Graph
-                } else if positions <= MAX_LAYER_POSITIONS
-                    && positions.saturating_mul(COMPACT_BYTES_PER_POSITION) <= budget
-                {
-                    Solver::Compact
                 } else {
-                    // Faster than the disk and lean solvers in less memory
-                    // (docs/SOLUTIONS.md), and for layers of up to 2³⁹ positions.
+                    // Faster than the compact, disk and lean solvers in
+                    // less memory (docs/SOLUTIONS.md), and for layers of
+                    // up to 2³⁹ positions.
                     Solver::Stream
                 }
             }

@@ -57,8 +57,8 @@ use hoyito_core::{DirectionRule, Move, Position, Repetition, Rules};
 use rayon::prelude::*;
 
 pub use build::{
-    graph_fits, graph_memory_budget, BuildOptions, LayerReport, Solver, COMPACT_BYTES_PER_POSITION,
-    DISK_BYTES_PER_POSITION, GRAPH_BYTES_PER_POSITION,
+    graph_fits, graph_memory_budget, BuildOptions, LayerReport, Solver, DISK_BYTES_PER_POSITION,
+    GRAPH_BYTES_PER_POSITION,
 };
 pub use error::TablebaseError;
 use file::LayerFile;

@@ -54,7 +54,7 @@ struct BuildArgs {
     /// generated once and read back from a work file beside the tables
     /// (about 3 bytes plus 5 per move of disk while a layer is solved); after
     /// its first sweep it saves its state at most once a minute, and a
-    /// build killed or interrupted resumes the layer from there. `auto` takes graph or compact if it
+    /// build killed or interrupted resumes the layer from there. `auto` takes graph if it
     /// fits in half the available memory, else stream.
     #[arg(long, value_enum, default_value_t = SolverArg::Auto)]
     solver: SolverArg,

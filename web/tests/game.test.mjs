@@ -89,13 +89,53 @@ test('the status line says the computer is thinking, and not "Your move" while y
     await createGame(page, { mode: 'engine', variant: 'I', holes: '6', level: '10' });
     assert.equal(await statusText(page), 'Your move');
     await page.selectOption('#speed', 'slow');
-    await page.locator('.hole.legal').first().click();
-    await page.waitForFunction(() => /Lap 1/.test(document.getElementById('hud').textContent));
-    assert.doesNotMatch(await statusText(page), /Your move/);
-    await page.click('#skip');
-    await page.waitForFunction(() => document.getElementById('hud').textContent === '');
-    // The computer has 1.5 s for its move at level 10: it is still thinking.
-    assert.match(await statusText(page), /The computer is thinking/);
+    // Every status the page shows, with the steps in its list of moves and
+    // whether a sowing is being drawn.
+    await page.evaluate(() => {
+      const status = document.getElementById('status');
+      const hud = document.getElementById('hud');
+      window.seen = [];
+      const note = () => window.seen.push({
+        status: status.textContent, steps: document.querySelectorAll('#moves li').length - 1, sowing: hud.textContent !== '',
+      });
+      const watch = new MutationObserver(note);
+      for (const el of [status, hud]) watch.observe(el, { childList: true, characterData: true, subtree: true });
+    });
+    // The player's sowing is skipped at once; the computer searches for up
+    // to 1.5 s. Whenever the page shows the player's move, its sowing over,
+    // without the computer's reply, it must say that the computer is
+    // thinking. A reply that came in before the sowing was skipped (or an
+    // extra turn of the player's) leaves nothing to check: the player
+    // moves again, a few times at most.
+    let checked = 0;
+    for (let turn = 0; turn < 6 && checked === 0; turn++) {
+      const before = await page.evaluate(() => { window.seen = []; return document.querySelectorAll('#moves li').length - 1; });
+      await page.locator('.hole.legal').first().click();
+      await page.waitForFunction(() => /Lap 1/.test(document.getElementById('hud').textContent));
+      assert.doesNotMatch(await statusText(page), /Your move/);
+      await page.click('#skip');
+      await page.waitForFunction(() => document.getElementById('status').textContent === 'Your move'
+        && document.getElementById('hud').textContent === '' && document.querySelector('.hole.legal'), null, { timeout: 30000 });
+      const seen = await page.evaluate(() => window.seen);
+      // "Your move" only once the player is to move again, and from then on
+      // (records before the page took the click may still show it).
+      const moved = seen.findIndex((r) => r.status !== 'Your move');
+      const first = seen.findIndex((r, i) => i > moved && r.status === 'Your move');
+      assert.ok(moved >= 0 && first > moved, JSON.stringify(seen));
+      assert.ok(seen.slice(first).every((r) => r.status === 'Your move'), JSON.stringify(seen));
+      if (seen[first].steps === before + 1) continue; // an extra turn: the computer was never to move
+      // The player's move is in the list once its sowing is drawn; the
+      // computer's reply is drawn after it (a sowing with that list).
+      let reply = seen.findIndex((r) => r.sowing && r.steps === before + 1);
+      if (reply < 0) reply = first;
+      for (const r of seen.slice(0, reply)) {
+        if (r.steps === before + 1 && !r.sowing) {
+          assert.match(r.status, /The computer is thinking/, JSON.stringify(seen));
+          checked += 1;
+        }
+      }
+    }
+    assert.ok(checked > 0, 'the page showed the player\'s move without the reply at least once');
   } finally {
     await context.close();
   }

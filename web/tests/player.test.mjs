@@ -63,7 +63,9 @@ test('the page stays on the board as moves are played: it opens at its top and o
     for (let k = 1; k <= 12; k += 1) {
       const g = await api('GET', `/api/games/${c.id}`);
       if (g.state.over) break;
-      // Played with the keys, so that nothing but the page itself scrolls.
+      // Played with the keys, so that nothing but the page itself scrolls,
+      // once the page takes a move again (its legal holes are marked).
+      await page.waitForSelector('.hole.legal');
       await page.keyboard.press(g.legal[0]);
       await waitForSteps(page, k);
       assert.equal(await page.evaluate(() => window.scrollY), 0, `the page scrolled after move ${k}`);

@@ -3,7 +3,7 @@
 //! non-negative priors, values from -1 to 1) with errors that name the
 //! entry.
 
-use numpy::{PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
@@ -15,22 +15,13 @@ pub(super) fn value_err(msg: impl Into<String>) -> PyErr {
 
 /// A float array from the evaluator as f64 (any numeric array or nested list).
 fn floats<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<(Vec<usize>, Vec<f64>)> {
-    if let Ok(a) = obj.extract::<PyReadonlyArray2<'_, f32>>() {
+    if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'_, f32>>() {
         return Ok((
             a.shape().to_vec(),
             a.as_array().iter().map(|&x| f64::from(x)).collect(),
         ));
     }
-    if let Ok(a) = obj.extract::<PyReadonlyArray2<'_, f64>>() {
-        return Ok((a.shape().to_vec(), a.as_array().iter().copied().collect()));
-    }
-    if let Ok(a) = obj.extract::<PyReadonlyArray1<'_, f32>>() {
-        return Ok((
-            a.shape().to_vec(),
-            a.as_array().iter().map(|&x| f64::from(x)).collect(),
-        ));
-    }
-    if let Ok(a) = obj.extract::<PyReadonlyArray1<'_, f64>>() {
+    if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'_, f64>>() {
         return Ok((a.shape().to_vec(), a.as_array().iter().copied().collect()));
     }
     let py = obj.py();

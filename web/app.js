@@ -8,12 +8,13 @@
 //   ui.js           side names, the toast
 //   i18n.js         English, Spanish and Haitian Kreyòl strings
 //   board.js        the SVG board
+//   sowing.js       a move's sowing shown seed by seed from its trace (game and How to play)
 //   markdown.js     the rules page's Markdown
 //   pages/*.js      new game, games (the lobby and the list), rules, how to play
 //   game/view.js    the game page, built from
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
 //     game/render.js    drawing the state
-//     game/animation.js sowing animation and the queue of moves to show
+//     game/animation.js the queue of moves to show, each sown (sowing.js)
 //     game/pace.js      the animation's pauses per speed, shortened for long moves
 //     game/socket.js    the live WebSocket, reconnecting
 //     game/input.js     clicks, keys and the requests they make

@@ -4,6 +4,7 @@
 import { t } from '../i18n.js';
 import { SPEEDS, pauses } from './pace.js';
 import { say, capturedHoles } from './state.js';
+import { showSowing } from '../sowing.js';
 import {
   ensureBoard, drawControls, drawStatus, note, dropStaleNote,
 } from './render.js';
@@ -27,47 +28,19 @@ async function animate(G, ev) {
   const { S, $ } = G;
   if (!SPEEDS[S.speed] || S.skip || reducedMotion()) return;
   if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return; }
-  const speed = pauses(SPEEDS[S.speed], ev.trace.events);
   ensureBoard(G);
-  const board = ev.board_before.slice();
-  const cap = ev.captured_before.slice();
-  const mover = ev.side === 'south' ? 0 : 1;
-  const closed = S.view.state.closed;
-  const draw = () => S.board.render({ board, closed, captured: cap, legal: new Set() });
-  let lap = 0;
-  let hand = 0;
   S.board.clearMarks('hinted');
   S.board.clearMarks('selected');
-  draw();
-  for (const e of ev.trace.events) {
-    if (S.skip) break;
-    const [kind, hole, count] = e;
-    if (kind === 'l') {
-      lap += 1;
-      board[hole] = 0;
-      hand = count;
-      $('hud').textContent = t('game.lap_hand', { lap, hand });
-      S.board.clearMarks('origin');
-      S.board.mark(hole, 'origin', true);
-      draw();
-      await wait(S, speed.lap);
-    } else if (kind === 's') {
-      board[hole] += 1;
-      hand -= 1;
-      $('hud').textContent = t('game.lap_hand', { lap, hand });
-      draw();
-      S.board.flash(hole, 'sown', Math.max(speed.seed, 60));
-      await wait(S, speed.seed);
-    } else if (kind === 'c') {
-      board[hole] -= count;
-      cap[mover] += count;
-      S.board.flash(hole, 'capture', speed.cap + 200);
-      draw();
-      await wait(S, speed.cap);
-    }
-  }
-  S.board.clearMarks('origin');
-  $('hud').textContent = '';
+  await showSowing(S.board, {
+    from: { board: ev.board_before, captured: ev.captured_before, closed: S.view.state.closed },
+    mover: ev.side === 'south' ? 0 : 1,
+    events: ev.trace.events,
+    pace: pauses(SPEEDS[S.speed], ev.trace.events),
+    wait: (ms) => wait(S, ms),
+    stopped: () => S.skip,
+    hud: (text) => { $('hud').textContent = text; },
+    show: { legal: new Set() },
+  });
 }
 
 // Tells what the move shown did beyond its sowing (an extra turn, a pass)

@@ -8,7 +8,7 @@ import { toast, toastError } from '../ui.js';
 import { html, setHtml } from '../html.js';
 import { navigate } from '../nav.js';
 import {
-  isOver, say, playerName, waitingForOpponent,
+  isOver, say, playerName, may,
 } from './state.js';
 import { isLocalId, createLocalGame } from '../local/backend.js';
 
@@ -17,24 +17,15 @@ export function stopSentence(S, v) {
   if (v.resigned) return say(S, 'game.resigned', v.resigned);
   if (v.aborted) return say(S, 'game.aborted', v.aborted);
   if (v.flagged) return say(S, 'game.flagged', v.flagged);
-  if (v.abandoned) return say(S, v.end === 'abandoned_draw' ? 'game.left_draw' : 'game.left', v.abandoned);
-  if (v.end === 'agreed_draw') return t('game.draw_agreed');
+  if (v.abandoned) return say(S, v.end === 'left-draw' ? 'game.left_draw' : 'game.left', v.abandoned);
+  if (v.end === 'draw') return t('game.draw_agreed');
   return '';
 }
 
 const otherSide = (side) => (side === 'south' ? 'north' : 'south');
 
-/** Who won a game (or match) stopped early: the side, `draw` or `aborted`; null if it was not stopped. */
-export function stoppedWinner(v) {
-  return {
-    resign: v.resigned && otherSide(v.resigned),
-    timeout: v.flagged && otherSide(v.flagged),
-    abandoned: v.abandoned && otherSide(v.abandoned),
-    abort: 'aborted',
-    agreed_draw: 'draw',
-    abandoned_draw: 'draw',
-  }[v.end] || null;
-}
+/** Who won a game (or match) stopped early, as the room says: the side, `draw` or `aborted`; null if it was not stopped. */
+export const stoppedWinner = (v) => (v.end && v.end !== 'play' ? v.result : null);
 
 /**
  * Who won the game shown, for the status line: "Ana wins 28–20" (the
@@ -59,46 +50,22 @@ export function stopStepLabel(S, s) {
   if (s.kind === 'abort') return say(S, 'game.aborted', s.side);
   if (s.kind === 'flag') return say(S, 'game.flagged', s.side);
   if (s.kind === 'left') return say(S, 'game.left', s.side);
-  if (s.kind === 'left_draw') return say(S, 'game.left_draw', s.side);
+  if (s.kind === 'left-draw') return say(S, 'game.left_draw', s.side);
   if (s.kind === 'draw') return t('game.draw_agreed');
   return null;
-}
-
-const moved = (v, side) => v.history.some((s) => s.kind === 'move' && s.side === side);
-
-/** Whether this browser's player may abort now: seated, the game goes on, not both have moved. */
-export const canAbort = (S, v) => !!S.seat && !isLocalId(S.id) && !isOver(v) && !(moved(v, 'south') && moved(v, 'north'));
-
-/** Whether this browser's player may offer a draw now. */
-export function canOfferDraw(S, v) {
-  // Games on this device have no draw offers: resign or play on.
-  if (!S.seat || S.seat === 'both' || isLocalId(S.id) || isOver(v) || v.mode === 'hotseat' || v.state.over) return false;
-  // Nobody to offer it to before the second player has come.
-  if (waitingForOpponent(v)) return false;
-  // The computer is asked once per move.
-  if (v.mode === 'engine') return v.state.to_move === S.seat && !v.thinking && S.drawAskedAt !== `${v.epoch}:${v.seq}`;
-  return v.draw_offer !== S.seat;
 }
 
 /** The side this browser plays alone (not a spectator, not both sides at one device), or null. */
 const ownSide = (S) => (S.seat === 'south' || S.seat === 'north' ? S.seat : null);
 
-/**
- * Whether this browser's player may ask to take back their last move now:
- * an online game going on, both players there, no request waiting, and a
- * move of theirs in this round (the server decides; this only hides the
- * button when it could not be asked).
- */
-export function canAskTakeback(S, v) {
-  const me = ownSide(S);
-  if (!me || v.mode !== 'online' || isLocalId(S.id) || isOver(v) || v.state.over || waitingForOpponent(v)) return false;
-  if (v.takeback_offer) return false;
-  const h = v.history;
-  for (let i = h.length - 1; i >= 0 && h[i].kind !== 'round'; i--) {
-    if (h[i].kind === 'move' && h[i].side === me) return true;
-  }
-  return false;
-}
+/** Whether this browser's player may abort now (the room says so). */
+export const canAbort = (S, v) => !!may(S, v).abort;
+
+/** Whether this browser's player may offer a draw now (the room says so). */
+export const canOfferDraw = (S, v) => !!may(S, v).offer_draw;
+
+/** Whether this browser's player may ask to take back their last move now (the room says so). */
+export const canAskTakeback = (S, v) => !!may(S, v).ask_takeback;
 
 /**
  * What waits for the other player's answer: a draw offer or a takeback
@@ -108,12 +75,12 @@ export function canAskTakeback(S, v) {
  */
 const OFFERS = {
   draw: {
-    field: 'draw_offer', box: 'draw-offer', accept: 'accept-draw', decline: 'decline-draw', declined: 'drawDeclined',
+    field: 'draw_offer', box: 'draw-offer', mayAccept: 'accept_draw', mayDecline: 'decline_draw', accept: 'accept-draw', decline: 'decline-draw', declined: 'drawDeclined',
     from: 'game.draw_offer_from', acceptText: 'game.accept_draw', declineText: 'game.decline_draw',
     mine: 'game.draw_offered', by: 'game.draw_offered_by', declinedBy: 'game.draw_declined_by',
   },
   takeback: {
-    field: 'takeback_offer', box: 'takeback-offer', accept: 'accept-takeback', decline: 'decline-takeback', declined: 'takebackDeclined',
+    field: 'takeback_offer', box: 'takeback-offer', mayAccept: 'accept_takeback', mayDecline: 'decline_takeback', accept: 'accept-takeback', decline: 'decline-takeback', declined: 'takebackDeclined',
     from: 'game.takeback_from', acceptText: 'game.accept_takeback', declineText: 'game.decline_takeback',
     mine: 'game.takeback_asked', by: 'game.takeback_asked_by', declinedBy: 'game.takeback_declined_by',
   },
@@ -137,9 +104,8 @@ export function noticeDecline(S, prev, next) {
 export function drawEndControls(G) {
   const { S, $ } = G;
   const v = S.view;
-  const me = ownSide(S);
   $('abort').hidden = !canAbort(S, v);
-  $('offer-draw').hidden = !canOfferDraw(S, v) || (v.draw_offer && v.draw_offer !== me);
+  $('offer-draw').hidden = !canOfferDraw(S, v);
   $('ask-takeback').hidden = !canAskTakeback(S, v);
   for (const kind of Object.keys(OFFERS)) drawOfferBox(G, kind);
 }
@@ -156,7 +122,8 @@ function drawOfferBox(G, kind) {
   const me = ownSide(S);
   const by = v[o.field];
   const box = $(o.box);
-  if (by && me && by !== me && !isOver(v)) {
+  const mine = may(S, v);
+  if (by && me && mine[o.mayDecline]) {
     if (!box.dataset.shown) {
       setHtml(box, html`<div class="card draw-offer" role="alert"><p>${t(o.from, { name: playerName(S, by) })}</p>
         <button type="button" class="primary" id="${o.accept}">${t(o.acceptText)}</button>
@@ -166,6 +133,7 @@ function drawOfferBox(G, kind) {
       $(o.accept).addEventListener('click', () => offerAction(G, kind, 'accept'));
       $(o.decline).addEventListener('click', () => offerAction(G, kind, 'decline'));
     }
+    $(o.accept).disabled = !mine[o.mayAccept];
     return;
   }
   let line = html``;
@@ -187,10 +155,7 @@ async function offerAction(G, kind, action) {
   const { S } = G;
   try {
     const r = await api('POST', `/api/games/${S.id}/${kind}`, { action }, S.token);
-    if (kind === 'draw' && action === 'offer' && S.view.mode === 'engine' && !r.accepted) {
-      S.drawAskedAt = `${r.game.epoch}:${r.game.seq}`;
-      toast(t('game.draw_declined'));
-    }
+    if (kind === 'draw' && action === 'offer' && S.view.mode === 'engine' && !r.accepted) toast(t('game.draw_declined'));
     G.accept(r.game, null);
   } catch (err) {
     toastError(err);

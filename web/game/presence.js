@@ -9,7 +9,7 @@ import { t } from '../i18n.js';
 import { api } from '../api.js';
 import { toastError } from '../ui.js';
 import { html, setHtml } from '../html.js';
-import { isOver, playerName, waitingForOpponent } from './state.js';
+import { isOver, playerName, waitingForOpponent, may } from './state.js';
 
 /** Takes the presence of a game view or a `presence` message (the newest received wins). */
 export function takePresence(S, presence) {
@@ -44,12 +44,14 @@ function drawClaim(G, p) {
   const box = $('claim');
   const c = p && shown(v) && !isOver(v) ? p.claim : null;
   const mine = !!c && c.by === S.seat;
-  const key = mine ? `${c.ready}` : '';
+  // The buttons once the room says this player may claim.
+  const ready = mine && c.ready && !!may(S).claim;
+  const key = mine ? `${ready}` : '';
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   if (!mine) { box.replaceChildren(); return; }
   const name = playerName(S, c.by === 'south' ? 'north' : 'south');
-  if (!c.ready) {
+  if (!ready) {
     setHtml(box, html`<p class="muted" role="status">${t('presence.opponent_away', { name })}</p>`);
     return;
   }

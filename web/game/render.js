@@ -15,7 +15,7 @@ import { drawChat } from './chat.js';
 import { drawPresence } from './presence.js';
 import {
   holesPerRow, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey, isOver,
-  isYou, moveMarks, stepOutcome, canUndo, waitingForOpponent,
+  isYou, moveMarks, stepOutcome, waitingForOpponent, may,
 } from './state.js';
 
 /** Shows a toast about the state shown now; it goes as soon as that state changes. */
@@ -169,20 +169,18 @@ export function drawControls(G) {
   const { S, $ } = G;
   const v = S.view;
   const mine = S.seat !== null;
+  // What the room says this seat may do now (undo, resign, a hint…).
+  const can = may(S);
   $('undo').hidden = !(mine && v.mode !== 'online');
-  // Only a move of the player's own can be taken back (not the computer's first move).
-  $('undo').disabled = !canUndo(v);
-  // Resigning ends the game, or the whole match: only a player, only while
-  // it goes on, and not before the opponent has come (abort it instead).
-  const going = v.status !== 'over' && !waitingForOpponent(v);
-  $('resign').hidden = !(mine && going);
+  $('undo').disabled = !can.undo;
+  $('resign').hidden = !can.resign;
   $('resign').disabled = S.sending;
   $('resign').textContent = t(v.match ? 'game.resign_match' : 'game.resign');
   // In a match a player may resign just the round being played.
-  $('resign-round').hidden = !(mine && v.match && going && !v.state.over && !v.end);
+  $('resign-round').hidden = !can.resign_round;
   $('resign-round').disabled = S.sending;
   $('hint').hidden = !(mine && v.mode !== 'online');
-  $('hint').disabled = !canMove(S);
+  $('hint').disabled = !(can.hint && canMove(S));
   const dir = $('dir');
   dir.hidden = !(v.direction_choice && canMove(S));
   for (const b of dir.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.dir === S.dir));
@@ -230,7 +228,7 @@ function scrollWithin(box, el) {
 // direction, the capture and the extra turn in words.
 function moveLabel(S, frames, k) {
   const s = frames[k].step;
-  const { captured, again } = stepOutcome(S.view, frames, k);
+  const { captured, again } = stepOutcome(frames, k);
   // The direction is told where the rules let the players choose it.
   const dir = S.view.rules.direction !== 'fixed' ? s.dir : null;
   return html`<span aria-hidden="true">${sideName(s.side).charAt(0)}</span><span class="sr-only">${sideName(s.side)}</span> ${s.token}${
@@ -284,7 +282,7 @@ function drawSummary(G) {
     body = html`<h2>${title}</h2>
       <table class="rounds"><caption>${t('game.rounds')}</caption><thead><tr><th>#</th><th>${sideName('south')}</th><th>${sideName('north')}</th><th></th></tr></thead><tbody>
       ${rows}
-      </tbody></table>${resigned}${v.can_next_round && S.seat ? html`<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>` : ''}`;
+      </tbody></table>${resigned}${may(S).next_round ? html`<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>` : ''}`;
   } else if (result) {
     const st = v.state;
     body = html`<h2>${t('game.over')}: ${winner(result)}</h2>${resigned}

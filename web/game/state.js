@@ -48,16 +48,15 @@ export function moveMarks(S, step) {
 
 /**
  * What step `k` of `frames` did beyond its sowing: the seeds its mover
- * captured (the last-four award included), and whether the mover moves
- * again (a capture in Hoyito II or III; in Hoyito I the mover only moves
- * again when the other player passes).
+ * captured (the last-four award included), and whether its capture gave
+ * the mover another move (the room's `extra_turn`).
  */
-export function stepOutcome(v, frames, k) {
+export function stepOutcome(frames, k) {
   const s = frames[k].step;
   if (!s || s.kind !== 'move') return { captured: 0, again: false };
   const m = s.side === 'south' ? 0 : 1;
   const captured = s.captured[m] - frames[k - 1].captured[m];
-  return { captured, again: captured > 0 && v.rules.variant !== 'I' && s.to_move === s.side };
+  return { captured, again: !!s.extra_turn };
 }
 
 /** Identifies the state shown: a toast about it goes when it changes. */
@@ -85,30 +84,23 @@ export const engineToMove = (v) => v.mode === 'engine' && !isOver(v) && v.state.
  */
 export const staleThinking = (v) => v.thinking && !engineToMove(v);
 
+const NOTHING = Object.freeze({});
+
 /**
- * Whether `v` has a move to take back, as the server's undo does: in the
- * round being played, a move of the player (against the computer, one of
- * the player's own, not only the computer's first move); never online,
- * nor once the game or the match was stopped or is over.
+ * What this browser's seat may do now in `v`, as the room decides it (the
+ * view's `may`: `move`, `hint`, `undo`, `abort`, `resign`, `resign_round`,
+ * `next_round`, `offer_draw`, `accept_draw`, `decline_draw`,
+ * `ask_takeback`, `accept_takeback`, `decline_takeback`, `claim`); nothing
+ * for a spectator.
  */
-export function canUndo(v) {
-  if (v.mode === 'online' || v.match_result || v.end) return false;
-  const start = v.history.map((s) => s.kind).lastIndexOf('round') + 1;
-  const steps = v.history.slice(start).filter((s) => s.kind === 'move');
-  if (v.mode !== 'engine') return steps.length > 0;
-  const human = v.engine_side === 'south' ? 'north' : 'south';
-  return steps.some((s) => s.side === human);
-}
+export const may = (S, v = S.view) => (v && S.seat && v.may && v.may[S.seat]) || NOTHING;
 
 /** Whether `v` is an online game waiting for its second player. */
 export const waitingForOpponent = (v) => v.mode === 'online' && v.status === 'waiting';
 
-/** Whether this browser may move now. */
+/** Whether this browser may move now: the room says so, and the page shows the live position, at rest. */
 export function canMove(S) {
-  const v = S.view;
-  // A timed game starts once the second player has joined.
-  const waiting = !!v && !!v.clock && v.status === 'waiting';
-  return !!v && !isOver(v) && !waiting && holds(S, v.state.to_move) && !S.animating && S.frame === null && !v.thinking && !S.sending;
+  return !!may(S).move && !S.animating && S.frame === null && !S.sending;
 }
 
 /** Legal holes (board indices) for the next click. */

@@ -5,7 +5,7 @@
 // it gets the same GameView and MoveEvent, and engine moves arrive through
 // `subscribe` as they would through the server's WebSocket.
 
-import init from '../wasm/hoyito_wasm.js';
+import init, { engineLimits } from '../wasm/hoyito_wasm.js';
 import { LocalGame, LocalError } from './game.js';
 import * as store from './store.js';
 import { scriptUrl } from '../html.js';
@@ -16,14 +16,15 @@ export const isLocalId = (id) => /^local[A-Za-z0-9]+$/.test(id);
 /** Whether an API path is about a game on this device. */
 export const isLocalPath = (path) => /^\/api\/games\/local[A-Za-z0-9]+(\/|\?|$)/.test(path);
 
-// Hints search at least this level, for at most this long (as the server's).
-const HINT_LEVEL = 8;
-const HINT_MS = 800;
-
 let initialised = null;
+// What the engine does, as on the server ({levels, move_ms, hint_level, hint_ms}).
+let limits = null;
+
 /** Loads the WebAssembly module (once). */
 export function ready() {
-  if (!initialised) initialised = init().catch((e) => { initialised = null; throw e; });
+  if (!initialised) {
+    initialised = init().then(() => { limits = engineLimits(); }).catch((e) => { initialised = null; throw e; });
+  }
   return initialised;
 }
 
@@ -34,7 +35,7 @@ async function entry(id) {
   let e = live.get(id);
   if (e) return e;
   const rec = await store.load(id);
-  if (!rec) throw new LocalError(404, 'not_found', `no game ${id} on this device`);
+  if (!rec) throw new LocalError(404, 'unknown_game', `no game ${id} on this device`);
   e = live.get(id) || { game: LocalGame.replay(rec.meta, rec.epoch, rec.steps), listeners: new Set() };
   live.set(id, e);
   return e;
@@ -51,7 +52,7 @@ async function persist(e, before) {
       g.free();
       e.game = old;
     }
-    throw new LocalError(503, 'storage', `the game could not be saved on this device: ${err.message || err}`);
+    throw new LocalError(503, 'storage_unavailable', `the game could not be saved on this device: ${err.message || err}`);
   }
 }
 
@@ -73,10 +74,10 @@ function engineMove(game, level, timeMs) {
       const p = waiting.get(m.data.job);
       waiting.delete(m.data.job);
       if (!p) return;
-      if (m.data.error) p.reject(new LocalError(500, 'engine', m.data.error)); else p.resolve(m.data.move);
+      if (m.data.error) p.reject(new LocalError(500, 'internal', m.data.error)); else p.resolve(m.data.move);
     };
     worker.onerror = (err) => {
-      for (const p of waiting.values()) p.reject(new LocalError(500, 'engine', err.message || 'the engine stopped'));
+      for (const p of waiting.values()) p.reject(new LocalError(500, 'internal', err.message || 'the engine stopped'));
       waiting.clear();
       worker = null;
     };
@@ -138,11 +139,11 @@ function newId() {
 export async function createLocalGame(body) {
   await ready();
   if (body.mode !== 'engine' && body.mode !== 'hotseat') {
-    throw new LocalError(422, 'bad_mode', 'only games against the computer and two-player games can be played on this device');
+    throw new LocalError(422, 'invalid_mode', 'only games against the computer and two-player games can be played on this device');
   }
   const level = Number(body.level);
-  if (body.mode === 'engine' && !(Number.isInteger(level) && level >= 1 && level <= 10)) {
-    throw new LocalError(422, 'bad_level', 'level must be 1 to 10');
+  if (body.mode === 'engine' && !(Number.isInteger(level) && level >= 1 && level <= limits.levels)) {
+    throw new LocalError(422, 'invalid_level', `level must be 1 to ${limits.levels}`);
   }
   const side = body.side === 'north' ? 'north' : 'south';
   const meta = {
@@ -176,7 +177,6 @@ export async function localApi(method, path, body) {
     case 'GET record':
       return g.record();
     case 'POST moves': {
-      if (g.thinking) throw new LocalError(409, 'not_your_turn', "it is the computer's turn");
       g.checkTurn();
       if (body && body.seq !== undefined && body.seq !== g.seq) throw new LocalError(409, 'stale', 'the game has moved on: reload it');
       const ev = g.play(body && body.move);
@@ -204,14 +204,20 @@ export async function localApi(method, path, body) {
       return back.view();
     }
     case 'POST hint': {
-      g.checkTurn();
-      const move = await engineMove(g, Math.max(g.meta.level, HINT_LEVEL), HINT_MS);
+      g.checkHint();
+      const move = await engineMove(g, Math.max(g.meta.level, limits.hint_level), limits.hint_ms);
       // Where it is sown, as the server's hint says it: from the room's legal moves.
       const sown = g.view().legal_moves.find((m) => m.token === move);
       return { move, score: null, holes: sown ? sown.holes : [], dir: sown ? sown.dir : null };
     }
     case 'POST resign': {
       g.step(g.resignation(body && body.scope === 'round'));
+      await persist(e, before);
+      broadcast(e);
+      return g.view();
+    }
+    case 'POST abort': {
+      g.step(g.abortion());
       await persist(e, before);
       broadcast(e);
       return g.view();

@@ -60,7 +60,7 @@ export class LocalGame {
   engineToMove() { return this.room.engineToMove(); }
 
   /** Throws LocalError unless this device's player may move now. */
-  checkTurn() { room(() => this.room.checkTurn()); }
+  checkTurn() { room(() => this.room.checkTurn(this.thinking)); }
 
   /** Plays move `token` for this device's player; returns its event. Throws LocalError; then nothing changed. */
   play(token) { return room(() => this.room.play(String(token))); }
@@ -70,6 +70,12 @@ export class LocalGame {
 
   /** Plays step `token` (a move, `next`, `concede:…`, `resign:…`); returns a move's event. Throws LocalError; then nothing changed. */
   step(token) { return room(() => this.room.step(String(token))); }
+
+  /** Throws LocalError unless this device's player may ask for a hint now. */
+  checkHint() { room(() => this.room.checkHint(this.thinking)); }
+
+  /** The step by which the player aborts the game (throws LocalError once both have moved). */
+  abortion() { return room(() => this.room.abortion()); }
 
   /** The step by which the player resigns the round (`round`) or the game. */
   resignation(round) { return room(() => this.room.resignation(!!round)); }
@@ -90,11 +96,12 @@ export class LocalGame {
   view() {
     const m = this.meta;
     return {
-      ...this.room.view(),
+      ...this.room.view(this.thinking),
       id: m.id,
       level: m.level,
       seats: { south: true, north: true },
       draw_offer: null,
+      takeback_offer: null,
       thinking: this.thinking,
       created_ms: m.created_ms,
       local: true,

@@ -8,6 +8,7 @@ import { Board } from '../board.js';
 import { Game } from '../wasm/hoyito_wasm.js';
 import { ready } from '../local/backend.js';
 import { html, setHtml } from '../html.js';
+import { showSowing } from '../sowing.js';
 
 const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -56,36 +57,17 @@ async function play(d, board, hud, live) {
   board.mark(d.hole, 'selected', true);
   await pause(900, live);
   board.mark(d.hole, 'selected', false);
-  let hand = 0;
-  let lap = 0;
-  for (const [kind, hole, count] of result.events) {
-    if (live.stopped) return;
-    if (kind === 'l') {
-      lap += 1;
-      hand = count;
-      b[hole] = 0;
-      board.clearMarks('origin');
-      board.mark(hole, 'origin', true);
-      hud.textContent = t('game.lap_hand', { lap, hand });
-      draw();
-      await pause(650, live);
-    } else if (kind === 's') {
-      b[hole] += 1;
-      hand -= 1;
-      hud.textContent = t('game.lap_hand', { lap, hand });
-      draw();
-      board.flash(hole, 'sown', 300);
-      await pause(420, live);
-    } else {
-      b[hole] -= count;
-      cap[0] += count;
-      board.flash(hole, 'capture', 900);
-      draw();
-      await pause(800, live);
-    }
-  }
-  board.clearMarks('origin');
-  hud.textContent = result.again ? t('help.again') : '';
+  await showSowing(board, {
+    from: { board: d.board, captured: [0, 0], closed: d.closed },
+    mover: 0,
+    events: result.events,
+    pace: { lap: 650, seed: 420, cap: 800 },
+    wait: (ms) => pause(ms, live),
+    stopped: () => live.stopped,
+    hud: (text) => { hud.textContent = text; },
+    show: { labels: true },
+  });
+  if (!live.stopped) hud.textContent = result.again ? t('help.again') : '';
 }
 
 /** Shows the How-to-play page in `app`; returns its teardown. */

@@ -77,7 +77,7 @@ test('a player sees the opponent come and go, everyone sees the spectators, a sp
     await waitText(watcher.page, '#summary', /Ana wins/);
     assert.equal(await text(ana.page, '#claim'), '', 'no claim once the game is over');
     const v = await api('GET', `/api/games/${g.id}`);
-    assert.deepEqual([v.status, v.end, v.abandoned], ['over', 'abandoned', 'north']);
+    assert.deepEqual([v.status, v.end, v.abandoned], ['over', 'left', 'north']);
 
     // Stored: a reloaded page tells the same.
     await ana.page.reload();

@@ -133,7 +133,7 @@ test('a game against the computer: abort before moving, then New game; a resigne
   await page.waitForFunction(() => /declines the draw/.test(document.getElementById('toast').textContent)
     || /Draw agreed/.test(document.getElementById('summary').textContent));
   const answered = await api('GET', `/api/games/${offer.id}`);
-  if (answered.end === 'agreed_draw') {
+  if (answered.end === 'draw') {
     assert.match(await page.textContent('#summary'), /How it ended: draw agreed/);
   } else {
     assert.equal(answered.status, 'playing');

@@ -469,6 +469,31 @@ export class Room {
         wasm.__wbg_room_free(ptr, 0);
     }
     /**
+     * The step by which this device's player aborts the game (in
+     * hot-seat the player to move), before both players have moved.
+     * Checked, not applied: apply it with `step`. Throws
+     * (`too_late_to_abort`, `game_over`) if it cannot be aborted.
+     * @returns {string}
+     */
+    abortion() {
+        let deferred2_0;
+        let deferred2_1;
+        try {
+            const ret = wasm.room_abortion(this.__wbg_ptr);
+            var ptr1 = ret[0];
+            var len1 = ret[1];
+            if (ret[3]) {
+                ptr1 = 0; len1 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred2_0 = ptr1;
+            deferred2_1 = len1;
+            return getStringFromWasm0(ptr1, len1);
+        } finally {
+            wasm.__wbindgen_export3(deferred2_0, deferred2_1, 1);
+        }
+    }
+    /**
      * The engine's move (a token) at `level` 1 to 10 in the current
      * position, null once the round is over; within the server's time
      * limit (1.5 s), or `timeMs`.
@@ -489,11 +514,24 @@ export class Room {
         return v1;
     }
     /**
-     * Throws (`not_your_turn`, `round_over`, `game_over`) unless this
-     * device's player is to move.
+     * Throws (`hint_unavailable`, `not_your_turn`, `round_over`,
+     * `game_over`) unless this device's player may ask for a hint now;
+     * `thinking`: the engine is searching.
+     * @param {boolean | null} [thinking]
      */
-    checkTurn() {
-        const ret = wasm.room_checkTurn(this.__wbg_ptr);
+    checkHint(thinking) {
+        const ret = wasm.room_checkHint(this.__wbg_ptr, isLikeNone(thinking) ? 0xFFFFFF : thinking ? 1 : 0);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * Throws (`not_your_turn`, `round_over`, `game_over`) unless this
+     * device's player may move now; `thinking`: the engine is searching.
+     * @param {boolean | null} [thinking]
+     */
+    checkTurn(thinking) {
+        const ret = wasm.room_checkTurn(this.__wbg_ptr, isLikeNone(thinking) ? 0xFFFFFF : thinking ? 1 : 0);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
@@ -671,15 +709,31 @@ export class Room {
     }
     /**
      * The room's view, as the server's game view has it (mode, rules,
-     * match, status, end, position, legal moves, rounds, history…).
+     * match, status, end, result, position, legal moves, rounds,
+     * history…, and `may`: what this device's player may do now);
+     * `thinking`: the engine is searching (its move, or until an undo
+     * stops it), so nobody may move.
+     * @param {boolean | null} [thinking]
      * @returns {any}
      */
-    view() {
-        const ret = wasm.room_view(this.__wbg_ptr);
+    view(thinking) {
+        const ret = wasm.room_view(this.__wbg_ptr, isLikeNone(thinking) ? 0xFFFFFF : thinking ? 1 : 0);
         return ret;
     }
 }
 if (Symbol.dispose) Room.prototype[Symbol.dispose] = Room.prototype.free;
+
+/**
+ * What the engine does in a game, as on the server: `{levels, move_ms,
+ * hint_level, hint_ms}` — the levels are 1 to `levels`; the engine thinks
+ * at most `move_ms` about a move of a game; a hint is searched at level
+ * `hint_level` at least (the game's own, if higher) for at most `hint_ms`.
+ * @returns {any}
+ */
+export function engineLimits() {
+    const ret = wasm.engineLimits();
+    return ret;
+}
 
 /**
  * `n` uniformly random games from the start under `options`, from a

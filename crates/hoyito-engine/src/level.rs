@@ -8,6 +8,17 @@ use rand::Rng;
 
 use crate::Limits;
 
+/// Longest time the engine thinks about one move of a game it plays (on
+/// the server and on the device): levels 1–9 stop earlier at their depth,
+/// level 10 uses all of it.
+pub const PLAY_MOVETIME: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// The least level a hint is searched at (a game's own level, if higher).
+pub const HINT_LEVEL: u8 = 8;
+
+/// Longest time a hint is searched.
+pub const HINT_MOVETIME: std::time::Duration = std::time::Duration::from_millis(800);
+
 /// What a level does (see `docs/ENGINE.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelSpec {

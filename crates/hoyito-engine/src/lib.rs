@@ -63,7 +63,7 @@ pub mod ugi;
 
 pub use engine::{play_out, Engine, EngineKind, Info, SearchResult, DEFAULT_HASH_MB};
 pub use eval::{evaluate, split_value, EvalWeights, SCALE};
-pub use level::{LevelSpec, LEVELS};
+pub use level::{LevelSpec, HINT_LEVEL, HINT_MOVETIME, LEVELS, PLAY_MOVETIME};
 pub use limits::{time_for_move, Limits};
 pub use oracle::{Oracle, ProofError, Prover};
 pub use swindle::{random_depth, MAX_SWINDLE_DEPTH};

@@ -171,8 +171,8 @@ mod tests {
         let stop = r.check_claim(Side::South, Claim::Win, &gone).unwrap();
         r.commit_stop(stop);
         assert_eq!(r.result(), Some("south"));
-        assert_eq!(r.view().end, Some("abandoned"));
-        assert_eq!(r.steps().last().unwrap().kind, "left");
+        assert_eq!(r.view().end, Some(crate::End::Left));
+        assert_eq!(r.steps().last().unwrap().kind, crate::StepKind::Left);
         let again = Room::replay(r.setup().clone(), 0, &r.tokens()).unwrap();
         assert_eq!(again.result(), Some("south"));
         assert_eq!(
@@ -206,6 +206,6 @@ mod tests {
         let mut drawn = room(Mode::Online);
         drawn.commit_stop(Stop::LeftDraw(Side::South));
         assert_eq!(drawn.result(), Some("draw"));
-        assert_eq!(drawn.view().end, Some("abandoned_draw"));
+        assert_eq!(drawn.view().end, Some(crate::End::LeftDraw));
     }
 }

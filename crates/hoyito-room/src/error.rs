@@ -56,8 +56,18 @@ pub enum RoomError {
     })]
     OfferRoundOver(OfferKind),
     /// An offer in an online game before the other player joined.
-    #[error("the other player has not joined yet: there is nobody to ask")]
+    #[error("the other player has not joined yet: wait for them, or abort the game")]
     WaitingForOpponent,
+    /// A move while the engine searches (its own move, or until an undo
+    /// stops it).
+    #[error("the engine is thinking")]
+    EngineThinking,
+    /// A move in a timed game before its second player joined.
+    #[error("a timed game starts once the second player has joined")]
+    NotStarted,
+    /// A hint in an online game.
+    #[error("hints are off in online games")]
+    HintUnavailable,
     /// An answer to an offer that does not wait.
     #[error("{}", match .0 {
         OfferKind::Draw => "the other player has not offered a draw",
@@ -90,7 +100,7 @@ pub enum RoomError {
     #[error("{name:?} is no side: expected {kind}:south or {kind}:north")]
     BadSide {
         /// The token's kind (`resign`, `abort`, `flag`, `left`, `left-draw`, `concede`).
-        kind: &'static str,
+        kind: crate::StepKind,
         /// What stood where the side should be.
         name: String,
     },
@@ -125,7 +135,7 @@ impl RoomError {
     /// `no_next_round`, `not_a_match`, `undo_unavailable`, `nothing_to_undo`,
     /// `takeback_unavailable`, `draw_unavailable`, `waiting_for_opponent`,
     /// `no_draw_offer`, `no_takeback_offer`, `draw_offered`,
-    /// `takeback_offered`,
+    /// `takeback_offered`, `hint_unavailable`,
     /// `claim_unavailable`, `opponent_connected`, `too_early_to_claim`,
     /// `invalid_position` or `bad_step` (a stored step's, its cause's code).
     pub fn code(&self) -> &'static str {
@@ -143,7 +153,9 @@ impl RoomError {
             RoomError::TakebackUnavailable => "takeback_unavailable",
             RoomError::DrawUnavailable => "draw_unavailable",
             RoomError::OfferRoundOver(_) => "round_over",
-            RoomError::WaitingForOpponent => "waiting_for_opponent",
+            RoomError::WaitingForOpponent | RoomError::NotStarted => "waiting_for_opponent",
+            RoomError::EngineThinking => "not_your_turn",
+            RoomError::HintUnavailable => "hint_unavailable",
             RoomError::NoOffer(OfferKind::Draw) => "no_draw_offer",
             RoomError::NoOffer(OfferKind::Takeback) => "no_takeback_offer",
             RoomError::Offered {
@@ -181,6 +193,9 @@ impl RoomError {
             | RoomError::DrawUnavailable
             | RoomError::OfferRoundOver(_)
             | RoomError::WaitingForOpponent
+            | RoomError::NotStarted
+            | RoomError::EngineThinking
+            | RoomError::HintUnavailable
             | RoomError::NoOffer(_)
             | RoomError::Offered { .. }
             | RoomError::OfferOnYourMove

@@ -13,7 +13,8 @@
 //! back ([`Room::undo_target`]) and what a takeback an online opponent
 //! accepted takes back ([`Room::takeback_target`]), decides what a draw
 //! offer or a takeback request does ([`Offers::decide`]) and shows itself
-//! ([`Room::view`]).
+//! ([`Room::view`]), with what each seat may do now ([`Room::may`]: the
+//! same checks, given what its [`Host`] knows).
 //!
 //! The server (`hoyito-server`) holds one room per live game and adds what
 //! needs I/O or a clock: seats bound to tokens, the offers' storage and the
@@ -26,10 +27,12 @@
 
 mod absence;
 mod error;
+mod may;
 mod mode;
 mod offer;
 mod room;
 mod show;
+mod step;
 mod stop;
 mod view;
 
@@ -38,8 +41,10 @@ mod tests;
 
 pub use absence::{Absence, Claim, CLAIM_AFTER_MS};
 pub use error::RoomError;
+pub use may::{Host, MayView, SeatActions};
 pub use mode::Mode;
 pub use offer::{Offer, OfferAction, OfferKind, OfferStep, Offers};
 pub use room::{prepare_move, MoveInput, Prepared, Room, Seat, Setup, NEXT_ROUND};
+pub use step::{End, StepKind};
 pub use stop::Stop;
 pub use view::{MatchResultView, MoveEvent, MoveHoles, RoomView, RoundView, StepView, Summary};

@@ -16,6 +16,7 @@ use hoyito_core::{
 };
 
 use crate::mode::Mode;
+use crate::step::StepKind;
 use crate::stop::Stop;
 use crate::view::{MoveEvent, MoveHoles, StepView, Summary};
 use crate::RoomError;
@@ -207,7 +208,7 @@ impl Room {
             self.commit_stop(stop);
         } else if let Some(rest) = token.strip_prefix("concede:") {
             let side = parse_concession(token).ok_or_else(|| RoomError::BadSide {
-                kind: "concede",
+                kind: StepKind::Concede,
                 name: rest.chars().take(24).collect(),
             })?;
             self.check_concede()?;
@@ -359,7 +360,7 @@ impl Room {
         self.steps.push(StepView {
             seq: self.seq() + 1,
             round: pos.round(),
-            kind: "move",
+            kind: StepKind::Move,
             side: Some(p.event.side),
             token: Some(p.token),
             board: pos.board().to_vec(),
@@ -367,6 +368,7 @@ impl Room {
             to_move: (!pos.is_over()).then(|| pos.to_move()),
             holes: sown.holes,
             dir: Some(sown.dir),
+            extra_turn: p.event.extra_turn,
         });
         p.event
     }
@@ -431,7 +433,7 @@ impl Room {
             let moved = |side| {
                 self.steps
                     .iter()
-                    .any(|s| s.kind == "move" && s.side == Some(side))
+                    .any(|s| s.kind == StepKind::Move && s.side == Some(side))
             };
             if moved(Side::South) && moved(Side::North) {
                 return Err(RoomError::TooLateToAbort);
@@ -448,7 +450,7 @@ impl Room {
 
     /// Records a step that ended the game or round (nobody is to move after
     /// it) on the current position.
-    fn push_end_step(&mut self, kind: &'static str, side: Option<Side>, token: String) {
+    fn push_end_step(&mut self, kind: StepKind, side: Option<Side>, token: String) {
         let pos = *self.position();
         self.steps.push(StepView {
             seq: self.seq() + 1,
@@ -461,6 +463,7 @@ impl Room {
             to_move: None,
             holes: Vec::new(),
             dir: None,
+            extra_turn: false,
         });
     }
 
@@ -482,7 +485,7 @@ impl Room {
     pub fn commit_concede(&mut self, side: Side) {
         self.play.concede(side).expect("checked before");
         self.legal = OnceLock::new();
-        self.push_end_step("concede", Some(side), concession_token(side));
+        self.push_end_step(StepKind::Concede, Some(side), concession_token(side));
     }
 
     /// Checks that the next round can start.
@@ -507,7 +510,7 @@ impl Room {
         self.steps.push(StepView {
             seq: self.seq() + 1,
             round: pos.round(),
-            kind: "round",
+            kind: StepKind::Round,
             side: None,
             token: None,
             board: pos.board().to_vec(),
@@ -515,6 +518,7 @@ impl Room {
             to_move: (!pos.is_over()).then(|| pos.to_move()),
             holes: Vec::new(),
             dir: None,
+            extra_turn: false,
         });
     }
 

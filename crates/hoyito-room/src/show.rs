@@ -2,24 +2,30 @@
 
 use hoyito_core::{Side, State};
 
+use crate::may::Host;
 use crate::room::Room;
+use crate::step::End;
 use crate::stop::Stop;
 use crate::view::{MatchResultView, MoveHoles, RoomView};
 
 impl Room {
-    /// The full view.
+    /// The full view, for a room whose host adds nothing ([`Host::ALONE`]).
     pub fn view(&self) -> RoomView {
-        self.view_from(None)
+        self.view_with(None, &Host::ALONE)
     }
 
-    /// A delta: the view with only the steps from index `from` on in its
-    /// history (0-based; every step if `from` is 0, none past the last), so
-    /// that a move's message does not grow with the game.
+    /// A delta, for a room whose host adds nothing: the view with only the
+    /// steps from index `from` on in its history (0-based; every step if
+    /// `from` is 0, none past the last), so that a move's message does not
+    /// grow with the game.
     pub fn view_since(&self, from: u64) -> RoomView {
-        self.view_from(Some(from.min(self.seq())))
+        self.view_with(Some(from), &Host::ALONE)
     }
 
-    fn view_from(&self, from: Option<u64>) -> RoomView {
+    /// The view (a delta from step index `from`, or whole), with what each
+    /// seat may do as `host` knows it.
+    pub fn view_with(&self, from: Option<u64>, host: &Host) -> RoomView {
+        let from = from.map(|f| f.min(self.seq()));
         let pos = *self.position();
         let setup = self.setup();
         let stop = self.stop();
@@ -33,9 +39,10 @@ impl Room {
             status: self.summary().status,
             end: match (stop, self.finished()) {
                 (Some(stop), _) => Some(stop.end()),
-                (None, true) => Some("play"),
+                (None, true) => Some(End::Play),
                 (None, false) => None,
             },
+            result: self.result(),
             resigned: side_of(|s| matches!(s, Stop::Resign(_))),
             aborted: side_of(|s| matches!(s, Stop::Abort(_))),
             flagged: side_of(|s| matches!(s, Stop::Flag(_))),
@@ -63,6 +70,7 @@ impl Room {
             },
             can_next_round: self.can_next_round(),
             conceding_ends_match: self.conceding_ends_match(),
+            may: self.may_view(host),
         }
     }
 

@@ -5,6 +5,7 @@
 
 use hoyito_core::Side;
 
+use crate::step::{End, StepKind};
 use crate::RoomError;
 
 /// How a game (or a whole match) was stopped before it was played out.
@@ -26,74 +27,73 @@ pub enum Stop {
 }
 
 impl Stop {
-    /// The stored step token: `resign:south`, `abort:north`, `draw`, `flag:south`.
-    pub fn token(self) -> String {
+    /// The stop of `kind` about `side` (`draw` about nobody); `None` for a
+    /// kind that is no stop (`move`, `round`, `concede`) or a side that
+    /// does not fit it.
+    pub fn of(kind: StepKind, side: Option<Side>) -> Option<Stop> {
+        Some(match (kind, side) {
+            (StepKind::Draw, None) => Stop::Draw,
+            (StepKind::Resign, Some(s)) => Stop::Resign(s),
+            (StepKind::Abort, Some(s)) => Stop::Abort(s),
+            (StepKind::Flag, Some(s)) => Stop::Flag(s),
+            (StepKind::Left, Some(s)) => Stop::Left(s),
+            (StepKind::LeftDraw, Some(s)) => Stop::LeftDraw(s),
+            _ => return None,
+        })
+    }
+
+    /// The kind of step this stop is.
+    pub fn kind(self) -> StepKind {
         match self {
-            Stop::Resign(s) => format!("resign:{}", s.name()),
-            Stop::Abort(s) => format!("abort:{}", s.name()),
-            Stop::Draw => "draw".to_string(),
-            Stop::Flag(s) => format!("flag:{}", s.name()),
-            Stop::Left(s) => format!("left:{}", s.name()),
-            Stop::LeftDraw(s) => format!("left-draw:{}", s.name()),
+            Stop::Resign(_) => StepKind::Resign,
+            Stop::Abort(_) => StepKind::Abort,
+            Stop::Draw => StepKind::Draw,
+            Stop::Flag(_) => StepKind::Flag,
+            Stop::Left(_) => StepKind::Left,
+            Stop::LeftDraw(_) => StepKind::LeftDraw,
+        }
+    }
+
+    /// The stored step token: the kind's name, then `:` and the side it is
+    /// about (`resign:south`, `left-draw:north`), or `draw` alone.
+    pub fn token(self) -> String {
+        match self.side() {
+            Some(side) => format!("{}:{}", self.kind(), side.name()),
+            None => self.kind().name().to_string(),
         }
     }
 
     /// The stop a stored step token names, if `token` is one (an error if it
     /// looks like one but names no side).
     pub fn parse(token: &str) -> Option<Result<Stop, RoomError>> {
-        if token == "draw" {
-            return Some(Ok(Stop::Draw));
+        let (name, side) = token.split_once(':').map_or((token, None), |(n, s)| (n, Some(s)));
+        let kind = StepKind::parse(name)?;
+        if Stop::of(kind, Some(Side::South)).is_none() {
+            // `draw` alone; `move`, `round` and `concede` are no stops.
+            return Stop::of(kind, None).filter(|_| side.is_none()).map(Ok);
         }
-        let (kind, name) = token.split_once(':')?;
-        let make: fn(Side) -> Stop = match kind {
-            "resign" => Stop::Resign,
-            "abort" => Stop::Abort,
-            "flag" => Stop::Flag,
-            "left" => Stop::Left,
-            "left-draw" => Stop::LeftDraw,
-            _ => return None,
+        let side = match side {
+            Some("south") => Side::South,
+            Some("north") => Side::North,
+            other => {
+                return Some(Err(RoomError::BadSide {
+                    kind,
+                    name: other.unwrap_or_default().chars().take(24).collect(),
+                }))
+            }
         };
-        Some(match name {
-            "south" => Ok(make(Side::South)),
-            "north" => Ok(make(Side::North)),
-            _ => Err(RoomError::BadSide {
-                kind: match kind {
-                    "resign" => "resign",
-                    "abort" => "abort",
-                    "left" => "left",
-                    "left-draw" => "left-draw",
-                    _ => "flag",
-                },
-                name: name.chars().take(24).collect(),
-            }),
-        })
+        Stop::of(kind, Some(side)).map(Ok)
     }
 
-    /// The step's kind in the history: `resign`, `abort`, `draw`, `flag`,
-    /// `left` or `left_draw`.
-    pub fn kind(self) -> &'static str {
+    /// How the game ended, as the view's `end` (the stop's own name).
+    pub fn end(self) -> End {
         match self {
-            Stop::Resign(_) => "resign",
-            Stop::Abort(_) => "abort",
-            Stop::Draw => "draw",
-            Stop::Flag(_) => "flag",
-            Stop::Left(_) => "left",
-            Stop::LeftDraw(_) => "left_draw",
-        }
-    }
-
-    /// How the game ended, as the view's `end`: `resign`, `abort`,
-    /// `agreed_draw`, `timeout`, `abandoned` (a player left, the other
-    /// claimed the win) or `abandoned_draw` (a player left, the other
-    /// called it a draw).
-    pub fn end(self) -> &'static str {
-        match self {
-            Stop::Resign(_) => "resign",
-            Stop::Abort(_) => "abort",
-            Stop::Draw => "agreed_draw",
-            Stop::Flag(_) => "timeout",
-            Stop::Left(_) => "abandoned",
-            Stop::LeftDraw(_) => "abandoned_draw",
+            Stop::Resign(_) => End::Resign,
+            Stop::Abort(_) => End::Abort,
+            Stop::Draw => End::Draw,
+            Stop::Flag(_) => End::Flag,
+            Stop::Left(_) => End::Left,
+            Stop::LeftDraw(_) => End::LeftDraw,
         }
     }
 
@@ -114,7 +114,9 @@ impl Stop {
         }
     }
 
-    /// The value of the record's `Termination` tag.
+    /// The value of the record's `Termination` tag: the stop said in words
+    /// for a reader of the record (`South lost on time`), read back by
+    /// [`Stop::from_termination`].
     pub fn termination(self) -> String {
         match self {
             Stop::Resign(s) => format!("{s} resigned"),
@@ -130,23 +132,19 @@ impl Stop {
     /// wording, in any case); `None` for any other text.
     pub fn from_termination(text: &str) -> Option<Stop> {
         let text = text.trim().to_ascii_lowercase();
-        if text == "draw agreed" {
-            return Some(Stop::Draw);
-        }
-        let (side, rest) = text.split_once(' ')?;
-        let side = match side {
-            "south" => Side::South,
-            "north" => Side::North,
-            _ => return None,
-        };
-        match rest {
-            "resigned" => Some(Stop::Resign(side)),
-            "aborted" => Some(Stop::Abort(side)),
-            "lost on time" => Some(Stop::Flag(side)),
-            "left the game" => Some(Stop::Left(side)),
-            "left the game, draw" => Some(Stop::LeftDraw(side)),
-            _ => None,
-        }
+        [Side::South, Side::North]
+            .into_iter()
+            .flat_map(|s| {
+                [
+                    Stop::Resign(s),
+                    Stop::Abort(s),
+                    Stop::Flag(s),
+                    Stop::Left(s),
+                    Stop::LeftDraw(s),
+                ]
+            })
+            .chain([Stop::Draw])
+            .find(|stop| stop.termination().to_ascii_lowercase() == text)
     }
 }
 
@@ -174,7 +172,10 @@ mod tests {
         assert_eq!(Stop::from_termination("time forfeit"), None);
         assert!(matches!(Stop::parse("resign:east"), Some(Err(_))));
         assert!(matches!(Stop::parse("left-draw:east"), Some(Err(_))));
+        assert!(matches!(Stop::parse("resign"), Some(Err(_))));
+        assert_eq!(Stop::parse("draw:south"), None);
         assert_eq!(Stop::parse("3L"), None);
+        assert_eq!(Stop::parse("concede:south"), None);
         assert_eq!(Stop::parse("next"), None);
     }
 }

@@ -98,7 +98,7 @@ fn stops_end_the_game_with_their_result() {
     let v = room.view();
     assert_eq!(
         (v.status, v.end, v.aborted),
-        ("over", Some("abort"), Some(Side::North))
+        ("over", Some(crate::End::Abort), Some(Side::North))
     );
     assert!(v.legal.is_empty());
     assert_eq!(room.result(), Some("aborted"));

@@ -6,7 +6,9 @@
 use hoyito_core::{Move, Position, RulesSpec, Side, State, Trace};
 use serde::{Deserialize, Serialize};
 
+use crate::may::MayView;
 use crate::mode::Mode;
+use crate::step::{End, StepKind};
 
 /// Where a move is sown, as the page marks it: the board indices of its
 /// holes (two for the two-hole opening, in the order sown) and its
@@ -49,11 +51,12 @@ pub struct StepView {
     pub seq: u64,
     /// Round the step belongs to (for `round` steps: the round it started).
     pub round: u32,
-    /// `move`, `round` (start of the next round), `concede` (a round of a
-    /// match resigned), or how the game was stopped: `resign`, `abort`,
-    /// `draw` (agreed), `flag` (time ran out), `left` or `left_draw` (a
-    /// player left; the other claimed the win or called a draw).
-    pub kind: &'static str,
+    /// What the step did: `move`, `round` (start of the next round),
+    /// `concede` (a round of a match resigned), or how the game was
+    /// stopped: `resign`, `abort`, `draw` (agreed), `flag` (time ran out),
+    /// `left` or `left-draw` (a player left; the other claimed the win or
+    /// called a draw).
+    pub kind: StepKind,
     /// The mover, for moves; the side that conceded, resigned, aborted or
     /// ran out of time, for those steps.
     pub side: Option<Side>,
@@ -72,6 +75,10 @@ pub struct StepView {
     /// For a move: its direction, `L` or `R`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dir: Option<char>,
+    /// For a move: its capture gave the mover another move (Hoyito II and
+    /// III; a pass of the other player is not one).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub extra_turn: bool,
 }
 
 /// One round of a match (or the single game): the core's summary.
@@ -104,12 +111,15 @@ pub struct RoomView {
     /// game's second seat is free).
     pub status: &'static str,
     /// How the game (or the match) ended, once `status` is `over`:
-    /// `play` if it was played to its end, `resign` if a player resigned,
-    /// `abort` if a player aborted it before both had moved (no winner),
-    /// `agreed_draw` if the players agreed a draw, `timeout` if a clock ran
-    /// out, `abandoned` if a player left and the other claimed the win,
-    /// `abandoned_draw` if the other called it a draw.
-    pub end: Option<&'static str>,
+    /// `play` if it was played to its end, else the kind of the step that
+    /// stopped it: `resign` if a player resigned, `abort` if a player
+    /// aborted it before both had moved (no winner), `draw` if the players
+    /// agreed a draw, `flag` if a clock ran out, `left` if a player left and
+    /// the other claimed the win, `left-draw` if the other called it a draw.
+    pub end: Option<End>,
+    /// The result once the game (or the match) is over: `south` or `north`
+    /// (the winner), `draw`, or `aborted`.
+    pub result: Option<&'static str>,
     /// The side that resigned, if one did.
     pub resigned: Option<Side>,
     /// The side that aborted the game, if one did.
@@ -153,6 +163,8 @@ pub struct RoomView {
     /// seeds in play go to the other side, and a player left with too few
     /// seeds for another round loses the match (RULES.md §5).
     pub conceding_ends_match: Option<[bool; 2]>,
+    /// What each seat may do now ([`crate::Room::may`]).
+    pub may: MayView,
 }
 
 /// One move as it was played, with its sowing trace.

@@ -10,12 +10,7 @@ use hoyito_core::{Game, Rules};
 use hoyito_engine::{Engine, Limits};
 use hoyito_tablebase::Tablebase;
 
-/// Longest time the engine thinks about one move. Levels 1–9 stop earlier at
-/// their depth; level 10 uses all of it.
-pub const ENGINE_MOVETIME: Duration = Duration::from_millis(1500);
-
-/// Level used for hints when the game's own level is lower.
-pub const HINT_LEVEL: u8 = 8;
+pub use hoyito_engine::{HINT_LEVEL, HINT_MOVETIME, PLAY_MOVETIME};
 
 /// The endgame tablebases of a server (`hoyito tablebase build` output
 /// under one directory), for level-10 engine moves and hints: perfect play

@@ -127,7 +127,7 @@ async fn draws_are_offered_declined_and_accepted_online_and_refused_in_hotseat()
             v["game"]["end"].as_str(),
             v["game"]["status"].as_str()
         ),
-        (Some(true), Some("agreed_draw"), Some("over"))
+        (Some(true), Some("draw"), Some("over"))
     );
     let record = api
         .http
@@ -239,7 +239,7 @@ async fn a_draw_offer_survives_a_restart_until_a_move_or_an_answer() {
             v["game"]["end"].as_str(),
             v["game"]["draw_offer"].as_str()
         ),
-        (Some(true), Some("agreed_draw"), None)
+        (Some(true), Some("draw"), None)
     );
 
     // A move withdraws a stored offer, and it stays withdrawn after a restart.
@@ -301,7 +301,7 @@ async fn the_engine_answers_a_draw_offer_at_once_by_its_evaluation() {
     let (status, v) = draw(&api, &id, Some(&token), "offer").await;
     assert_eq!(status, StatusCode::OK, "{v}");
     let accepted = v["accepted"].as_bool().unwrap();
-    assert_eq!(v["game"]["end"].as_str() == Some("agreed_draw"), accepted, "{v}");
+    assert_eq!(v["game"]["end"].as_str() == Some("draw"), accepted, "{v}");
     if !accepted {
         assert_eq!(
             v["game"]["draw_offer"],
@@ -655,7 +655,7 @@ async fn a_clock_runs_out_with_nobody_connected_across_a_restart() {
     let g = api.game(&id).await;
     assert_eq!(
         (g["end"].as_str(), g["flagged"].as_str()),
-        (Some("timeout"), Some(to_move.as_str()))
+        (Some("flag"), Some(to_move.as_str()))
     );
     let token = if to_move == "south" { &south } else { &north };
     let seq = g["seq"].clone();

@@ -610,9 +610,9 @@ async fn a_draw_offer_made_on_one_node_is_seen_and_answered_on_the_other() {
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(
         (v["accepted"].as_bool(), v["game"]["end"].as_str()),
-        (Some(true), Some("agreed_draw"))
+        (Some(true), Some("draw"))
     );
-    let g = a.wait_for(&id, |g| g["end"] == "agreed_draw").await;
+    let g = a.wait_for(&id, |g| g["end"] == "draw").await;
     assert_eq!(g["draw_offer"], Value::Null);
 
     // Declined on b: withdrawn on a too; a move on b withdraws an offer made on a.

@@ -170,7 +170,7 @@ async fn a_claimed_win_is_stored_and_survives_a_restart() {
     assert_eq!(status, StatusCode::OK, "{won}");
     assert_eq!(
         (won["status"].as_str(), won["end"].as_str()),
-        (Some("over"), Some("abandoned"))
+        (Some("over"), Some("left"))
     );
     assert_eq!(won["abandoned"], "north");
     assert_eq!(won["history"][0]["kind"], "left");

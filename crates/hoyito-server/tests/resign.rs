@@ -151,10 +151,14 @@ async fn a_spectator_cannot_resign_and_changes_nothing() {
     assert_eq!(after["seq"], before["seq"]);
     assert_eq!(after["status"], before["status"]);
     assert_eq!(after["end"], Value::Null);
-    // The seated player still can, even before anyone joined.
-    let (status, g) = api.resign(&id, Some(&token)).await;
-    assert_eq!(status, StatusCode::OK, "{g}");
-    assert_eq!(g["resigned"], "south");
+    // Before anyone joined there is nobody to win: the seated player
+    // aborts instead (the view says so), and a resignation changes nothing.
+    assert_eq!(before["may"]["south"]["resign"], false, "{before}");
+    assert_eq!(before["may"]["south"]["abort"], true, "{before}");
+    let (status, v) = api.resign(&id, Some(&token)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["code"], "waiting_for_opponent");
+    assert_eq!(api.game(&id).await["seq"], before["seq"]);
     let (status, v) = api.resign(&id, Some("nope")).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{v}");
     api.stop().await;

@@ -108,6 +108,20 @@ fn whole(what: &'static str, value: f64) -> Result<u64, Error> {
     }
 }
 
+/// What the engine does in a game, as on the server: `{levels, move_ms,
+/// hint_level, hint_ms}` — the levels are 1 to `levels`; the engine thinks
+/// at most `move_ms` about a move of a game; a hint is searched at level
+/// `hint_level` at least (the game's own, if higher) for at most `hint_ms`.
+#[wasm_bindgen(js_name = engineLimits)]
+pub fn engine_limits() -> JsValue {
+    to_js(&serde_json::json!({
+        "levels": hoyito_engine::LEVELS.len(),
+        "move_ms": hoyito_engine::PLAY_MOVETIME.as_millis() as u64,
+        "hint_level": hoyito_engine::HINT_LEVEL,
+        "hint_ms": hoyito_engine::HINT_MOVETIME.as_millis() as u64,
+    }))
+}
+
 /// `rulesOptions()`: the rules options as the core's table describes them
 /// (an array of `{name, tag, flag, type, values | min, max, default,
 /// section, meaning}`, in order).

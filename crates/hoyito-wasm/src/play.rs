@@ -16,10 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 
-/// Longest time the engine thinks about one move, as on the server
-/// (`hoyito_server::ai::ENGINE_MOVETIME`): levels 1–9 stop earlier at their
-/// depth, level 10 uses all of it.
-pub const ENGINE_MOVETIME: Duration = Duration::from_millis(1500);
+/// Longest time the engine thinks about one move, as on the server.
+pub use hoyito_engine::PLAY_MOVETIME as ENGINE_MOVETIME;
 
 /// The longest `timeMs` `analyze` accepts.
 pub const MAX_ANALYZE_MS: u32 = 60_000;

@@ -4,7 +4,7 @@
 //! it through the same view. Conversions only.
 
 use hoyito_core::Side;
-use hoyito_room::{Mode, RoomError, Seat, Setup};
+use hoyito_room::{Host, Mode, RoomError, Seat, Setup, Stop};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -123,10 +123,14 @@ impl Room {
     }
 
     /// Throws (`not_your_turn`, `round_over`, `game_over`) unless this
-    /// device's player is to move.
+    /// device's player may move now; `thinking`: the engine is searching.
     #[wasm_bindgen(js_name = checkTurn)]
-    pub fn check_turn(&self) -> Result<(), JsValue> {
-        self.room.check_turn(self.seat).map_err(refusal)
+    pub fn check_turn(&self, thinking: Option<bool>) -> Result<(), JsValue> {
+        let host = Host {
+            thinking: thinking.unwrap_or(false),
+            ..Host::ALONE
+        };
+        self.room.check_move(self.seat, &host).map_err(refusal)
     }
 
     /// The step by which this device's player resigns (in hot-seat the
@@ -154,9 +158,38 @@ impl Room {
     }
 
     /// The room's view, as the server's game view has it (mode, rules,
-    /// match, status, end, position, legal moves, rounds, history…).
-    pub fn view(&self) -> JsValue {
-        to_js(&self.room.view())
+    /// match, status, end, result, position, legal moves, rounds,
+    /// history…, and `may`: what this device's player may do now);
+    /// `thinking`: the engine is searching (its move, or until an undo
+    /// stops it), so nobody may move.
+    pub fn view(&self, thinking: Option<bool>) -> JsValue {
+        let host = Host {
+            thinking: thinking.unwrap_or(false),
+            ..Host::ALONE
+        };
+        to_js(&self.room.view_with(None, &host))
+    }
+
+    /// The step by which this device's player aborts the game (in
+    /// hot-seat the player to move), before both players have moved.
+    /// Checked, not applied: apply it with `step`. Throws
+    /// (`too_late_to_abort`, `game_over`) if it cannot be aborted.
+    pub fn abortion(&self) -> Result<String, JsValue> {
+        let stop = Stop::Abort(self.room.resigner(self.seat));
+        self.room.check_stop(stop).map_err(refusal)?;
+        Ok(stop.token())
+    }
+
+    /// Throws (`hint_unavailable`, `not_your_turn`, `round_over`,
+    /// `game_over`) unless this device's player may ask for a hint now;
+    /// `thinking`: the engine is searching.
+    #[wasm_bindgen(js_name = checkHint)]
+    pub fn check_hint(&self, thinking: Option<bool>) -> Result<(), JsValue> {
+        let host = Host {
+            thinking: thinking.unwrap_or(false),
+            ..Host::ALONE
+        };
+        self.room.check_hint(self.seat, &host).map_err(refusal)
     }
 
     /// The room in one line: `{status, seq, result, score, to_move}`.

@@ -64,7 +64,7 @@ impl Room {
         let first = self
             .steps
             .iter()
-            .rposition(|s| s.kind == "round")
+            .rposition(|s| s.kind == crate::StepKind::Round)
             .map_or(0, |i| i + 1);
         let mut keep = self.steps.len();
         let Some(side) = side else {

@@ -65,6 +65,7 @@ assets! {
     "/game/join.js" => "text/javascript; charset=utf-8",
     "/game/preview.js" => "text/javascript; charset=utf-8",
     "/board.js" => "text/javascript; charset=utf-8",
+    "/sowing.js" => "text/javascript; charset=utf-8",
     "/i18n.js" => "text/javascript; charset=utf-8",
     "/markdown.js" => "text/javascript; charset=utf-8",
     "/style.css" => "text/css; charset=utf-8",

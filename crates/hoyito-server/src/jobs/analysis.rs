@@ -71,14 +71,14 @@ fn frames(g: &LiveGame) -> Vec<Frame> {
     for s in g.room.steps() {
         let mut played = None;
         match s.kind {
-            "round" => {
+            hoyito_room::StepKind::Round => {
                 round += 1;
                 index = 0;
                 if let Some(r) = rounds.get(round) {
                     prefix = Game::from_position(*r.start());
                 }
             }
-            "move" => {
+            hoyito_room::StepKind::Move => {
                 if let Some(&m) = rounds.get(round).and_then(|r| r.moves().get(index)) {
                     let side = prefix.position().to_move();
                     let token = prefix.position().move_token(m).to_string();

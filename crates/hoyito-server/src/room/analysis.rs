@@ -178,8 +178,8 @@ impl AnalysisView {
         let mut out: Vec<Vec<Option<String>>> = vec![Vec::new()];
         for s in game.room.steps().iter().take(self.seq as usize) {
             match s.kind {
-                "round" => out.push(Vec::new()),
-                "move" => {
+                hoyito_room::StepKind::Round => out.push(Vec::new()),
+                hoyito_room::StepKind::Move => {
                     let step = self.steps.get(s.seq as usize);
                     let comment = step.and_then(|p| p.played.as_ref()).map(|m| m.comment.clone());
                     out.last_mut().expect("a round").push(comment);

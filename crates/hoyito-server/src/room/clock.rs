@@ -59,7 +59,7 @@ impl LiveGame {
         let idx = |s: Side| if s == Side::South { 0 } else { 1 };
         for i in 1..self.room.steps().len() {
             let step = &self.room.steps()[i];
-            let (Some(side), "move") = (step.side, step.kind) else {
+            let (Some(side), hoyito_room::StepKind::Move) = (step.side, step.kind) else {
                 continue;
             };
             let (Some(Some(t0)), Some(Some(t1))) = (self.times.get(i - 1), self.times.get(i)) else {

@@ -2,17 +2,17 @@
 //! whole or from a step on (the types are [`crate::room::view`]).
 
 use hoyito_core::Side;
-use hoyito_room::Absence;
+use hoyito_room::{Absence, Host};
 
 use crate::room::live::LiveGame;
 use crate::room::presence::{ClaimView, ConnectedView, PresenceView};
-use crate::room::view::{GameView, RoomView, SeatsView};
+use crate::room::view::{GameView, SeatsView};
 use crate::store::Mode;
 
 impl LiveGame {
     /// The full view.
     pub fn view(&self) -> GameView {
-        self.show(self.room.view())
+        self.show(None)
     }
 
     /// A delta: the view with only the steps from index `from` on in its
@@ -20,13 +20,36 @@ impl LiveGame {
     /// What a move's answer and WebSocket message carry, so that their size
     /// does not grow with the game.
     pub fn view_since(&self, from: u64) -> GameView {
-        self.show(self.room.view_since(from))
+        self.show(Some(from))
     }
 
-    fn show(&self, mut room: RoomView) -> GameView {
+    /// What the room's host, this server, knows beside the room at `now`:
+    /// who is seated, the offers, who is away, whether the engine is
+    /// thinking, whether the game has a clock. The room decides with it
+    /// what each seat may do ([`hoyito_room::Room::may`]).
+    pub fn host(&self, now: i64) -> Host<'_> {
+        let engine = self.meta.engine_side;
+        Host {
+            seated: [Side::South, Side::North].map(|side| {
+                engine == Some(side)
+                    || match side {
+                        Side::South => self.meta.tokens.south.is_some(),
+                        Side::North => self.meta.tokens.north.is_some(),
+                    }
+            }),
+            offers: Some(&self.offers),
+            absence: self.absence(now),
+            thinking: self.thinking,
+            timed: self.meta.clock.is_some(),
+        }
+    }
+
+    fn show(&self, from: Option<u64>) -> GameView {
+        let now = crate::store::now();
+        let host = self.host(now);
+        let mut room = self.room.view_with(from, &host);
         room.status = self.summary().status;
         let engine = self.meta.engine_side;
-        let now = crate::store::now();
         GameView {
             id: self.meta.id.clone(),
             level: self.meta.level,

@@ -134,7 +134,7 @@ impl AppState {
             engine_jobs: Arc::new(AtomicUsize::new(0)),
             engine_jobs_max: engine_threads.max(1) * QUEUE_PER_THREAD,
             shutdown,
-            engine_movetime: ai::ENGINE_MOVETIME,
+            engine_movetime: ai::PLAY_MOVETIME,
             tablebases: tablebases.map(Arc::new),
             ws_slots: Arc::new(Semaphore::new(limits.max_websockets.max(1))),
             analyses: crate::state::analyses::Analyses::new(crate::state::analyses::analysis_workers(

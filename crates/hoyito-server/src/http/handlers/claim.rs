@@ -14,14 +14,13 @@ use axum::http::HeaderMap;
 use axum::Json;
 use hoyito_room::Claim;
 
-use crate::auth::Seat;
 use crate::error::ApiError;
 use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::seat::seat;
 use crate::http::wire::{ClaimOutcome, ClaimRequest};
 use crate::room::view::GameView;
 use crate::state::{broadcast_state, store_last_step, AppState};
-use crate::store::{now, Mode};
+use crate::store::now;
 
 pub(crate) async fn claim(
     State(st): State<Arc<AppState>>,
@@ -33,32 +32,11 @@ pub(crate) async fn claim(
     let mut g = slot.game.lock().await;
     let seat = seat(&g, &headers)?;
     crate::jobs::clock::flag_if_due(&st, &slot, &mut g).await?;
-    let me = match (g.meta.mode, seat) {
-        (Mode::Online, Seat::One(side)) => side,
-        _ => {
-            return Err(ApiError::conflict(
-                "claim_unavailable",
-                "only in an online game with a clock of minutes can a player claim against one who left",
-            ))
-        }
-    };
-    if g.meta.tokens.south.is_none() || g.meta.tokens.north.is_none() {
-        return Err(ApiError::conflict(
-            "waiting_for_opponent",
-            "the second player has not joined yet: there is nobody who left",
-        ));
-    }
-    let Some(absence) = g.absence(now()) else {
-        return Err(ApiError::conflict(
-            "claim_unavailable",
-            "this server runs on several nodes and cannot tell who left: play on, or let the clock decide",
-        ));
-    };
     let claim = match req.outcome {
         ClaimOutcome::Win => Claim::Win,
         ClaimOutcome::Draw => Claim::Draw,
     };
-    let stop = g.room.check_claim(me, claim, &absence)?;
+    let stop = g.room.check_claim_by(seat, claim, &g.host(now()))?;
     g.room.commit_stop(stop);
     store_last_step(&st, &mut g, stop.token()).await?;
     g.stop.store(true, Ordering::Relaxed);

@@ -52,18 +52,9 @@ pub(crate) async fn post_move(
                 }
             }
             refuse_after_flag(&st, &slot, &mut g).await?;
-            g.room.check_turn(seat)?;
-            if g.thinking {
-                return Err(ApiError::conflict("not_your_turn", "the engine is thinking"));
-            }
-            // A timed game starts once both players are there: nobody's clock may
-            // run for an empty seat.
-            if g.meta.clock.is_some() && (g.meta.tokens.south.is_none() || g.meta.tokens.north.is_none()) {
-                return Err(ApiError::conflict(
-                    "waiting_for_opponent",
-                    "a timed game starts once the second player has joined",
-                ));
-            }
+            // The seat's turn, the engine not searching, a timed game's
+            // seats both taken (nobody's clock runs for an empty seat).
+            g.room.check_move(seat, &g.host(crate::store::now()))?;
             refuse_fixed_suffix(&g.meta.rules, &req.token)?;
             g.room.move_input()?
         };
@@ -271,10 +262,11 @@ pub(crate) async fn resign(
     let mut g = slot.game.lock().await;
     let seat = seat(&g, &headers)?;
     let side = g.room.resigner(seat);
-    if req.unwrap_or_default().scope == ResignScope::Game {
+    let round = req.unwrap_or_default().scope == ResignScope::Round;
+    g.room.resignation_by(seat, round, &g.host(crate::store::now()))?;
+    if !round {
         return end_with(&st, &slot, &mut g, Stop::Resign(side)).await;
     }
-    g.room.resignation(seat, true)?;
     crate::jobs::clock::flag_if_due(&st, &slot, &mut g).await?;
     let token = g.room.resignation(seat, true)?;
     g.room.step(&token, 0)?;
@@ -397,13 +389,7 @@ pub(crate) async fn hint(
     let (game, level) = {
         let g = slot.game.lock().await;
         let seat = seat(&g, &headers)?;
-        if g.meta.mode == Mode::Online {
-            return Err(ApiError::conflict(
-                "hint_unavailable",
-                "hints are off in online games",
-            ));
-        }
-        g.room.check_turn(seat)?;
+        g.room.check_hint(seat, &g.host(crate::store::now()))?;
         (g.room.current().clone(), g.meta.level.max(ai::HINT_LEVEL))
     };
     // One hint per game at a time; the flag is cleared when this request
@@ -422,7 +408,7 @@ pub(crate) async fn hint(
     let _hinting = HintFlag(slot.clone());
     let held = st.reserve_deep(client)?;
     let pos = *game.position();
-    let movetime = st.engine_movetime.min(std::time::Duration::from_millis(800));
+    let movetime = st.engine_movetime.min(ai::HINT_MOVETIME);
     let res = crate::jobs::engine::search_for_request(&st, game, level, movetime, Some(held)).await?;
     let (token, score) = res.ok_or_else(|| ApiError::conflict("game_over", "the game is over"))?;
     let sown = hoyito_room::MoveHoles::read(&pos, &token)

@@ -13,16 +13,13 @@ use ::postgres::{GenericClient, NoTls, Row, Transaction};
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use r2d2_postgres::PostgresConnectionManager;
 
-use super::postgres_listen::listen;
+use super::postgres_listen::{listen, CHANNEL};
 use super::postgres_schema::migrate;
 pub use super::postgres_schema::PG_SCHEMA_VERSION;
 use super::{
     now, Change, ChatMessage, ListedGame, LobbyKind, Meta, Mode, Offer, OfferKind, OpenError, Storage,
     StoreError, StoreResult, StoredGame, Summary, UNDO_SET,
 };
-
-/// The `LISTEN`/`NOTIFY` channel of the nodes' [`Change`]s.
-pub const CHANNEL: &str = "hoyito_changes";
 
 /// Connections a node keeps to PostgreSQL at most.
 pub const POOL_SIZE: u32 = 8;

@@ -251,7 +251,8 @@ async fn engine_moves_first_and_undo_returns_to_the_human() {
         .await;
     assert_eq!(g["history"][0]["side"], "south");
     let seq0 = g["seq"].as_u64().unwrap();
-    // The engine's turn cannot be played by the human.
+    // Now North, the human, is to move: its move is played, then the engine
+    // replies (unless the game is over).
     let (status, r) = api.play(&id, &token, &first_legal(&g)).await;
     assert_eq!(status, StatusCode::OK, "{r}");
     let g = api

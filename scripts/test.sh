@@ -2,8 +2,9 @@
 # The whole test suite, from a fresh machine: installs what the tests need
 # (Debian's chromium and postgresql, in the background while Rust compiles;
 # the npm packages of the browser tests), then runs the format check, the
-# check that web/wasm/ was built from the current sources, clippy with
-# warnings as errors, the API docs with warnings as errors, every Rust test
+# check that web/wasm/ was built from the current sources, the check that
+# every path docs/ARCHITECTURE.md names exists, clippy with warnings as
+# errors, the API docs with warnings as errors, every Rust test
 # (cargo nextest when installed, else cargo test) and doctest, the
 # PostgreSQL tests against a throwaway server (scripts/postgres.sh), the
 # WebAssembly module against the native crates, the end-to-end browser tests
@@ -68,6 +69,9 @@ bash scripts/wasm-sources.sh --check
 
 step "third-party notices: web/THIRD-PARTY.md lists what Cargo.lock ships"
 python3 scripts/third-party.py --check
+
+step "docs: every path docs/ARCHITECTURE.md names exists"
+python3 scripts/doc-paths.py docs/ARCHITECTURE.md
 
 step "npm packages (playwright-core)"
 (cd web && npm ci --no-audit --no-fund --loglevel=error)

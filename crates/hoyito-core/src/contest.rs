@@ -165,7 +165,8 @@ impl Contest {
     /// ([`Game::concede`], [`Match::concede`]).
     ///
     /// # Errors
-    /// [`PlayError::GameOver`] if the game, the round or the match is over.
+    /// [`PlayError::GameOver`] if the game is over, as [`Match::concede`]
+    /// if the round or the match is.
     pub fn concede(&mut self, side: Side) -> Result<(), PlayError> {
         match self {
             Contest::Game(g) => g.concede(side),
@@ -255,8 +256,39 @@ mod tests {
             !c.is_over() && c.result().is_none(),
             "one round does not end a standard match"
         );
+        // Until the next round starts, the round that is over refuses moves
+        // and concessions, and says so.
+        let round_over = PlayError::RoundOver { round: 1 };
+        assert_eq!(round_over.to_string(), "round 1 is over; start the next round");
+        let plies = c.plies();
+        assert_eq!(
+            c.play_token("1").map(|_| ()),
+            Err(TokenError::Illegal {
+                token: "1".into(),
+                error: round_over
+            })
+        );
+        assert_eq!(c.concede(Side::South), Err(round_over));
+        assert_eq!(c.plies(), plies);
         assert!(c.can_start_next_round() && c.start_next_round());
         assert_eq!(c.rounds().len(), 2);
         assert_eq!(c.plies(), c.rounds()[0].moves().len());
+    }
+
+    #[test]
+    fn a_finished_match_refuses_moves_and_concessions() {
+        let mut c = Contest::new_match(Rules::standard(Variant::II));
+        // South gives every seed away: too few to go on.
+        c.concede(Side::South).unwrap();
+        assert!(c.is_over() && !c.can_start_next_round());
+        assert_eq!(PlayError::MatchOver.to_string(), "the match is over");
+        assert_eq!(c.concede(Side::North), Err(PlayError::MatchOver));
+        assert_eq!(
+            c.play_token("1").map(|_| ()),
+            Err(TokenError::Illegal {
+                token: "1".into(),
+                error: PlayError::MatchOver
+            })
+        );
     }
 }

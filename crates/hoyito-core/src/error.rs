@@ -10,9 +10,19 @@ pub use crate::rules::RulesError;
 /// Why a move cannot be played in a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum PlayError {
-    /// The game is over.
+    /// The game (a single game, or a position played on its own) is over.
     #[error("the game is over")]
     GameOver,
+    /// The match's current round is over and the match goes on: the next
+    /// round starts first.
+    #[error("round {round} is over; start the next round")]
+    RoundOver {
+        /// The round that is over, from 1.
+        round: u32,
+    },
+    /// The match is over.
+    #[error("the match is over")]
+    MatchOver,
     /// The hole is not one of the mover's holes on this board.
     #[error("hole {hole} is not one of the mover's open holes")]
     NotOwnHole {

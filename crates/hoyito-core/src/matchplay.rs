@@ -62,10 +62,11 @@ impl Match {
     /// result is decided if a player is left with too few seeds.
     ///
     /// # Errors
-    /// [`PlayError`] if the move is illegal or the match is over.
+    /// [`PlayError::MatchOver`] or [`PlayError::RoundOver`] if the match or
+    /// the round is over; otherwise [`PlayError`] if the move is illegal.
     pub fn play(&mut self, m: Move) -> Result<Played, PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
+        if let Some(e) = self.over() {
+            return Err(e);
         }
         let played = self.current_mut().play(m)?;
         self.check_end();
@@ -76,7 +77,8 @@ impl Match {
     ///
     /// # Errors
     /// [`TokenError`] if the token is unreadable or the move illegal (the
-    /// round or the match over: [`PlayError::GameOver`]); nothing changes then.
+    /// round or the match over: [`PlayError::RoundOver`],
+    /// [`PlayError::MatchOver`]); nothing changes then.
     pub fn play_token(&mut self, token: &str) -> Result<Played, TokenError> {
         let m = self.current().position().parse_move(token)?;
         self.play(m).map_err(|error| TokenError::Illegal {
@@ -86,18 +88,23 @@ impl Match {
     }
 
     /// Why no move can be played now: the match or the current round is over.
-    fn over_error(&self, token: &str) -> Option<MoveError> {
-        let token = token.trim().to_string();
+    fn over(&self) -> Option<PlayError> {
         if self.outcome.is_some() {
-            Some(MoveError::MatchOver { token })
+            Some(PlayError::MatchOver)
         } else if self.current().is_over() {
-            Some(MoveError::RoundOver {
-                token,
-                round: self.round(),
-            })
+            Some(PlayError::RoundOver { round: self.round() })
         } else {
             None
         }
+    }
+
+    /// [`Match::over`] for `token`.
+    fn over_error(&self, token: &str) -> Option<MoveError> {
+        let token = token.trim().to_string();
+        Some(match self.over()? {
+            PlayError::RoundOver { round } => MoveError::RoundOver { token, round },
+            _ => MoveError::MatchOver { token },
+        })
     }
 
     /// Reads `token` and plays it on a copy of the current round's position
@@ -146,10 +153,11 @@ impl Match {
     /// match goes on unless a player is left with too few seeds.
     ///
     /// # Errors
-    /// [`PlayError::GameOver`] if the round or the match is over.
+    /// [`PlayError::MatchOver`] or [`PlayError::RoundOver`] if the match or
+    /// the round is over.
     pub fn concede(&mut self, side: Side) -> Result<(), PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
+        if let Some(e) = self.over() {
+            return Err(e);
         }
         self.current_mut().concede(side)?;
         self.check_end();

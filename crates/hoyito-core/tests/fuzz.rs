@@ -36,33 +36,6 @@ fn config() -> ProptestConfig {
     }
 }
 
-fn arb_rules() -> impl Strategy<Value = Rules> {
-    (
-        prop::sample::select(Variant::ALL.to_vec()),
-        4u8..=12,
-        any::<bool>(),
-        prop::sample::select(DirectionRule::ALL.to_vec()),
-        any::<bool>(),
-        prop::sample::select(Repetition::ALL.to_vec()),
-        prop::sample::select(CaptureSide::ALL.to_vec()),
-    )
-        .prop_map(
-            |(variant, holes, skip_origin, direction, two_hole_opening, repetition, capture_side)| {
-                Rules::try_from(RulesSpec {
-                    variant,
-                    holes,
-                    seeds: 4,
-                    skip_origin,
-                    direction,
-                    two_hole_opening,
-                    repetition,
-                    capture_side,
-                })
-                .unwrap()
-            },
-        )
-}
-
 /// Valid texts to mutate: notations of positions and records of games and
 /// matches under varied rules.
 struct Corpus {

@@ -19,37 +19,6 @@ use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-fn arb_spec() -> impl Strategy<Value = RulesSpec> {
-    (
-        prop::sample::select(Variant::ALL.to_vec()),
-        4u8..=12,
-        prop_oneof![4 => Just(4u8), 1 => 1u8..=6],
-        any::<bool>(),
-        prop::sample::select(DirectionRule::ALL.to_vec()),
-        any::<bool>(),
-        prop::sample::select(Repetition::ALL.to_vec()),
-        prop::sample::select(CaptureSide::ALL.to_vec()),
-    )
-        .prop_map(
-            |(variant, holes, seeds, skip_origin, direction, two_hole_opening, repetition, capture_side)| {
-                RulesSpec {
-                    variant,
-                    holes,
-                    seeds,
-                    skip_origin,
-                    direction,
-                    two_hole_opening,
-                    repetition,
-                    capture_side,
-                }
-            },
-        )
-}
-
-fn arb_rules() -> impl Strategy<Value = Rules> {
-    arb_spec().prop_map(|s| Rules::try_from(s).expect("specs drawn here are valid"))
-}
-
 /// Everything that must hold of any position reached in play.
 fn check_position(p: &Position, total_seeds: u32) {
     total_check(p);

@@ -9,40 +9,12 @@ mod common;
 
 use common::*;
 use hoyito_core::{
-    CaptureKind, CaptureSide, Contest, DirectionRule, EndReason, Event, Game, Match, MoveError, PlayError,
-    Position, Repetition, Rules, RulesSpec, Side, TracedMove, Variant, MAX_TRACE_EVENTS,
+    CaptureKind, Contest, EndReason, Event, Game, Match, MoveError, PlayError, Position, Rules, Side,
+    TracedMove, Variant, MAX_TRACE_EVENTS,
 };
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-
-fn arb_rules() -> impl Strategy<Value = Rules> {
-    (
-        prop::sample::select(Variant::ALL.to_vec()),
-        4u8..=12,
-        prop_oneof![4 => Just(4u8), 1 => 1u8..=6],
-        any::<bool>(),
-        prop::sample::select(DirectionRule::ALL.to_vec()),
-        any::<bool>(),
-        prop::sample::select(Repetition::ALL.to_vec()),
-        prop::sample::select(CaptureSide::ALL.to_vec()),
-    )
-        .prop_map(
-            |(variant, holes, seeds, skip_origin, direction, two_hole_opening, repetition, capture_side)| {
-                Rules::try_from(RulesSpec {
-                    variant,
-                    holes,
-                    seeds,
-                    skip_origin,
-                    direction,
-                    two_hole_opening,
-                    repetition,
-                    capture_side,
-                })
-                .expect("specs drawn here are valid")
-            },
-        )
-}
 
 /// Replays the trace's events on the board before the move: returns the
 /// board and the seeds the events captured.

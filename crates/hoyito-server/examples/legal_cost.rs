@@ -1,7 +1,7 @@
 //! How long the rules take to list the legal moves of a position (every
 //! candidate sown, each sowing proved finite or endless), by seeds per hole,
 //! on the smallest and largest boards: the data behind the server's
-//! seeds-per-hole cap (`MAX_SEEDS_PER_HOLE`, docs/API.md).
+//! seeds-per-hole cap (`SERVED_SEEDS_PER_HOLE`, docs/API.md).
 //!
 //! ```text
 //! cargo run --profile test -p hoyito-server --example legal_cost -- [GAMES] [MAX_SEEDS]

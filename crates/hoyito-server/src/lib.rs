@@ -8,7 +8,7 @@
 //! The API is documented in `docs/API.md`.
 //!
 //! ```no_run
-//! # fn main() -> anyhow::Result<()> {
+//! # fn main() -> Result<(), hoyito_server::RunError> {
 //! let config = hoyito_server::Config::default();
 //! hoyito_server::run(config, |addr| println!("listening on http://{addr}"))
 //! # }
@@ -44,7 +44,6 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -170,35 +169,70 @@ async fn release(state: std::sync::Arc<AppState>) {
     }
 }
 
+/// Why [`run`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// SQLite could not open the database or set up its schema.
+    #[error("opening database {}", .db.display())]
+    Database {
+        /// The database file.
+        db: PathBuf,
+        /// The failure.
+        #[source]
+        source: store::OpenError,
+    },
+    /// The database is in use by another server, its lock file cannot be
+    /// made, or PostgreSQL cannot be reached or set up (the message names
+    /// the database).
+    #[error(transparent)]
+    Store(store::OpenError),
+    /// The async runtime could not start.
+    #[error("starting the async runtime")]
+    Runtime(#[source] std::io::Error),
+    /// The address could not be bound.
+    #[error("binding {addr}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// The failure.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The server stopped accepting connections.
+    #[error("serving")]
+    Serve(#[source] std::io::Error),
+}
+
 /// Opens the database, binds the address, calls `on_listen` with the
 /// bound address, and serves until Ctrl-C or SIGTERM. Builds its own runtime
 /// and logs to standard error (`http::log::init`).
 ///
 /// # Errors
-/// If the database cannot be opened (or another server holds it) or the
-/// address cannot be bound.
-pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
+/// [`RunError`]: if the database cannot be opened (or another server holds
+/// it), the address cannot be bound, or serving fails.
+pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> Result<(), RunError> {
     http::log::init();
     let store = Store::open(&config.db).map_err(|e| match e {
-        // The lock errors name the database already.
-        store::OpenError::Sqlite(_) => {
-            anyhow::Error::new(e).context(format!("opening database {}", config.db.display()))
-        }
-        _ => e.into(),
+        // The lock errors and PostgreSQL's name the database already.
+        store::OpenError::Sqlite(_) => RunError::Database {
+            db: config.db.clone(),
+            source: e,
+        },
+        _ => RunError::Store(e),
     })?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .context("starting the async runtime")?;
+        .map_err(RunError::Runtime)?;
+    let addr = config.addr;
     let result = rt.block_on(async move {
-        let listener = TcpListener::bind(config.addr)
-            .await
-            .with_context(|| format!("binding {}", config.addr))?;
-        on_listen(listener.local_addr()?);
+        let bind = |source| RunError::Bind { addr, source };
+        let listener = TcpListener::bind(addr).await.map_err(bind)?;
+        on_listen(listener.local_addr().map_err(bind)?);
         let tablebases = config.tablebases.map(ai::Tablebases::new);
         serve_on(listener, store, tablebases, config.limits, shutdown_signal())
             .await
-            .context("serving")
+            .map_err(RunError::Serve)
     });
     // Engine searches still running are abandoned after a short grace period.
     rt.shutdown_timeout(std::time::Duration::from_secs(2));

@@ -178,15 +178,7 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
     assert_eq!(again["id"], done["id"]);
 
     // The downloaded record carries the marks as comments.
-    let text = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = api.record(&id).await;
     assert!(
         text.contains("[Annotator \"hoyito analysis, 40 ms per position\"]"),
         "{text}"
@@ -314,15 +306,7 @@ async fn a_resigned_match_is_analysed_round_by_round() {
     assert!(steps[round - 1]["to_move"].is_null());
     assert!(!steps[round]["to_move"].is_null());
     // The record: the first round's and the second round's moves are commented.
-    let text = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = api.record(&id).await;
     let round2 = text
         .split("[Round \"2\"]")
         .nth(1)

@@ -251,7 +251,8 @@ async fn engine_moves_first_and_undo_returns_to_the_human() {
         .await;
     assert_eq!(g["history"][0]["side"], "south");
     let seq0 = g["seq"].as_u64().unwrap();
-    // The engine's turn cannot be played by the human.
+    // Now North, the human, is to move: its move is played, then the engine
+    // replies (unless the game is over).
     let (status, r) = api.play(&id, &token, &first_legal(&g)).await;
     assert_eq!(status, StatusCode::OK, "{r}");
     let g = api
@@ -539,15 +540,7 @@ async fn record_download_and_import_round_trip() {
         let (status, v) = api.play(&id, &token, &first_legal(&g)).await;
         assert_eq!(status, StatusCode::OK, "{v}");
     }
-    let text = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = api.record(&id).await;
     let rec = Record::read(&text).expect("a valid record");
     let spec = RulesSpec {
         variant: Variant::II,
@@ -748,13 +741,7 @@ async fn a_failed_import_stores_nothing_and_tells_no_storage_detail() {
         let (status, v) = api.play(&id, &token, mv).await;
         assert_eq!(status, StatusCode::OK, "{v}");
     }
-    let res = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap();
-    let record = res.text().await.unwrap();
+    let record = api.record(&id).await;
     let side = side_connection(&db);
     side.execute_batch(
         "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves

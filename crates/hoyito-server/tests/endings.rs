@@ -129,15 +129,7 @@ async fn draws_are_offered_declined_and_accepted_online_and_refused_in_hotseat()
         ),
         (Some(true), Some("draw"), Some("over"))
     );
-    let record = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = api.record(&id).await;
     assert!(record.contains("[Termination \"draw agreed\"]"), "{record}");
     assert!(record.contains("[SouthName \"Ana\"]"), "{record}");
 
@@ -328,15 +320,7 @@ async fn an_imported_record_keeps_its_engine_mode_and_its_resignation() {
         .post(&format!("/api/games/{id}/resign"), Some(&token), json!({}))
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let record = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = api.record(&id).await;
     let (status, v) = api
         .post("/api/games/import", None, json!({ "record": record }))
         .await;
@@ -414,15 +398,7 @@ async fn nicknames_are_checked_stored_and_shown() {
     let (_, lobby) = api.get(&format!("/api/lobby?ids={id}")).await;
     assert_eq!(lobby["mine"][0]["names"], json!(["<b>Ana</b>", "Jean"]));
     // A record keeps the names, and an imported one brings them back.
-    let record = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = api.record(&id).await;
     let (status, v) = api
         .post("/api/games/import", None, json!({ "record": record }))
         .await;

@@ -186,13 +186,7 @@ async fn a_claimed_win_is_stored_and_survives_a_restart() {
     for key in ["status", "end", "abandoned", "seq", "history"] {
         assert_eq!(after[key], won[key], "{key} after a restart");
     }
-    let res = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap();
-    let record = res.text().await.unwrap();
+    let record = api.record(&id).await;
     assert!(
         record.contains("[Termination \"north left the game\"]"),
         "{record}"

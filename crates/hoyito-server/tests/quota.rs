@@ -28,15 +28,7 @@ async fn an_address_stores_at_most_its_daily_quota_of_games() {
     }
     let (id, token, _) = api.create(json!({ "mode": "hotseat" })).await;
     api.create(json!({ "mode": "online" })).await;
-    let record = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = api.record(&id).await;
     let (status, v) = api
         .post("/api/games/import", None, json!({ "record": record }))
         .await;

@@ -305,15 +305,7 @@ async fn resigning_a_round_gives_its_seeds_away_and_the_match_goes_on() {
     for key in ["seq", "state", "history", "rounds", "can_next_round"] {
         assert_eq!(after[key], g[key], "{key} after restart");
     }
-    let record = api
-        .http
-        .get(format!("{}/api/games/{id}/record", api.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = api.record(&id).await;
     assert!(record.contains(&format!("concede:{mover}")), "{record}");
     let (status, imported) = api
         .post("/api/games/import", None, json!({ "record": record }))

@@ -13,7 +13,7 @@ use super::common::RulesArgs;
 pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Only this variant (default: the variant given, or all three if --variant is not given).
+    /// All three variants, even with --variant (without --variant, bench plays all three anyway).
     #[arg(long)]
     all: bool,
     /// Seconds per variant.
@@ -90,8 +90,7 @@ fn verify(rules: Rules) -> anyhow::Result<()> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let base = args.rules.rules()?;
-    let explicit_variant = std::env::args().any(|a| a == "--variant" || a.starts_with("--variant="));
-    let variants: Vec<Variant> = if explicit_variant && !args.all {
+    let variants: Vec<Variant> = if args.rules.is_given("variant") && !args.all {
         vec![base.variant()]
     } else {
         Variant::ALL.to_vec()

@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use anyhow::Context;
 use clap::builder::{PossibleValue, TypedValueParser};
+use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches};
 use hoyito_core::{OptionKind, Rules, RulesOption, RulesSpec, Side, RULES_OPTIONS};
 
@@ -66,6 +67,9 @@ fn flag_names() -> &'static [(&'static str, &'static str, &'static str)] {
 pub struct RulesArgs {
     /// The options as given (unvalidated).
     pub spec: RulesSpec,
+    /// The names of the options given on the command line (the others
+    /// have their defaults).
+    pub given: Vec<&'static str>,
 }
 
 impl clap::Args for RulesArgs {
@@ -112,12 +116,21 @@ impl clap::FromArgMatches for RulesArgs {
                     .set_option(o.id, v)
                     .map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{e}\n")))?;
             }
+            if m.value_source(o.name) == Some(ValueSource::CommandLine) && !self.given.contains(&o.name) {
+                self.given.push(o.name);
+            }
         }
         Ok(())
     }
 }
 
 impl RulesArgs {
+    /// Whether the option `name` (a name of [`RULES_OPTIONS`]: `variant`,
+    /// `holes`, …) was given on the command line.
+    pub fn is_given(&self, name: &str) -> bool {
+        self.given.contains(&name)
+    }
+
     /// The validated rules.
     pub fn rules(&self) -> anyhow::Result<Rules> {
         Rules::try_from(self.spec).context("invalid rules")
@@ -261,6 +274,18 @@ mod tests {
         Cli::try_parse_from(std::iter::once("hoyito").chain(args.iter().copied()))
             .map(|c| c.rules)
             .map_err(|e| e.to_string())
+    }
+
+    /// The options given on the command line are told from the defaulted ones.
+    #[test]
+    fn rules_options_given_are_known() {
+        let r = parse(&[]).unwrap();
+        assert!(r.given.is_empty());
+        let r = parse(&["--variant=2", "--skip-origin", "--holes", "8"]).unwrap();
+        assert!(r.is_given("variant") && r.is_given("skip_origin") && r.is_given("holes"));
+        assert!(!r.is_given("seeds") && !r.is_given("direction"));
+        // Given with its default value is still given.
+        assert!(parse(&["--variant", "I"]).unwrap().is_given("variant"));
     }
 
     /// The options take the core's spellings and aliases, with the core's defaults.

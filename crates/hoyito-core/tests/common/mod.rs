@@ -5,6 +5,7 @@ use hoyito_core::{
     CaptureSide, Direction, DirectionRule, Game, Move, Played, Position, Repetition, Rules, RulesSpec, Side,
     SowObserver, Variant,
 };
+use proptest::prelude::*;
 
 /// Rules of `variant` on 2×`holes` with `f` applied to the options.
 pub fn rules_with(variant: Variant, holes: u8, f: impl FnOnce(&mut RulesSpec)) -> Rules {
@@ -15,6 +16,36 @@ pub fn rules_with(variant: Variant, holes: u8, f: impl FnOnce(&mut RulesSpec)) -
     };
     f(&mut spec);
     Rules::try_from(spec).expect("valid rules")
+}
+
+/// Any rules for the property tests: every variant, board size 4..=12 and
+/// option, mostly 4 seeds per hole and else 1 to 6.
+pub fn arb_rules() -> impl Strategy<Value = Rules> {
+    (
+        prop::sample::select(Variant::ALL.to_vec()),
+        4u8..=12,
+        prop_oneof![4 => Just(4u8), 1 => 1u8..=6],
+        any::<bool>(),
+        prop::sample::select(DirectionRule::ALL.to_vec()),
+        any::<bool>(),
+        prop::sample::select(Repetition::ALL.to_vec()),
+        prop::sample::select(CaptureSide::ALL.to_vec()),
+    )
+        .prop_map(
+            |(variant, holes, seeds, skip_origin, direction, two_hole_opening, repetition, capture_side)| {
+                Rules::try_from(RulesSpec {
+                    variant,
+                    holes,
+                    seeds,
+                    skip_origin,
+                    direction,
+                    two_hole_opening,
+                    repetition,
+                    capture_side,
+                })
+                .expect("specs drawn here are valid")
+            },
+        )
 }
 
 /// Standard rules of `variant` on 2×`holes`.

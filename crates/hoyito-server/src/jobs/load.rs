@@ -1,6 +1,6 @@
-//! Loading a game on first use ([`AppState::slot`]): read from the store,
-//! replayed off the async executor, held in memory, and its engine and its
-//! clock's timer started again.
+//! Loading a game from the store ([`AppState::load_game`]: read, replayed
+//! off the async executor), and on first use ([`AppState::slot`]): held in
+//! memory, its engine and its clock's timer started again.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -21,10 +21,29 @@ impl AppState {
             return Err(ApiError::no_game(id));
         }
         self.make_room()?;
-        let key = id.to_string();
-        let loaded = self.db(move |s| s.load(&key)).await?;
-        let Some(stored) = loaded else {
+        let Some(game) = self.load_game(id).await? else {
             return Err(ApiError::no_game(id));
+        };
+        let timed = game.meta.clock.is_some();
+        let slot = self.insert(id.to_string(), game);
+        kick_engine(self.clone(), slot.clone());
+        if timed {
+            let mut g = slot.game.lock().await;
+            if g.clock_timer.is_none() {
+                crate::jobs::clock::arm(self.clone(), slot.clone(), &mut g);
+            }
+        }
+        Ok(slot)
+    }
+
+    /// Game `id` as stored, or `None` if there is no such game: read from
+    /// the store, replayed off the async executor (its room warmed for the
+    /// first view), with its steps' times if it has a clock. Used to load a
+    /// game on first use and to reload one another node changed.
+    pub(crate) async fn load_game(&self, id: &str) -> Result<Option<LiveGame>, ApiError> {
+        let key = id.to_string();
+        let Some(stored) = self.db(move |s| s.load(&key)).await? else {
+            return Ok(None);
         };
         let timed = stored.meta.clock.is_some();
         let key = id.to_string();
@@ -39,14 +58,6 @@ impl AppState {
             let key = id.to_string();
             game.times = self.db(move |s| s.step_times(&key)).await?;
         }
-        let slot = self.insert(id.to_string(), game);
-        kick_engine(self.clone(), slot.clone());
-        if timed {
-            let mut g = slot.game.lock().await;
-            if g.clock_timer.is_none() {
-                crate::jobs::clock::arm(self.clone(), slot.clone(), &mut g);
-            }
-        }
-        Ok(slot)
+        Ok(Some(game))
     }
 }

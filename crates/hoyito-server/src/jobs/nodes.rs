@@ -13,7 +13,6 @@
 use std::sync::Arc;
 
 use crate::error::ApiError;
-use crate::room::live::LiveGame;
 use crate::state::{broadcast_chat, broadcast_state};
 use crate::state::{AppState, Slot};
 use crate::store::{Change, StoreResult};
@@ -78,25 +77,12 @@ async fn send_chat(st: &Arc<AppState>, id: &str, slot: &Slot, seq: u64) -> Resul
 /// Reloads game `id` from the database into `slot` and sends its view to
 /// the watchers.
 async fn reload(st: &Arc<AppState>, id: &str, slot: &Arc<Slot>) -> Result<(), ApiError> {
-    let key = id.to_string();
-    let Some(stored) = st.db(move |s| s.load(&key)).await? else {
+    let Some(fresh) = st.load_game(id).await? else {
         // Deleted (an abandoned game expired): gone from memory too.
         crate::jobs::expiry::forget(st, id);
         return Ok(());
     };
-    let timed = stored.meta.clock.is_some();
-    let key = id.to_string();
-    let mut fresh = AppState::rules(move || {
-        let game = LiveGame::restore(stored)
-            .map_err(|e| ApiError::internal(format!("game {key} does not replay: {}", e.message)))?;
-        game.room.warm();
-        Ok(game)
-    })
-    .await?;
-    if timed {
-        let key = id.to_string();
-        fresh.times = st.db(move |s| s.step_times(&key)).await?;
-    }
+    let timed = fresh.meta.clock.is_some();
     let mut g = slot.game.lock().await;
     if !g.refresh(fresh) {
         return Ok(()); // this node changed the game meanwhile: its copy is newer

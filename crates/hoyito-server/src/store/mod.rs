@@ -26,7 +26,8 @@ mod sqlite;
 mod sqlite_lists;
 mod sqlite_schema;
 
-pub use self::postgres::{Postgres, PG_SCHEMA_VERSION};
+pub use self::postgres::Postgres;
+pub use self::postgres_schema::{PG_OLDEST_SHARING, PG_SCHEMA_VERSION};
 pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS};
 pub use self::sqlite_schema::SCHEMA_VERSION;
 
@@ -132,7 +133,7 @@ pub struct ListedGame {
     pub updated_ms: i64,
     /// `waiting`, `playing`, `over`.
     pub status: String,
-    /// Stored steps (the game view's `seq`; the column `plies`).
+    /// Stored steps (the game view's `seq`; the column `steps`).
     pub seq: u64,
     /// Result once over.
     pub result: Option<String>,
@@ -206,7 +207,7 @@ pub enum OpenError {
 
 /// The columns a [`ListedGame`] is read from.
 pub(crate) const LISTED: &str =
-    "id, mode, rules, is_match, level, created_ms, updated_ms, status, plies, result,
+    "id, mode, rules, is_match, level, created_ms, updated_ms, status, steps, result,
     score_south, score_north, to_move, south_name, north_name, clock, public";
 
 /// A storage failure.

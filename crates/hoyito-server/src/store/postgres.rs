@@ -13,16 +13,12 @@ use ::postgres::{GenericClient, NoTls, Row, Transaction};
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use r2d2_postgres::PostgresConnectionManager;
 
-use super::postgres_listen::listen;
+use super::postgres_listen::{listen, CHANNEL};
 use super::postgres_schema::migrate;
-pub use super::postgres_schema::PG_SCHEMA_VERSION;
 use super::{
     now, Change, ChatMessage, ListedGame, LobbyKind, Meta, Mode, Offer, OfferKind, OpenError, Storage,
     StoreError, StoreResult, StoredGame, Summary, UNDO_SET,
 };
-
-/// The `LISTEN`/`NOTIFY` channel of the nodes' [`Change`]s.
-pub const CHANNEL: &str = "hoyito_changes";
 
 /// Connections a node keeps to PostgreSQL at most.
 pub const POOL_SIZE: u32 = 8;
@@ -139,7 +135,7 @@ pub(super) fn notify(tx: &mut Transaction<'_>, node: &str, id: &str, chat: Optio
 
 /// Locks game `id`'s row until the transaction ends; its stored steps.
 fn lock_game(tx: &mut Transaction<'_>, id: &str) -> StoreResult<u64> {
-    let row = tx.query_opt("SELECT plies FROM games WHERE id = $1 FOR UPDATE", &[&id])?;
+    let row = tx.query_opt("SELECT steps FROM games WHERE id = $1 FOR UPDATE", &[&id])?;
     match row {
         Some(r) => Ok(r.get::<_, i64>(0) as u64),
         None => Err(StoreError::Corrupt(format!("no game {id}"))),
@@ -153,7 +149,7 @@ fn insert_game_row(tx: &mut impl GenericClient, meta: &Meta, summary: &Summary) 
         .map(|c| serde_json::to_string(&c).expect("a clock serialises"));
     tx.execute(
         "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
-            start, south_token, north_token, invite, status, plies, result, score_south, score_north,
+            start, south_token, north_token, invite, status, steps, result, score_south, score_north,
             south_name, north_name, clock, public, to_move)
          VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
             $17, $18, $19, $20, $21)",
@@ -186,7 +182,7 @@ fn insert_game_row(tx: &mut impl GenericClient, meta: &Meta, summary: &Summary) 
 
 fn update_summary(tx: &mut Transaction<'_>, id: &str, s: &Summary) -> StoreResult<()> {
     tx.execute(
-        "UPDATE games SET updated_ms = $2, status = $3, plies = $4, result = $5, score_south = $6,
+        "UPDATE games SET updated_ms = $2, status = $3, steps = $4, result = $5, score_south = $6,
             score_north = $7, to_move = $8 WHERE id = $1",
         &[
             &id,

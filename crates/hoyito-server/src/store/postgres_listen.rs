@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use ::postgres::{Client, NoTls};
 
-use super::postgres::CHANNEL;
 use super::Change;
+
+/// The `LISTEN`/`NOTIFY` channel of the nodes' [`Change`]s.
+pub(super) const CHANNEL: &str = "hoyito_changes";
 
 /// Follows [`CHANNEL`] until `to` closes, reconnecting when the connection
 /// drops. After a reconnection, a change of every game (`game: "*"`) is

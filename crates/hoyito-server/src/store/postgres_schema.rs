@@ -1,116 +1,183 @@
 //! The tables of a PostgreSQL database ([`super::Postgres`]): made when
 //! missing, brought to [`PG_SCHEMA_VERSION`] by one node at a time.
+//!
+//! Several nodes share the database, and during a rolling upgrade nodes of
+//! two versions share it. A change of the tables is made in two steps
+//! (expand, then contract): a migration adds what the new version uses and
+//! keeps what the older nodes use working beside it; a later version drops
+//! the old parts once no older node runs. The table `hoyito_schema` holds
+//! two numbers: `applied`, the migrations the tables have, and `version`,
+//! the oldest schema version whose nodes may use them. Nodes before schema
+//! version 4 know `version` only: they read it as the tables' version and
+//! refuse a database whose `version` is above their own.
 
-use ::postgres::Client;
+use ::postgres::{Client, Transaction};
 
 use super::{StoreError, StoreResult};
 
-/// The schema version of a PostgreSQL database (the table `hoyito_schema`).
+/// The schema version of this code (`applied` once it migrated a database).
 /// 1: the tables as first made; 2: the waiting draw offer in `games`
 /// (`draw_offer`, `draw_offer_seq`, `draw_rev`); 3: the waiting takeback
-/// request in `games` (`takeback_offer`, `takeback_offer_seq`).
-pub const PG_SCHEMA_VERSION: i32 = 3;
+/// request in `games` (`takeback_offer`, `takeback_offer_seq`); 4: the
+/// count of stored steps in `games` is the column `steps`; `plies`, which
+/// nodes before version 4 read and write, is kept equal to it by the
+/// trigger `games_steps_plies` (dropped, with `plies`, by a later version).
+pub const PG_SCHEMA_VERSION: i32 = 4;
+
+/// The oldest schema version whose nodes can share a database with this
+/// code's nodes (`version` once it migrated a database): nodes of version 3
+/// read and write `plies`, which the trigger keeps equal to `steps`.
+pub const PG_OLDEST_SHARING: i32 = 3;
+
+/// The tables as at schema version 3, where missing.
+const TABLES_3: &str = "CREATE TABLE IF NOT EXISTS hoyito_schema (version INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        mode TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        is_match BOOLEAN NOT NULL,
+        level SMALLINT NOT NULL,
+        engine_side TEXT,
+        start TEXT,
+        south_token TEXT,
+        north_token TEXT,
+        invite TEXT,
+        undos BIGINT NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        plies BIGINT NOT NULL DEFAULT 0,
+        result TEXT,
+        score_south BIGINT NOT NULL DEFAULT 0,
+        score_north BIGINT NOT NULL DEFAULT 0,
+        to_move TEXT,
+        south_name TEXT,
+        north_name TEXT,
+        clock TEXT,
+        public BOOLEAN NOT NULL DEFAULT FALSE,
+        draw_offer TEXT,
+        draw_offer_seq BIGINT,
+        draw_rev BIGINT NOT NULL DEFAULT 0,
+        takeback_offer TEXT,
+        takeback_offer_seq BIGINT
+    );
+    CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
+    CREATE INDEX IF NOT EXISTS games_status ON games(status, updated_ms);
+    CREATE TABLE IF NOT EXISTS moves (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        token TEXT NOT NULL,
+        at_ms BIGINT,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE IF NOT EXISTS chat (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        side TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE IF NOT EXISTS analyses (
+        game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        epoch BIGINT NOT NULL,
+        seq BIGINT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS health (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        checked_ms BIGINT NOT NULL
+    );";
+
+/// Migration 4 (expand): the column `steps`, filled from `plies`, and the
+/// trigger `games_steps_plies` that keeps the two equal: before a row is
+/// inserted or updated, whichever of the two the writer set is copied to
+/// the other. An insert
+/// without `steps` is an older node's (`steps` has no default); an update
+/// that changes `steps` is a newer node's, one that changes `plies` only an
+/// older node's.
+const STEPS_4: &str = "ALTER TABLE games ADD COLUMN IF NOT EXISTS steps BIGINT;
+    UPDATE games SET steps = plies WHERE steps IS NULL;
+    ALTER TABLE games ALTER COLUMN steps SET NOT NULL;
+    CREATE OR REPLACE FUNCTION games_steps_plies() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'INSERT' THEN
+            IF NEW.steps IS NULL THEN
+                NEW.steps := NEW.plies;
+            ELSE
+                NEW.plies := NEW.steps;
+            END IF;
+        ELSIF NEW.steps IS DISTINCT FROM OLD.steps THEN
+            NEW.plies := NEW.steps;
+        ELSIF NEW.plies IS DISTINCT FROM OLD.plies THEN
+            NEW.steps := NEW.plies;
+        END IF;
+        RETURN NEW;
+    END
+    $$;
+    DROP TRIGGER IF EXISTS games_steps_plies ON games;
+    CREATE TRIGGER games_steps_plies BEFORE INSERT OR UPDATE ON games
+        FOR EACH ROW EXECUTE FUNCTION games_steps_plies();";
 
 /// Creates the tables if missing and brings them to [`PG_SCHEMA_VERSION`],
-/// one node at a time (an advisory lock).
+/// one node at a time (an advisory lock), in one transaction.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] if the database is only for nodes newer than
+/// this one; if PostgreSQL fails.
 pub(super) fn migrate(conn: &mut Client) -> StoreResult<()> {
     let mut tx = conn.transaction()?;
     tx.execute("SELECT pg_advisory_xact_lock(7406105)", &[])?;
-    tx.batch_execute(
-        "CREATE TABLE IF NOT EXISTS hoyito_schema (version INTEGER NOT NULL);
-        CREATE TABLE IF NOT EXISTS games (
-            id TEXT PRIMARY KEY,
-            created_ms BIGINT NOT NULL,
-            updated_ms BIGINT NOT NULL,
-            mode TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            is_match BOOLEAN NOT NULL,
-            level SMALLINT NOT NULL,
-            engine_side TEXT,
-            start TEXT,
-            south_token TEXT,
-            north_token TEXT,
-            invite TEXT,
-            undos BIGINT NOT NULL DEFAULT 0,
-            status TEXT NOT NULL,
-            plies BIGINT NOT NULL DEFAULT 0,
-            result TEXT,
-            score_south BIGINT NOT NULL DEFAULT 0,
-            score_north BIGINT NOT NULL DEFAULT 0,
-            to_move TEXT,
-            south_name TEXT,
-            north_name TEXT,
-            clock TEXT,
-            public BOOLEAN NOT NULL DEFAULT FALSE,
-            draw_offer TEXT,
-            draw_offer_seq BIGINT,
-            draw_rev BIGINT NOT NULL DEFAULT 0,
-            takeback_offer TEXT,
-            takeback_offer_seq BIGINT
-        );
-        CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
-        CREATE INDEX IF NOT EXISTS games_status ON games(status, updated_ms);
-        CREATE TABLE IF NOT EXISTS moves (
-            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            seq BIGINT NOT NULL,
-            token TEXT NOT NULL,
-            at_ms BIGINT,
-            PRIMARY KEY (game_id, seq)
-        );
-        CREATE TABLE IF NOT EXISTS chat (
-            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            seq BIGINT NOT NULL,
-            side TEXT NOT NULL,
-            text TEXT NOT NULL,
-            at_ms BIGINT NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        );
-        CREATE TABLE IF NOT EXISTS analyses (
-            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
-            epoch BIGINT NOT NULL,
-            seq BIGINT NOT NULL,
-            created_ms BIGINT NOT NULL,
-            data TEXT NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS health (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            checked_ms BIGINT NOT NULL
-        );",
-    )?;
-    let version: Option<i32> = tx
-        .query_opt("SELECT version FROM hoyito_schema", &[])?
-        .map(|r| r.get(0));
-    match version {
+    tx.batch_execute(TABLES_3)?;
+    tx.batch_execute("ALTER TABLE hoyito_schema ADD COLUMN IF NOT EXISTS applied INTEGER")?;
+    let row = tx.query_opt("SELECT version, applied FROM hoyito_schema", &[])?;
+    let (oldest, applied) = match row {
+        Some(r) => {
+            let version: i32 = r.get(0);
+            // Before version 4 the one number was both.
+            (version, r.get::<_, Option<i32>>(1).unwrap_or(version))
+        }
         None => {
-            tx.execute(
-                "INSERT INTO hoyito_schema (version) VALUES ($1)",
-                &[&PG_SCHEMA_VERSION],
-            )?;
+            // The tables were just made, as at version 3.
+            tx.execute("INSERT INTO hoyito_schema (version, applied) VALUES (3, 3)", &[])?;
+            (3, 3)
         }
-        Some(v) if v > PG_SCHEMA_VERSION => {
-            return Err(StoreError::Corrupt(format!(
-                "the database has schema version {v}; this hoyito reads versions up to {PG_SCHEMA_VERSION}"
-            )));
-        }
-        Some(v) => {
-            if v < 2 {
-                tx.batch_execute(
-                    "ALTER TABLE games ADD COLUMN IF NOT EXISTS draw_offer TEXT,
-                        ADD COLUMN IF NOT EXISTS draw_offer_seq BIGINT,
-                        ADD COLUMN IF NOT EXISTS draw_rev BIGINT NOT NULL DEFAULT 0;",
-                )?;
-            }
-            if v < 3 {
-                tx.batch_execute(
-                    "ALTER TABLE games ADD COLUMN IF NOT EXISTS takeback_offer TEXT,
-                        ADD COLUMN IF NOT EXISTS takeback_offer_seq BIGINT;",
-                )?;
-            }
-            if v < PG_SCHEMA_VERSION {
-                tx.execute("UPDATE hoyito_schema SET version = $1", &[&PG_SCHEMA_VERSION])?;
-            }
-        }
+    };
+    if oldest > PG_SCHEMA_VERSION {
+        return Err(StoreError::Corrupt(format!(
+            "the database has schema version {applied} for nodes of version {oldest} or later; \
+             this hoyito has version {PG_SCHEMA_VERSION}"
+        )));
+    }
+    if applied < PG_SCHEMA_VERSION {
+        upgrade(&mut tx, applied)?;
+        tx.execute(
+            "UPDATE hoyito_schema SET version = GREATEST(version, $1), applied = $2",
+            &[&PG_OLDEST_SHARING, &PG_SCHEMA_VERSION],
+        )?;
     }
     tx.commit()?;
+    Ok(())
+}
+
+/// The migrations after version `applied`.
+fn upgrade(tx: &mut Transaction<'_>, applied: i32) -> StoreResult<()> {
+    if applied < 2 {
+        tx.batch_execute(
+            "ALTER TABLE games ADD COLUMN IF NOT EXISTS draw_offer TEXT,
+                ADD COLUMN IF NOT EXISTS draw_offer_seq BIGINT,
+                ADD COLUMN IF NOT EXISTS draw_rev BIGINT NOT NULL DEFAULT 0;",
+        )?;
+    }
+    if applied < 3 {
+        tx.batch_execute(
+            "ALTER TABLE games ADD COLUMN IF NOT EXISTS takeback_offer TEXT,
+                ADD COLUMN IF NOT EXISTS takeback_offer_seq BIGINT;",
+        )?;
+    }
+    if applied < 4 {
+        tx.batch_execute(STEPS_4)?;
+    }
     Ok(())
 }

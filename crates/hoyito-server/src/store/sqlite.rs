@@ -388,7 +388,7 @@ impl Sqlite {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let stored: Option<u64> = tx
-            .query_row("SELECT plies FROM games WHERE id = ?1", params![id], |r| r.get(0))
+            .query_row("SELECT steps FROM games WHERE id = ?1", params![id], |r| r.get(0))
             .optional()?;
         let Some(stored) = stored else {
             return Err(StoreError::Corrupt(format!("no game {id}")));
@@ -470,7 +470,7 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> SqlResu
     let rules = serde_json::to_string(&meta.rules.spec()).expect("rules serialise");
     conn.execute(
         "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
-            start, south_token, north_token, invite, status, plies, result, score_south, score_north,
+            start, south_token, north_token, invite, status, steps, result, score_south, score_north,
             south_name, north_name, clock, public, to_move)
          VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
             ?17, ?18, ?19, ?20, ?21)",
@@ -504,7 +504,7 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> SqlResu
 
 fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> SqlResult<()> {
     tx.execute(
-        "UPDATE games SET updated_ms = ?2, status = ?3, plies = ?4, result = ?5, score_south = ?6,
+        "UPDATE games SET updated_ms = ?2, status = ?3, steps = ?4, result = ?5, score_south = ?6,
             score_north = ?7, to_move = ?8 WHERE id = ?1",
         params![
             id,

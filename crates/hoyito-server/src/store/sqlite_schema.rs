@@ -14,8 +14,9 @@ type SqlResult<T> = rusqlite::Result<T>;
 /// `moves`, and the `chat` table; 4: the `analyses` table (one post-game
 /// analysis per game); 5: the waiting draw offer in `games` (`draw_offer`,
 /// `draw_offer_seq`, `draw_rev`); 6: the waiting takeback request in
-/// `games` (`takeback_offer`, `takeback_offer_seq`).
-pub const SCHEMA_VERSION: i64 = 6;
+/// `games` (`takeback_offer`, `takeback_offer_seq`); 7: the count of
+/// stored steps in `games` is the column `steps` (before: `plies`).
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
@@ -135,19 +136,34 @@ pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
             add_column(&tx, "games", column, decl)?;
         }
     }
+    if version < 7 {
+        rename_column(&tx, "games", "plies", "steps")?;
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()
 }
 
 /// Adds a column to a table unless it has it already.
 fn add_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str, decl: &str) -> SqlResult<()> {
-    let has: bool = tx.query_row(
-        &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
-        params![column],
-        |r| r.get(0),
-    )?;
-    if !has {
+    if !has_column(tx, table, column)? {
         tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl};"))?;
     }
     Ok(())
+}
+
+/// Renames a column of a table unless it has the new name already.
+fn rename_column(tx: &rusqlite::Transaction<'_>, table: &str, from: &str, to: &str) -> SqlResult<()> {
+    if !has_column(tx, table, to)? {
+        tx.execute_batch(&format!("ALTER TABLE {table} RENAME COLUMN {from} TO {to};"))?;
+    }
+    Ok(())
+}
+
+/// Whether a table has a column.
+fn has_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str) -> SqlResult<bool> {
+    tx.query_row(
+        &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
+        params![column],
+        |r| r.get(0),
+    )
 }

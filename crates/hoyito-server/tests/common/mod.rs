@@ -162,6 +162,18 @@ impl Api {
         v
     }
 
+    /// Game `id`'s record, as `GET /api/games/{id}/record` sends it.
+    pub async fn record(&self, id: &str) -> String {
+        let res = self
+            .http
+            .get(format!("{}/api/games/{id}/record", self.base))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(res.status(), StatusCode::OK, "the record of game {id}");
+        res.text().await.expect("a text body")
+    }
+
     /// Waits until the game satisfies `f` (engine moves are asynchronous):
     /// watches the game's WebSocket, which sends the game on connect and
     /// then every change, and checks each game it sends; fails after

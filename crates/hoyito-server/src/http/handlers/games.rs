@@ -27,15 +27,15 @@ use hoyito_room::NEXT_ROUND;
 /// take minutes to prove by its cycle. The rules work runs on blocking
 /// threads, so a slow proof holds up only its own request. The library and
 /// the CLI take any count up to the 240-seed total.
-pub const MAX_SEEDS_PER_HOLE: u8 = 8;
+pub const SERVED_SEEDS_PER_HOLE: u8 = 8;
 
-/// Refuses rules the server does not play (see [`MAX_SEEDS_PER_HOLE`]).
+/// Refuses rules the server does not play (see [`SERVED_SEEDS_PER_HOLE`]).
 fn check_served(rules: &hoyito_core::Rules, code: &'static str) -> Result<(), ApiError> {
-    if rules.seeds() > MAX_SEEDS_PER_HOLE {
+    if rules.seeds() > SERVED_SEEDS_PER_HOLE {
         return Err(ApiError::unprocessable(
             code,
             format!(
-                "{} seeds per hole: this server plays at most {MAX_SEEDS_PER_HOLE} \
+                "{} seeds per hole: this server plays at most {SERVED_SEEDS_PER_HOLE} \
                  (with more, proving a sowing endless can take minutes)",
                 rules.seeds()
             ),

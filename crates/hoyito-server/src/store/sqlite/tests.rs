@@ -204,3 +204,59 @@ fn takeback_requests_are_stored_beside_draw_offers_and_cleared_by_undo() {
         (None, None, 1)
     );
 }
+
+/// A version-6 database, whose games count their stored steps in the
+/// column `plies`, opens with the column renamed `steps` and every count
+/// kept: listed, and checked when a step or an offer is stored.
+#[test]
+fn version_6_databases_keep_their_step_counts_as_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let counts = [("a", 0), ("b", 2), ("c", 3)];
+    {
+        let store = Sqlite::open(&db).unwrap();
+        for (id, count) in counts {
+            let (meta, summary) = game(id);
+            let steps: Vec<String> = (1..=count).map(|i| i.to_string()).collect();
+            let summary = Summary {
+                seq: count,
+                ..summary
+            };
+            store.insert_game_with_steps(&meta, &steps, &summary).unwrap();
+        }
+        store
+            .conn()
+            .execute_batch("ALTER TABLE games RENAME COLUMN steps TO plies; PRAGMA user_version = 6;")
+            .unwrap();
+    }
+    let store = Sqlite::open(&db).unwrap();
+    let columns: Vec<String> = {
+        let conn = store.conn();
+        let mut st = conn
+            .prepare("SELECT name FROM pragma_table_info('games') WHERE name IN ('plies', 'steps')")
+            .unwrap();
+        let names = st.query_map([], |r| r.get(0)).unwrap();
+        names.collect::<SqlResult<_>>().unwrap()
+    };
+    assert_eq!(columns, ["steps"]);
+    let ids: Vec<String> = counts.iter().map(|(id, _)| id.to_string()).collect();
+    let mut listed: Vec<(String, u64)> = store
+        .games_by_id(&ids)
+        .unwrap()
+        .into_iter()
+        .map(|g| (g.id, g.seq))
+        .collect();
+    listed.sort();
+    assert_eq!(listed, [("a".into(), 0), ("b".into(), 2), ("c".into(), 3)]);
+    // The counts are the ones an offer is checked against, and a new step
+    // counts on from them.
+    assert!(matches!(
+        store.set_draw_offer("b", 3, Some(Side::South)),
+        Err(StoreError::Conflict { stored: 2, .. })
+    ));
+    assert_eq!(store.set_draw_offer("c", 3, Some(Side::South)).unwrap(), 1);
+    let (_, summary) = game("b");
+    store.append("b", 3, "3", &Summary { seq: 3, ..summary }).unwrap();
+    assert_eq!(store.games_by_id(&["b".into()]).unwrap()[0].seq, 3);
+    assert_eq!(store.set_draw_offer("b", 3, Some(Side::North)).unwrap(), 1);
+}

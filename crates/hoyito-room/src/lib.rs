@@ -41,10 +41,12 @@ mod tests;
 
 pub use absence::{Absence, Claim, CLAIM_AFTER_MS};
 pub use error::RoomError;
-pub use may::{Host, MayView, SeatActions};
+pub use may::Host;
 pub use mode::Mode;
 pub use offer::{Offer, OfferAction, OfferKind, OfferStep, Offers};
 pub use room::{prepare_move, MoveInput, Prepared, Room, Seat, Setup, NEXT_ROUND};
 pub use step::{End, StepKind};
 pub use stop::Stop;
-pub use view::{MatchResultView, MoveEvent, MoveHoles, RoomView, RoundView, StepView, Summary};
+pub use view::{
+    MatchResultView, MayView, MoveEvent, MoveHoles, RoomView, RoundView, SeatActions, StepView, Summary,
+};

@@ -6,7 +6,6 @@
 use hoyito_core::{Move, Position, RulesSpec, Side, State, Trace};
 use serde::{Deserialize, Serialize};
 
-use crate::may::MayView;
 use crate::mode::Mode;
 use crate::step::{End, StepKind};
 
@@ -208,4 +207,57 @@ pub struct Summary {
     pub score: [u32; 2],
     /// The side to move while the game goes on.
     pub to_move: Option<&'static str>,
+}
+
+/// What one seat may do now: each field `true` exactly when the room (with
+/// its host) would take that request from the seat.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct SeatActions {
+    /// Play a move.
+    #[serde(rename = "move")]
+    pub play: bool,
+    /// Ask the engine for a hint (games that are not online, on the
+    /// player's move).
+    pub hint: bool,
+    /// Undo (games against the engine and two players on one device).
+    pub undo: bool,
+    /// Abort the game (before both players have moved).
+    pub abort: bool,
+    /// Resign the game, or in a match the whole match.
+    pub resign: bool,
+    /// Resign the round being played of a match.
+    pub resign_round: bool,
+    /// Start the next round of a match.
+    pub next_round: bool,
+    /// Offer a draw (to the engine, which answers at once, or to the other
+    /// player; to a player whose draw offer waits, it agrees the draw).
+    pub offer_draw: bool,
+    /// Accept the other player's draw offer.
+    pub accept_draw: bool,
+    /// Decline the other player's draw offer.
+    pub decline_draw: bool,
+    /// Ask to take back one's last move (online games).
+    pub ask_takeback: bool,
+    /// Accept the other player's takeback request.
+    pub accept_takeback: bool,
+    /// Decline the other player's takeback request.
+    pub decline_takeback: bool,
+    /// Claim the win (or call a draw) against a player who left.
+    pub claim: bool,
+}
+
+/// What each seat may do, in the view: `south` and `north` for seats held
+/// alone (the player's own in a game against the engine, each taken seat
+/// online), `both` for two players at one device. A spectator holds none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct MayView {
+    /// South's seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub south: Option<SeatActions>,
+    /// North's seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub north: Option<SeatActions>,
+    /// The one seat of a two-player game on one device.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub both: Option<SeatActions>,
 }

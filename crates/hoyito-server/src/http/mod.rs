@@ -10,6 +10,7 @@ pub mod head;
 pub(crate) mod listen;
 pub(crate) mod log;
 pub(crate) mod metrics;
+pub(crate) mod parser_reply;
 pub(crate) mod quota;
 pub(crate) mod seat;
 pub(crate) mod unique_keys;
@@ -112,7 +113,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         ))
         .fallback(handlers::api_not_found)
         .method_not_allowed_fallback(handlers::method_not_allowed)
-        .layer(DefaultBodyLimit::max(MAX_BODY));
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(no_store));
     let body_timeout = BodyTimeout(state.limits.body_read_timeout);
     let mut root = Router::new();
     if state.limits.metrics {
@@ -125,6 +127,18 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(axum::middleware::from_fn(crate::http::head::enforce))
         .layer(axum::middleware::from_fn(safety_headers))
         .with_state(state)
+}
+
+/// Gives every API answer `Cache-Control: no-store`: answers carry seat
+/// tokens (a new game, a join, a rematch, an import), invite links and the
+/// chat of games that are not public, which no browser or proxy cache may
+/// keep; the others change with every move and are never worth keeping.
+async fn no_store(mut res: axum::response::Response) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    res.headers_mut()
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    res
 }
 
 /// `Referrer-Policy` of every answer: the app never needs the referrer.

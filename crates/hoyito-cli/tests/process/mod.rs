@@ -64,6 +64,48 @@ pub fn serve(dir: &Path, db: &std::ffi::OsStr, args: &[&str], envs: &[(&str, &st
     Server { child, addr }
 }
 
+/// Runs `hoyito serve --addr 127.0.0.1:0 --db DB ARGS…` in `dir` with
+/// `envs`, which must fail to start: its exit code and standard error.
+/// Panics if it is still running after [`PATIENCE`] (it started).
+pub fn fails_to_start(
+    dir: &Path,
+    db: &std::ffi::OsStr,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (Option<i32>, String) {
+    let mut child = Command::new(BIN)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(args)
+        .envs(envs.iter().copied())
+        .env("HOYITO_LOG", "off")
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hoyito serve");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let mut err = String::new();
+        let _ = stderr.read_to_string(&mut err);
+        let mut out = String::new();
+        let _ = stdout.read_to_string(&mut out);
+        let _ = tx.send((child.wait().expect("wait"), out, err));
+    });
+    let Ok((status, out, err)) = rx.recv_timeout(PATIENCE) else {
+        let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+        let _ = waiter.join();
+        panic!("hoyito serve --db {db:?} {args:?} started instead of failing");
+    };
+    waiter.join().expect("the waiting thread");
+    assert!(out.is_empty(), "nothing on standard output: {out:?}");
+    (status.code(), err)
+}
+
 /// An answer: status, headers (names in lower case) and body.
 #[derive(Debug)]
 pub struct Answer {
@@ -167,5 +209,106 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A throwaway PostgreSQL server of a test's own (`scripts/postgres.sh`),
+/// stopped when dropped.
+pub struct PgCluster {
+    dir: std::path::PathBuf,
+    /// `postgres://hoyito@127.0.0.1:PORT/postgres`.
+    pub url: String,
+}
+
+impl PgCluster {
+    /// Starts one in `dir` with `options` (`--tls CERT KEY`, `--password PASSWORD`).
+    pub fn start(dir: &Path, options: &[&str]) -> PgCluster {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/postgres.sh");
+        let out = Command::new("bash")
+            .arg(&script)
+            .arg("start")
+            .arg(dir)
+            .args(options)
+            .output()
+            .expect("run scripts/postgres.sh");
+        assert!(out.status.success(), "scripts/postgres.sh start: {out:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let url = stdout
+            .trim()
+            .strip_prefix("export HOYITO_TEST_POSTGRES=")
+            .unwrap_or_else(|| panic!("unexpected output {stdout:?}"))
+            .to_string();
+        PgCluster {
+            dir: dir.to_path_buf(),
+            url,
+        }
+    }
+
+    /// The server's port.
+    pub fn port(&self) -> &str {
+        let (_, rest) = self.url.rsplit_once(':').expect("host:port");
+        rest.split('/').next().expect("a port")
+    }
+
+    /// The postmaster's process id and those of its children (backends
+    /// and background workers).
+    pub fn processes(&self) -> Vec<u32> {
+        let pid_file = std::fs::read_to_string(self.dir.join("data/postmaster.pid")).expect("postmaster.pid");
+        let postmaster: u32 = pid_file.lines().next().unwrap().trim().parse().unwrap();
+        let mut pids = vec![postmaster];
+        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // pid (comm) state ppid …: the name may hold spaces and brackets.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|p| p.parse::<u32>().ok());
+            if ppid == Some(postmaster) {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+
+    /// Sends `signal` (`STOP`, `CONT`) to the postmaster, then to its
+    /// children (one that ended meanwhile is passed over).
+    pub fn signal(&self, signal: &str) {
+        let pids = self.processes();
+        let kill = |pid: u32| {
+            Command::new("kill")
+                .arg(format!("-{signal}"))
+                .arg(pid.to_string())
+                .stderr(Stdio::null())
+                .status()
+                .expect("run kill")
+                .success()
+        };
+        assert!(kill(pids[0]), "kill -{signal} the postmaster {}", pids[0]);
+        for &pid in &pids[1..] {
+            kill(pid);
+        }
+    }
+}
+
+impl Drop for PgCluster {
+    fn drop(&mut self) {
+        // A frozen server must go on before it can stop.
+        if let Ok(pid_file) = std::fs::read_to_string(self.dir.join("data/postmaster.pid")) {
+            if let Some(postmaster) = pid_file.lines().next() {
+                let _ = Command::new("kill").args(["-CONT", postmaster.trim()]).status();
+            }
+        }
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.signal("CONT")));
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/postgres.sh");
+        let _ = Command::new("bash")
+            .arg(script)
+            .arg("stop")
+            .arg(&self.dir)
+            .status();
     }
 }

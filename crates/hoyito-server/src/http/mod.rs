@@ -34,21 +34,38 @@ pub const MAX_BODY: usize = 16 * 1024;
 /// Largest body accepted by record import.
 pub const MAX_IMPORT_BODY: usize = 1024 * 1024;
 
-/// `GET /api/health`: 200 `{"ok": true, "games": N}` once a test write to
-/// the database succeeded, 503 `storage_unavailable` otherwise.
-async fn health(State(st): State<Arc<AppState>>) -> Result<Json<serde_json::Value>, ApiError> {
-    let unavailable = |e: ApiError| {
-        tracing::error!(error = %e.message, "health check: the database cannot be written");
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "storage_unavailable",
-            "the database cannot be written",
-        )
-        .retry_after(crate::error::STORAGE_RETRY_AFTER)
-    };
-    st.db(|s| s.check_writable()).await.map_err(unavailable)?;
-    let games = st.db(|s| s.count()).await.map_err(unavailable)?;
-    Ok(Json(serde_json::json!({ "ok": true, "games": games })))
+/// `GET /api/health`: 200 `{"ok": true, "storage": "ok", "games": N}`
+/// once a test write to the database succeeded within a few seconds (and,
+/// with SQLite, its disk has room) and no request met a storage fault in
+/// the last seconds; 503 `{"ok": false, "storage": "degraded", "error",
+/// "code", "status"}` (`storage_unavailable` or `storage_full`, with
+/// `Retry-After`) otherwise ([`AppState::storage_health`]).
+async fn health(State(st): State<Arc<AppState>>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match st.storage_health().await {
+        Ok(games) => Json(serde_json::json!({ "ok": true, "storage": "ok", "games": games })).into_response(),
+        Err(e) => {
+            let e = if e.status == StatusCode::SERVICE_UNAVAILABLE {
+                e
+            } else {
+                ApiError::storage_unavailable(&e.message)
+            };
+            tracing::error!(code = e.code, error = %e.message, "health check: the storage is degraded");
+            let body = serde_json::json!({
+                "ok": false,
+                "storage": "degraded",
+                "error": e.message,
+                "code": e.code,
+                "status": e.status.as_u16(),
+            });
+            let mut res = (e.status, Json(body)).into_response();
+            if let Some(seconds) = e.retry_after {
+                res.headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, seconds.into());
+            }
+            res
+        }
+    }
 }
 
 /// The router: the JSON API under `/api`, the WebSocket, and the embedded UI.

@@ -4,9 +4,10 @@
 
 use std::time::Duration;
 
-use ::postgres::{Client, NoTls};
+use ::postgres::Client;
 
 use super::postgres::CHANNEL;
+use super::postgres_conn::Connector;
 use super::Change;
 
 /// Follows [`CHANNEL`] until `to` closes, reconnecting when the connection
@@ -14,7 +15,7 @@ use super::Change;
 /// sent: announcements made while disconnected are lost.
 pub(super) fn listen(
     mut client: Client,
-    config: &::postgres::Config,
+    connector: &Connector,
     node: &str,
     to: &tokio::sync::mpsc::UnboundedSender<Change>,
 ) {
@@ -77,7 +78,7 @@ pub(super) fn listen(
                 return;
             }
             std::thread::sleep(Duration::from_secs(1));
-            match config.connect(NoTls) {
+            match connector.connect_plain() {
                 Ok(c) => {
                     client = c;
                     break;

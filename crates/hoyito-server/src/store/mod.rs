@@ -32,6 +32,7 @@ mod sqlite_schema;
 
 pub use self::postgres::{Postgres, PG_SCHEMA_VERSION};
 pub use self::postgres_conn::{DbOptions, SetupError, SslMode};
+pub use self::postgres_tls::TlsError;
 pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS};
 pub use self::sqlite_schema::SCHEMA_VERSION;
 

@@ -12,6 +12,8 @@ use std::time::Duration;
 use ::postgres::{Client, Config, NoTls};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+use super::postgres_tls::{Check, TlsError};
+
 /// A statement (and the wait for its locks) that runs longer is cancelled
 /// by the server (`statement_timeout`): the request answers 503.
 pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(4);
@@ -67,17 +69,9 @@ pub enum SetupError {
     /// `sslmode` has an unknown value.
     #[error("sslmode={0:?} is none of disable, prefer, require, verify-ca, verify-full")]
     SslMode(String),
-    /// `sslrootcert` cannot be read, or holds no certificate.
-    #[error("cannot read sslrootcert {}: {reason}", .path.display())]
-    RootCert {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        reason: String,
-    },
-    /// The TLS library failed to set up.
-    #[error("cannot set up TLS: {0}")]
-    Tls(String),
+    /// `sslrootcert` cannot be read, or TLS cannot be set up.
+    #[error(transparent)]
+    Tls(#[from] TlsError),
     /// The password file cannot be read.
     #[error("cannot read the password file {}: {source}", .path.display())]
     PasswordFile {
@@ -139,7 +133,18 @@ impl Connector {
         });
         let tls = match mode {
             SslMode::Disable => None,
-            _ => Some(super::postgres_tls::connector(mode, ssl.root_cert.as_deref())?),
+            _ => {
+                // As libpq: `require` with a root certificate checks the
+                // authority; `system` names the system's authorities.
+                let roots = ssl.root_cert.as_deref().filter(|r| *r != "system").map(Path::new);
+                let check = match mode {
+                    SslMode::VerifyFull => Check::AuthorityAndName,
+                    SslMode::VerifyCa => Check::Authority,
+                    SslMode::Require if roots.is_some() => Check::Authority,
+                    _ => Check::Nothing,
+                };
+                Some(super::postgres_tls::connector(check, roots)?)
+            }
         };
         let from_file = match &options.password_file {
             Some(path) => Some(read_password(path)?),

@@ -15,45 +15,67 @@ use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use super::postgres_conn::{SetupError, SslMode};
+/// What is checked of the server's certificate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Check {
+    /// Nothing (`sslmode=prefer`, `require`).
+    Nothing,
+    /// That a trusted authority signed it (`verify-ca`, and `require`
+    /// with a root certificate, as libpq does).
+    Authority,
+    /// That a trusted authority signed it for the host name connected to
+    /// (`verify-full`).
+    AuthorityAndName,
+}
 
-/// The connector of `mode` (not [`SslMode::Disable`]), trusting the
-/// authorities of the PEM file `root_cert`, or the system's if `None` or
-/// `system`.
+/// Why TLS cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    /// The root certificate file cannot be read, or holds no certificate.
+    #[error("cannot read sslrootcert {}: {reason}", .path.display())]
+    RootCert {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The TLS library failed to set up.
+    #[error("cannot set up TLS: {0}")]
+    Library(String),
+}
+
+/// The connector that makes `check` of the server's certificate, trusting
+/// the authorities of the PEM file `root_cert` if given, else the system's.
 ///
 /// # Errors
-/// [`SetupError::RootCert`] if the file cannot be read or holds no
-/// certificate; [`SetupError::Tls`] if the TLS library cannot be set up.
-pub(super) fn connector(mode: SslMode, root_cert: Option<&str>) -> Result<MakeRustlsConnect, SetupError> {
+/// [`TlsError::RootCert`] if the file cannot be read or holds no
+/// certificate; [`TlsError::Library`] if the TLS library cannot be set up.
+pub(super) fn connector(check: Check, root_cert: Option<&Path>) -> Result<MakeRustlsConnect, TlsError> {
     // ring builds with a C compiler alone (aws-lc-rs, rustls's other
     // provider, needs more and carries the OpenSSL licence); rustls marks
     // it deprecated for want of post-quantum key exchange, which the
     // connections to the database go without.
     #[allow(deprecated)]
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let roots = root_cert.filter(|r| *r != "system").map(Path::new);
-    // As libpq: `require` with a root certificate checks the authority.
-    let checks_authority = matches!(mode, SslMode::VerifyCa | SslMode::VerifyFull)
-        || (mode == SslMode::Require && roots.is_some());
-    let verifier: Arc<dyn ServerCertVerifier> = if checks_authority {
-        let roots = Arc::new(match roots {
+    let verifier: Arc<dyn ServerCertVerifier> = if check == Check::Nothing {
+        Arc::new(Unchecked(provider.signature_verification_algorithms))
+    } else {
+        let roots = Arc::new(match root_cert {
             Some(path) => roots_of(path)?,
             None => system_roots(),
         });
         let webpki = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
             .build()
-            .map_err(|e| SetupError::Tls(e.to_string()))?;
-        if mode == SslMode::VerifyFull {
+            .map_err(|e| TlsError::Library(e.to_string()))?;
+        if check == Check::AuthorityAndName {
             webpki
         } else {
             Arc::new(AnyName(webpki))
         }
-    } else {
-        Arc::new(Unchecked(provider.signature_verification_algorithms))
     };
     let config = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| SetupError::Tls(e.to_string()))?
+        .map_err(|e| TlsError::Library(e.to_string()))?
         .dangerous()
         .with_custom_certificate_verifier(verifier)
         .with_no_client_auth();
@@ -61,8 +83,8 @@ pub(super) fn connector(mode: SslMode, root_cert: Option<&str>) -> Result<MakeRu
 }
 
 /// The certificates of the PEM file at `path`.
-fn roots_of(path: &Path) -> Result<RootCertStore, SetupError> {
-    let failed = |reason: String| SetupError::RootCert {
+fn roots_of(path: &Path) -> Result<RootCertStore, TlsError> {
+    let failed = |reason: String| TlsError::RootCert {
         path: PathBuf::from(path),
         reason,
     };
@@ -181,23 +203,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_mode_builds_and_a_bad_root_file_is_refused() {
-        for mode in [
-            SslMode::Prefer,
-            SslMode::Require,
-            SslMode::VerifyCa,
-            SslMode::VerifyFull,
-        ] {
-            assert!(connector(mode, None).is_ok(), "{mode:?}");
+    fn every_check_builds_and_a_bad_root_file_is_refused() {
+        for check in [Check::Nothing, Check::Authority, Check::AuthorityAndName] {
+            assert!(connector(check, None).is_ok(), "{check:?}");
         }
         let dir = tempfile::tempdir().unwrap();
         let empty = dir.path().join("empty.pem");
         std::fs::write(&empty, "no certificate here\n").unwrap();
-        let Err(e) = connector(SslMode::VerifyFull, empty.to_str()) else {
+        let Err(e) = connector(Check::AuthorityAndName, Some(&empty)) else {
             panic!("a root file without a certificate is refused");
         };
         assert!(e.to_string().contains("holds no certificate"), "{e}");
-        let Err(e) = connector(SslMode::VerifyCa, Some("/nonexistent/ca.pem")) else {
+        let Err(e) = connector(Check::Authority, Some(Path::new("/nonexistent/ca.pem"))) else {
             panic!("a missing root file is refused");
         };
         assert!(

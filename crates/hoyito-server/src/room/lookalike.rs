@@ -224,7 +224,7 @@ mod tests {
             .lines()
             .filter(|l| l.len() > 6 && l.starts_with("  ") && l.ends_with(": {") && !l.starts_with("   "))
             .count();
-        assert_eq!(languages, 3, "en, es, ht");
+        assert!(languages >= 3, "en, es, ht at least: {languages}");
         for key in PLAYER_KEYS {
             assert_eq!(strings_of(I18N, key).len(), languages, "{key} in every language");
         }

@@ -6,8 +6,8 @@
 # every path docs/ARCHITECTURE.md names exists, clippy with warnings as
 # errors, the API docs with warnings as errors, every Rust test
 # (cargo nextest when installed, else cargo test) and doctest, the
-# PostgreSQL tests against a throwaway server (scripts/postgres.sh), the
-# WebAssembly module against the native crates, the end-to-end browser tests
+# PostgreSQL tests against throwaway servers (scripts/postgres.sh), the full
+# disk test on a small tmpfs (as root), the WebAssembly module against the native crates, the end-to-end browser tests
 # and the Python package's tests (scripts/test-python.sh). The browser and
 # Python tests drive the `hoyito` binary that the Rust tests build (profile
 # test: optimised, see Cargo.toml). Ends with a table of each stage's time.
@@ -89,22 +89,37 @@ if cargo nextest --version >/dev/null 2>&1; then
   cargo nextest run --workspace --locked --no-fail-fast
   step "doctests (cargo test --doc)"
   cargo test --workspace --locked --doc
-  ignored() { cargo nextest run --workspace --locked --no-fail-fast --run-ignored only -E "$1"; }
+  # The ignored tests of the test binaries named.
+  ignored() {
+    local filter="" t
+    for t in "$@"; do filter="${filter:+$filter | }binary($t)"; done
+    cargo nextest run --workspace --locked --no-fail-fast --run-ignored only -E "$filter"
+  }
 else
   step "cargo test (all crates, doctests included)"
   cargo test --workspace --locked
   ignored() {
-    cargo test --locked --workspace --test postgres --test reliability -- --ignored
+    local tests=() t
+    for t in "$@"; do tests+=(--test "$t"); done
+    cargo test --locked --workspace "${tests[@]}" -- --ignored
   }
 fi
 
-step "PostgreSQL: storage against SQLite, two server nodes, kill -9 rounds"
+step "PostgreSQL: storage against SQLite, two server nodes, kill -9 rounds, a frozen server, TLS"
 wait_for_packages
 pg_dir=$(mktemp -d)
 cleanup+=('bash scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir"')
 eval "$(bash scripts/postgres.sh start "$pg_dir")"
-ignored 'binary(postgres) | binary(reliability)'
+# postgres_faults and postgres_tls start PostgreSQL servers of their own.
+ignored postgres reliability postgres_faults postgres_tls
 bash scripts/postgres.sh stop "$pg_dir"
+
+step "a full disk under SQLite (a small tmpfs: as root only)"
+if [ "$(id -u)" = 0 ]; then
+  ignored disk_full
+else
+  echo "skipped: mounting a tmpfs needs root (CI runs as root); tests/storage_faults.rs covers the same answers"
+fi
 
 step "WebAssembly module against the native crates (node --test)"
 node --test crates/hoyito-wasm/tests/

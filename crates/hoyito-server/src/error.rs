@@ -123,6 +123,7 @@ impl From<crate::store::StoreError> for ApiError {
                 "stale",
                 "the game changed meanwhile (on another server): reload it",
             ),
+            e if is_full(&e) => ApiError::storage_full(format!("storage: {e}")),
             e if is_unreachable(&e) => ApiError::storage_unavailable(format!("storage: {e}")),
             e => ApiError::internal(format!("storage: {e}")),
         }
@@ -150,27 +151,71 @@ impl ApiError {
     }
 }
 
+/// Seconds a client is told to wait (`Retry-After`) while the database's
+/// disk is full: freeing space takes an operator.
+pub const STORAGE_FULL_RETRY_AFTER: u64 = 30;
+
+impl ApiError {
+    /// 503 `storage_full`, `Retry-After` `STORAGE_FULL_RETRY_AFTER`: the
+    /// disk holding the database is full; nothing was stored. `cause` goes
+    /// to the log.
+    pub fn storage_full(cause: impl std::fmt::Display) -> ApiError {
+        tracing::error!(error = %cause, "the database's disk is full");
+        ApiError::unavailable(
+            "storage_full",
+            format!(
+                "the server's disk is full, and nothing was stored: \
+                 try again in {STORAGE_FULL_RETRY_AFTER} s"
+            ),
+        )
+        .retry_after(STORAGE_FULL_RETRY_AFTER)
+    }
+}
+
+/// Whether a storage failure is a full disk: SQLite's `SQLITE_FULL`,
+/// PostgreSQL's `disk_full` (53100), or the health check's free-space test.
+fn is_full(e: &crate::store::StoreError) -> bool {
+    use crate::store::StoreError;
+    match e {
+        StoreError::DiskFull { .. } => true,
+        StoreError::Sqlite(e) => crate::store::disk::sqlite_full(e),
+        StoreError::Postgres(e) => e.code().map(postgres::error::SqlState::code) == Some("53100"),
+        _ => false,
+    }
+}
+
 /// Whether a storage failure means the database cannot be reached or used
 /// now (no connection, the connection lost, the server shutting down or
-/// starting, SQLite's file locked by another writer), rather than a fault
-/// of the request or of the data.
+/// starting, out of resources, a statement or lock wait over its time, no
+/// answer within the call's time, SQLite's file locked by another writer
+/// or failing to be read or written), rather than a fault of the request
+/// or of the data.
 fn is_unreachable(e: &crate::store::StoreError) -> bool {
     use crate::store::StoreError;
     match e {
-        StoreError::Pool(_) => true,
+        StoreError::Pool(_) | StoreError::TimedOut(_) => true,
         StoreError::Postgres(e) => {
             let lost =
                 e.is_closed() || std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>());
-            // Class 08: connection exceptions; 57P01–57P03: the server is
-            // shutting down, crashed, or cannot take connections yet.
+            // Class 08: connection exceptions; 53: insufficient resources
+            // (too many connections, out of memory); 57014: a statement over
+            // `statement_timeout`; 55P03: a lock over `lock_timeout`;
+            // 57P01–57P03: the server is shutting down, crashed, or cannot
+            // take connections yet.
             let state = e.code().map(postgres::error::SqlState::code);
-            lost || state.is_some_and(|c| c.starts_with("08") || ["57P01", "57P02", "57P03"].contains(&c))
+            lost || state.is_some_and(|c| {
+                c.starts_with("08")
+                    || c.starts_with("53")
+                    || ["57014", "55P03", "57P01", "57P02", "57P03"].contains(&c)
+            })
         }
-        StoreError::Sqlite(e) => matches!(
-            e.sqlite_error_code(),
-            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-        ),
-        StoreError::Corrupt(_) | StoreError::Conflict { .. } => false,
+        StoreError::Sqlite(e) => {
+            matches!(
+                e.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            ) || crate::store::disk::sqlite_io(e)
+        }
+        StoreError::Corrupt(_) | StoreError::Conflict { .. } | StoreError::DiskFull { .. } => false,
     }
 }
 
@@ -191,7 +236,7 @@ mod tests {
     use crate::store::StoreError;
 
     #[test]
-    fn an_unreachable_database_is_503_with_retry_after_and_other_failures_500() {
+    fn an_unreachable_or_full_database_is_503_with_retry_after_and_other_failures_500() {
         let busy =
             rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY), None);
         for e in [
@@ -206,6 +251,47 @@ mod tests {
             assert_eq!(api.retry_after, Some(STORAGE_RETRY_AFTER));
             let response = api.into_response();
             assert_eq!(response.headers()[axum::http::header::RETRY_AFTER], "3");
+        }
+        let sqlite = |code: i32| {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(code),
+                None,
+            ))
+        };
+        for e in [
+            sqlite(rusqlite::ffi::SQLITE_FULL),
+            StoreError::DiskFull {
+                path: "/var/lib/hoyito/hoyito.db".into(),
+                free: 0,
+            },
+        ] {
+            let api = ApiError::from(e);
+            assert_eq!(
+                (api.status, api.code, api.retry_after),
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "storage_full",
+                    Some(STORAGE_FULL_RETRY_AFTER)
+                )
+            );
+            assert!(api.message.contains("disk is full"), "{}", api.message);
+        }
+        for e in [
+            sqlite(rusqlite::ffi::SQLITE_IOERR_WRITE),
+            sqlite(rusqlite::ffi::SQLITE_IOERR_FSYNC),
+            sqlite(rusqlite::ffi::SQLITE_IOERR_SHMSIZE),
+            sqlite(rusqlite::ffi::SQLITE_READONLY),
+            StoreError::TimedOut(std::time::Duration::from_secs(5)),
+        ] {
+            let api = ApiError::from(e);
+            assert_eq!(
+                (api.status, api.code, api.retry_after),
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "storage_unavailable",
+                    Some(STORAGE_RETRY_AFTER)
+                )
+            );
         }
         let constraint = rusqlite::Error::SqliteFailure(
             rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),

@@ -60,8 +60,11 @@ pub use store::Store;
 pub struct Config {
     /// The listening address (default `127.0.0.1:8080`; port 0 picks a free one).
     pub addr: SocketAddr,
-    /// The SQLite database file (default `./hoyito.db`), created if missing.
+    /// The SQLite database file (default `./hoyito.db`), created if
+    /// missing, or a PostgreSQL URL.
     pub db: PathBuf,
+    /// How to connect to PostgreSQL besides its URL (a password file).
+    pub db_options: store::DbOptions,
     /// Endgame tablebases (`hoyito tablebase build`) for level-10 engine
     /// moves and hints: perfect play where they cover the position.
     pub tablebases: Option<PathBuf>,
@@ -74,6 +77,7 @@ impl Default for Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("./hoyito.db"),
+            db_options: store::DbOptions::default(),
             tablebases: None,
             limits: ServerLimits::default(),
         }
@@ -212,7 +216,7 @@ pub enum RunError {
 /// it), the address cannot be bound, or serving fails.
 pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> Result<(), RunError> {
     http::log::init();
-    let store = Store::open(&config.db).map_err(|e| match e {
+    let store = Store::open_with(&config.db, &config.db_options).map_err(|e| match e {
         // The lock errors and PostgreSQL's name the database already.
         store::OpenError::Sqlite(_) => RunError::Database {
             db: config.db.clone(),

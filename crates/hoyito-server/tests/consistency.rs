@@ -198,13 +198,15 @@ async fn a_long_url_and_many_or_large_headers_get_json_errors() {
     assert_eq!(status, 431, "{head}");
     json_error(431, &head, &body, "headers_too_large");
 
-    // Beyond what the parser holds of a head: refused without a body.
+    // Beyond what the parser holds of a head: refused by the parser, with
+    // the same JSON error.
     let huge = format!(
         "GET /api/health HTTP/1.1\r\n{host}\r\nX-Pad: {}",
         "c".repeat(100 * 1024)
     );
-    let (status, head, _) = raw(&addr, &huge).await;
+    let (status, head, body) = raw(&addr, &huge).await;
     assert_eq!(status, 431, "{head}");
+    json_error(431, &head, &body, "headers_too_large");
 
     // Within the limits: answered.
     let fine: String = (0..MAX_HEADERS - 2)

@@ -14,10 +14,15 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
     /// Database holding every game and move: an SQLite file (created if
-    /// missing), or a PostgreSQL URL (postgres://user:password@host/db),
-    /// which several `hoyito serve` nodes may share.
+    /// missing), or a PostgreSQL URL (postgres://user@host/db, with
+    /// ?sslmode=verify-full&sslrootcert=CA.pem for TLS), which several
+    /// `hoyito serve` nodes may share.
     #[arg(long, default_value = "./hoyito.db", value_name = "FILE|URL")]
     pub db: PathBuf,
+    /// A file holding the PostgreSQL password (its first line), rather than
+    /// the URL, which the process list shows (else PGPASSWORD is used).
+    #[arg(long, value_name = "FILE")]
+    pub db_password_file: Option<PathBuf>,
     /// Endgame tablebases for the level-10 engine (default: ./tablebases if it exists).
     #[arg(long, value_name = "DIR")]
     pub tablebases: Option<PathBuf>,
@@ -74,6 +79,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = hoyito_server::Config {
         addr: args.addr,
         db: args.db,
+        db_options: hoyito_server::store::DbOptions {
+            password_file: args.db_password_file,
+        },
         tablebases: args
             .tablebases
             .or_else(|| Some(PathBuf::from("tablebases")).filter(|d| d.is_dir())),

@@ -6,8 +6,9 @@
 //! (414 `uri_too_long`, 431 `headers_too_large`), through `enforce`.
 //! Below the router, the HTTP parser holds at most `HARD_MAX_HEAD` bytes
 //! and `HARD_MAX_HEADERS` headers of a head, which bounds a connection's
-//! memory; a head beyond those never reaches the router and is answered 431
-//! without a body by the parser.
+//! memory; a head beyond those never reaches the router: the parser
+//! answers it 431 (414 for a URL over 64 KiB) and closes the connection,
+//! with the same JSON errors (`crate::http::parser_reply`).
 
 use axum::extract::Request;
 use axum::http::{HeaderMap, StatusCode, Uri};

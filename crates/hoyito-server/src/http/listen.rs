@@ -79,7 +79,10 @@ pub(crate) async fn serve_connections(
             },
         ));
         let conn = http
-            .serve_connection(TokioIo::new(stream), service)
+            .serve_connection(
+                TokioIo::new(crate::http::parser_reply::JsonParserErrors::new(stream)),
+                service,
+            )
             .with_upgrades();
         let mut close = close_rx.clone();
         conns.spawn(async move {

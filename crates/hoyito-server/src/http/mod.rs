@@ -10,6 +10,7 @@ pub mod head;
 pub(crate) mod listen;
 pub(crate) mod log;
 pub(crate) mod metrics;
+pub(crate) mod parser_reply;
 pub(crate) mod quota;
 pub(crate) mod seat;
 pub(crate) mod unique_keys;
@@ -33,21 +34,38 @@ pub const MAX_BODY: usize = 16 * 1024;
 /// Largest body accepted by record import.
 pub const MAX_IMPORT_BODY: usize = 1024 * 1024;
 
-/// `GET /api/health`: 200 `{"ok": true, "games": N}` once a test write to
-/// the database succeeded, 503 `storage_unavailable` otherwise.
-async fn health(State(st): State<Arc<AppState>>) -> Result<Json<serde_json::Value>, ApiError> {
-    let unavailable = |e: ApiError| {
-        tracing::error!(error = %e.message, "health check: the database cannot be written");
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "storage_unavailable",
-            "the database cannot be written",
-        )
-        .retry_after(crate::error::STORAGE_RETRY_AFTER)
-    };
-    st.db(|s| s.check_writable()).await.map_err(unavailable)?;
-    let games = st.db(|s| s.count()).await.map_err(unavailable)?;
-    Ok(Json(serde_json::json!({ "ok": true, "games": games })))
+/// `GET /api/health`: 200 `{"ok": true, "storage": "ok", "games": N}`
+/// once a test write to the database succeeded within a few seconds (and,
+/// with SQLite, its disk has room) and no request met a storage fault in
+/// the last seconds; 503 `{"ok": false, "storage": "degraded", "error",
+/// "code", "status"}` (`storage_unavailable` or `storage_full`, with
+/// `Retry-After`) otherwise ([`AppState::storage_health`]).
+async fn health(State(st): State<Arc<AppState>>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match st.storage_health().await {
+        Ok(games) => Json(serde_json::json!({ "ok": true, "storage": "ok", "games": games })).into_response(),
+        Err(e) => {
+            let e = if e.status == StatusCode::SERVICE_UNAVAILABLE {
+                e
+            } else {
+                ApiError::storage_unavailable(&e.message)
+            };
+            tracing::error!(code = e.code, error = %e.message, "health check: the storage is degraded");
+            let body = serde_json::json!({
+                "ok": false,
+                "storage": "degraded",
+                "error": e.message,
+                "code": e.code,
+                "status": e.status.as_u16(),
+            });
+            let mut res = (e.status, Json(body)).into_response();
+            if let Some(seconds) = e.retry_after {
+                res.headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, seconds.into());
+            }
+            res
+        }
+    }
 }
 
 /// The router: the JSON API under `/api`, the WebSocket, and the embedded UI.
@@ -112,7 +130,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         ))
         .fallback(handlers::api_not_found)
         .method_not_allowed_fallback(handlers::method_not_allowed)
-        .layer(DefaultBodyLimit::max(MAX_BODY));
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(no_store));
     let body_timeout = BodyTimeout(state.limits.body_read_timeout);
     let mut root = Router::new();
     if state.limits.metrics {
@@ -125,6 +144,18 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(axum::middleware::from_fn(crate::http::head::enforce))
         .layer(axum::middleware::from_fn(safety_headers))
         .with_state(state)
+}
+
+/// Gives every API answer `Cache-Control: no-store`: answers carry seat
+/// tokens (a new game, a join, a rematch, an import), invite links and the
+/// chat of games that are not public, which no browser or proxy cache may
+/// keep; the others change with every move and are never worth keeping.
+async fn no_store(mut res: axum::response::Response) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    res.headers_mut()
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    res
 }
 
 /// `Referrer-Policy` of every answer: the app never needs the referrer.

@@ -7,6 +7,7 @@
 pub(crate) mod analysis;
 pub(crate) mod clock;
 pub mod live;
+pub(crate) mod lookalike;
 pub(crate) mod names;
 pub(crate) mod presence;
 pub(crate) mod show;

@@ -5,14 +5,24 @@
 //! pass one name off as another: control characters, invisible and format
 //! characters (zero-width spaces and joiners, bidirectional controls, soft
 //! hyphens, tags, Hangul fillers, the blank braille pattern…), variation
-//! selectors outside an emoji, and piles of combining marks. Emoji are
-//! welcome, in sequences joined by U+200D (👩‍💻, 👨‍👩‍👧) and with U+FE0F (❤️).
+//! selectors outside an emoji, piles of combining marks, private-use,
+//! unassigned and noncharacter code points, and characters (grapheme
+//! clusters) of more than [`MAX_CLUSTER`] code points. Emoji are welcome,
+//! in sequences joined by U+200D (👩‍💻, 👨‍👩‍👧) and with U+FE0F (❤️).
+//!
+//! A nickname ([`check_name`]) may besides not mix scripts whose letters
+//! look alike, nor read as a word the page shows for a player ("You",
+//! "Opponent", "Computer (level 3)", "South"… in each of the web app's
+//! languages), and a player joining may not take a name that looks the
+//! same as the other player's ([`check_beside`]): see `lookalike`.
 
 use hoyito_core::Side;
 use serde::Serialize;
 use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};
+use unicode_segmentation::UnicodeSegmentation;
 
 use crate::error::ApiError;
+use crate::room::lookalike;
 use crate::store::Meta;
 
 /// Longest nickname, in characters (after trimming).
@@ -23,12 +33,21 @@ pub const MAX_NAME_CHARS: usize = 24;
 /// piled up over the lines around it.
 pub const MAX_MARKS: usize = 3;
 
+/// Most code points in one character as shown (an extended grapheme
+/// cluster): enough for the longest emoji sequences (👩🏻‍❤️‍💋‍👨🏼, 10), not
+/// for a stack of Hangul jamo or a chain of joined emoji drawn as one.
+pub const MAX_CLUSTER: usize = 10;
+
 /// A nickname as given, trimmed; `None` stays `None`.
 ///
 /// # Errors
 /// 422 `invalid_name` if it is empty after trimming, longer than
-/// [`MAX_NAME_CHARS`] characters, or holds a character [`check_chars`]
-/// refuses (a new line, a tab, a bidirectional override, an invisible one…).
+/// [`MAX_NAME_CHARS`] characters, holds a character [`check_chars`]
+/// refuses (a new line, a tab, a bidirectional override, an invisible one,
+/// a private-use one…), or mixes scripts beyond
+/// [`lookalike::MAX_RESTRICTION`] (a Cyrillic letter among Latin ones);
+/// 422 `reserved_name` if it reads as a word the page shows for a player
+/// ([`lookalike::player_word`]: "You", "Opponent (North)", "Rival"…).
 pub fn check_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
     let Some(name) = name else { return Ok(None) };
     let name = name.trim();
@@ -42,7 +61,39 @@ pub fn check_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
         )));
     }
     check_chars(name, false).map_err(|f| bad(format!("names may not contain {f}")))?;
+    if lookalike::restriction_level(name) > lookalike::MAX_RESTRICTION {
+        return Err(bad(format!(
+            "the nickname mixes letters of {}, which can pass for one another: \
+             write it in one script",
+            lookalike::scripts(name)
+        )));
+    }
+    if let Some(word) = lookalike::player_word(name) {
+        return Err(ApiError::unprocessable(
+            "reserved_name",
+            format!(
+                "the nickname reads as \"{}\", which the page shows for a player: choose another",
+                word.text.replace("{level}", "N")
+            ),
+        ));
+    }
     Ok(Some(name.to_string()))
+}
+
+/// Checks a nickname `name` (as [`check_name`] gave it) beside `other`, the
+/// other player's.
+///
+/// # Errors
+/// 422 `name_taken` if the two look the same ([`lookalike::look_alike`]:
+/// the same confusable skeleton, case and spacing aside).
+pub fn check_beside(name: Option<&str>, other: Option<&str>) -> Result<(), ApiError> {
+    match (name, other) {
+        (Some(name), Some(other)) if lookalike::look_alike(name, other) => Err(ApiError::unprocessable(
+            "name_taken",
+            format!("the nickname looks the same as the other player's, \"{other}\": choose another"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Why a text may not be shown as a name or a chat message. Each reads
@@ -64,6 +115,19 @@ pub enum TextFault {
     /// More than [`MAX_MARKS`] combining marks in a row.
     #[error("more than {MAX_MARKS} combining marks on one character")]
     TooManyMarks,
+    /// A private-use character (U+E000–U+F8FF, planes 15 and 16), which
+    /// every device shows as it likes.
+    #[error("private-use characters such as {}, which each device shows differently", code(*.0))]
+    PrivateUse(char),
+    /// A noncharacter (U+FDD0–U+FDEF, U+FFFE and U+FFFF of every plane).
+    #[error("noncharacters such as {}", code(*.0))]
+    Noncharacter(char),
+    /// A code point Unicode has not assigned (yet).
+    #[error("unassigned code points such as {}", code(*.0))]
+    Unassigned(char),
+    /// A character (grapheme cluster) of more than [`MAX_CLUSTER`] code points.
+    #[error("a character made of {0} code points (at most {MAX_CLUSTER})")]
+    LongCluster(usize),
 }
 
 /// `U+2060`.
@@ -95,6 +159,8 @@ pub fn check_chars(text: &str, newlines: bool) -> Result<(), TextFault> {
             }
         } else if is_invisible(c) {
             return Err(TextFault::Invisible(c));
+        } else if let Some(fault) = unassigned_or_private(c) {
+            return Err(fault);
         } else if matches!(
             c.general_category(),
             GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark
@@ -107,7 +173,23 @@ pub fn check_chars(text: &str, newlines: bool) -> Result<(), TextFault> {
             marks = 0;
         }
     }
-    Ok(())
+    match text.graphemes(true).map(|g| g.chars().count()).max() {
+        Some(n) if n > MAX_CLUSTER => Err(TextFault::LongCluster(n)),
+        _ => Ok(()),
+    }
+}
+
+/// The fault of a private-use, noncharacter or unassigned code point.
+fn unassigned_or_private(c: char) -> Option<TextFault> {
+    let n = u32::from(c);
+    if (0xfdd0..=0xfdef).contains(&n) || n & 0xfffe == 0xfffe {
+        return Some(TextFault::Noncharacter(c));
+    }
+    match c.general_category() {
+        GeneralCategory::PrivateUse => Some(TextFault::PrivateUse(c)),
+        GeneralCategory::Unassigned => Some(TextFault::Unassigned(c)),
+        _ => None,
+    }
 }
 
 /// The zero-width joiner.
@@ -305,5 +387,140 @@ mod tests {
             .unwrap_err()
             .message
             .contains("combining marks"));
+    }
+}
+
+#[cfg(test)]
+mod impersonation {
+    use super::*;
+
+    fn code_of(name: &str) -> Option<&'static str> {
+        check_name(Some(name)).err().map(|e| e.code)
+    }
+
+    #[test]
+    fn names_of_one_script_and_emoji_are_welcome() {
+        for good in [
+            "Ana",
+            "Анна",
+            "Ἀλέξανδρος",
+            "محمد",
+            "देवनागरी",
+            "王小明",
+            "山田たろう",
+            "김민준",
+            "Jean-Bòs Pyè",
+            "Ti Zòrèy",
+            "👩\u{200d}👩\u{200d}👧",
+            "Ana 👩\u{200d}👩\u{200d}👧",
+            "👩🏻\u{200d}❤\u{fe0f}\u{200d}💋\u{200d}👨🏼",
+            "Ali علي",
+            "Ana 王",
+        ] {
+            assert_eq!(check_name(Some(good)), Ok(Some(good.to_string())), "{good:?}");
+        }
+    }
+
+    #[test]
+    fn mixed_script_look_alikes_are_refused_saying_which_scripts() {
+        for bad in ["\u{410}na", "J\u{435}an", "Ana Ωmega", "Pаypal"] {
+            assert_eq!(code_of(bad), Some("invalid_name"), "{bad:?}");
+        }
+        let e = check_name(Some("\u{410}na")).unwrap_err();
+        assert_eq!(
+            e.message,
+            "the nickname mixes letters of Cyrillic and Latin, which can pass for one another: \
+             write it in one script"
+        );
+    }
+
+    #[test]
+    fn the_page_words_for_players_are_reserved_in_every_language() {
+        for bad in [
+            "You",
+            "Opponent",
+            "Computer (level 10)",
+            "South",
+            "North",
+            "Tú",
+            "Rival",
+            "Computadora (nivel 1)",
+            "Ou",
+            "Lòt jwè a",
+            "Òdinatè (nivo 9)",
+            "Nò",
+            "Ana (You)",
+            "You (North)",
+            "\u{ff39}\u{ff4f}\u{ff55}",
+            "\u{1d418}\u{1d428}\u{1d42e}",
+            "YOU",
+        ] {
+            assert_eq!(code_of(bad), Some("reserved_name"), "{bad:?}");
+        }
+        let e = check_name(Some("Computer (level 10)")).unwrap_err();
+        assert_eq!(
+            e.message,
+            "the nickname reads as \"Computer (level N)\", which the page shows for a player: choose another"
+        );
+        assert!(check_name(Some("Youssef")).is_ok());
+    }
+
+    #[test]
+    fn a_name_may_not_look_like_the_other_players() {
+        for (bad, other) in [
+            ("Ana", "Ana"),
+            ("ana", "Ana"),
+            ("\u{ff21}\u{ff4e}\u{ff41}", "Ana"),
+            ("\u{1d400}\u{1d427}\u{1d41a}", "Ana"),
+            ("A n a", "Ana"),
+            // All Cyrillic, one script, yet the same look as the Latin name.
+            ("\u{421}\u{43e}\u{441}\u{43e}", "Coco"),
+        ] {
+            let name = check_name(Some(bad)).expect("a valid name on its own");
+            let e = check_beside(name.as_deref(), Some(other)).unwrap_err();
+            assert_eq!(e.code, "name_taken", "{bad:?}");
+        }
+        let e = check_beside(Some("Ana"), Some("Ana")).unwrap_err();
+        assert_eq!(
+            e.message,
+            "the nickname looks the same as the other player's, \"Ana\": choose another"
+        );
+        assert_eq!(check_beside(Some("Anna"), Some("Ana")), Ok(()));
+        assert_eq!(check_beside(None, Some("Ana")), Ok(()));
+        assert_eq!(check_beside(Some("Ana"), None), Ok(()));
+    }
+
+    #[test]
+    fn private_unassigned_noncharacters_and_long_clusters_are_refused() {
+        for (text, fault) in [
+            ("An\u{e000}a", TextFault::PrivateUse('\u{e000}')),
+            ("\u{f8ff}", TextFault::PrivateUse('\u{f8ff}')),
+            ("A\u{f0000}", TextFault::PrivateUse('\u{f0000}')),
+            ("A\u{10fffd}", TextFault::PrivateUse('\u{10fffd}')),
+            ("A\u{fdd0}", TextFault::Noncharacter('\u{fdd0}')),
+            ("A\u{ffff}", TextFault::Noncharacter('\u{ffff}')),
+            ("A\u{1fffe}", TextFault::Noncharacter('\u{1fffe}')),
+            ("A\u{0378}", TextFault::Unassigned('\u{0378}')),
+            ("A\u{e0080}", TextFault::Unassigned('\u{e0080}')),
+        ] {
+            assert_eq!(check_chars(text, false), Err(fault), "{text:?}");
+            assert_eq!(check_chars(text, true), Err(fault), "chat: {text:?}");
+            assert_eq!(code_of(text), Some("invalid_name"), "{text:?}");
+        }
+        // A stack of Hangul jamo and a chain of joined emoji, each one
+        // character as shown; spacing marks, which MAX_MARKS does not count.
+        let jamo = format!("A{}", "\u{1100}".repeat(12));
+        let chain = ["👩"; 6].join("\u{200d}");
+        let spacing = format!("क{}", "\u{093e}".repeat(11));
+        for text in [&jamo, &chain, &spacing] {
+            assert!(
+                matches!(check_chars(text, true), Err(TextFault::LongCluster(n)) if n > MAX_CLUSTER),
+                "{text:?}"
+            );
+        }
+        assert_eq!(
+            check_name(Some(&chain)).unwrap_err().message,
+            "names may not contain a character made of 11 code points (at most 10)"
+        );
     }
 }

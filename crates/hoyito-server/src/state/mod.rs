@@ -8,6 +8,7 @@
 
 pub(crate) mod analyses;
 pub(crate) mod slot;
+pub(crate) mod storage;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -75,6 +76,8 @@ pub struct AppState {
     /// Asks for a game to be reloaded from the database (after another
     /// server node changed it first); set while following other nodes.
     pub(crate) reloads: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<crate::store::Change>>,
+    /// The last storage fault a request met, for the health check.
+    pub(crate) storage_faults: crate::state::storage::Faults,
 }
 
 /// The rate limits per client IP of the API's routes.
@@ -145,38 +148,9 @@ impl AppState {
             engine_per_ip: PerClient::new(limits.engine_jobs_per_ip),
             metrics: Metrics::new(),
             reloads: std::sync::OnceLock::new(),
+            storage_faults: crate::state::storage::Faults::default(),
             limits,
         })
-    }
-
-    /// Runs a storage call on a blocking thread.
-    pub(crate) async fn db<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Store) -> crate::store::StoreResult<T> + Send + 'static,
-    ) -> Result<T, ApiError> {
-        let store = self.store.clone();
-        let result = tokio::task::spawn_blocking(move || f(&store))
-            .await
-            .map_err(|e| ApiError::internal(format!("storage task failed: {e}")))
-            .and_then(|r| {
-                r.map_err(|e| {
-                    // Another node stored first: this node's copy is stale.
-                    if let (crate::store::StoreError::Conflict { id, .. }, Some(reloads)) =
-                        (&e, self.reloads.get())
-                    {
-                        let _ = reloads.send(crate::store::Change {
-                            node: String::new(),
-                            game: id.clone(),
-                            chat: None,
-                        });
-                    }
-                    ApiError::from(e)
-                })
-            });
-        if result.is_err() {
-            self.metrics.db_errors.inc();
-        }
-        result
     }
 
     /// Deep engine jobs running or waiting.

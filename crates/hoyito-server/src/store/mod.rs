@@ -18,16 +18,22 @@ use std::path::{Path, PathBuf};
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use serde::{Deserialize, Serialize};
 
+pub mod deadline;
+pub mod disk;
 mod expiry;
 mod postgres;
+mod postgres_conn;
 mod postgres_listen;
 mod postgres_schema;
+mod postgres_tls;
 mod sqlite;
 mod sqlite_lists;
 mod sqlite_schema;
 
 pub use self::postgres::Postgres;
+pub use self::postgres_conn::{DbOptions, SetupError, SslMode};
 pub use self::postgres_schema::{PG_OLDEST_SHARING, PG_SCHEMA_VERSION};
+pub use self::postgres_tls::TlsError;
 pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS};
 pub use self::sqlite_schema::SCHEMA_VERSION;
 
@@ -195,8 +201,30 @@ pub enum OpenError {
     /// SQLite failed to open the database or set up its schema.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
+    /// The disk holding the SQLite database is full.
+    #[error(
+        "cannot open database {}: the disk holding it is full ({}): free some space and start again ({cause})",
+        .db.display(),
+        .free.map_or("its free space unknown".to_string(), |f| format!("{f} bytes free"))
+    )]
+    DiskFull {
+        /// The database file.
+        db: PathBuf,
+        /// The free space left, if known.
+        free: Option<u64>,
+        /// What SQLite (or the file system) said.
+        cause: String,
+    },
+    /// The PostgreSQL URL, its TLS settings or the password cannot be used.
+    #[error("PostgreSQL at {url}")]
+    PostgresSetup {
+        /// The URL, without its password.
+        url: String,
+        /// What is wrong.
+        source: SetupError,
+    },
     /// PostgreSQL could not be reached, or its schema could not be set up.
-    #[error("PostgreSQL at {url}: {source}")]
+    #[error("PostgreSQL at {url}")]
     Postgres {
         /// The URL, without its password.
         url: String,
@@ -225,6 +253,18 @@ pub enum StoreError {
     /// A stored row cannot be read back.
     #[error("corrupt row: {0}")]
     Corrupt(String),
+    /// The database did not answer within the storage call's time
+    /// ([`Storage::call_limit`]); a write was not committed.
+    #[error("the database did not answer within {0:?}")]
+    TimedOut(std::time::Duration),
+    /// The disk holding the database is (nearly) full.
+    #[error("the disk holding {} has {free} bytes free (at least {} needed)", .path.display(), disk::MIN_FREE)]
+    DiskFull {
+        /// The database file.
+        path: PathBuf,
+        /// The free space left.
+        free: u64,
+    },
     /// The game changed meanwhile (on another server node): the step to
     /// store does not follow the last stored one.
     #[error("game {id} changed meanwhile: it has {stored} steps stored, not {expected}")]
@@ -426,6 +466,14 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// If the database fails.
     fn delete_abandoned(&self, before_ms: i64, limit: u32) -> StoreResult<Vec<String>>;
 
+    /// How long a storage call made for a request may take before the
+    /// request is answered 503 (PostgreSQL: a database that stopped
+    /// answering, frozen or cut off, would hold the request for ever);
+    /// `None` for no limit (SQLite: its own waits are bounded).
+    fn call_limit(&self) -> Option<std::time::Duration> {
+        None
+    }
+
     /// This node's name in [`Change`]s (PostgreSQL); `None` for a database
     /// only this server uses.
     fn node(&self) -> Option<&str> {
@@ -464,9 +512,19 @@ impl Store {
     /// If the database cannot be opened, reached or set up, or another
     /// server holds the SQLite file.
     pub fn open(db: &Path) -> Result<Store, OpenError> {
+        Store::open_with(db, &DbOptions::default())
+    }
+
+    /// [`Store::open`], with `options` for PostgreSQL (a password file).
+    ///
+    /// # Errors
+    /// As [`Store::open`].
+    pub fn open_with(db: &Path, options: &DbOptions) -> Result<Store, OpenError> {
         match db.to_str() {
-            Some(url) if is_postgres_url(url) => Ok(Store(Box::new(Postgres::connect(url)?))),
-            _ => Ok(Store(Box::new(Sqlite::open(db)?))),
+            Some(url) if is_postgres_url(url) => Ok(Store(Box::new(Postgres::connect_with(url, options)?))),
+            _ => Ok(Store(Box::new(
+                Sqlite::open(db).map_err(|e| disk::on_open_error(db, e))?,
+            ))),
         }
     }
 

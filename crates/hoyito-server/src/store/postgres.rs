@@ -9,10 +9,11 @@
 
 use std::time::Duration;
 
-use ::postgres::{GenericClient, NoTls, Row, Transaction};
+use ::postgres::{GenericClient, Row, Transaction};
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
-use r2d2_postgres::PostgresConnectionManager;
 
+use super::deadline::check_commit;
+use super::postgres_conn::{redact, session_timeouts, Connector, DbOptions};
 use super::postgres_listen::{listen, CHANNEL};
 use super::postgres_schema::migrate;
 use super::{
@@ -31,14 +32,22 @@ pub const POOL_WAIT: Duration = Duration::from_secs(2);
 /// How long [`Postgres::connect`] waits for its first connection.
 pub const CONNECT_WAIT: Duration = Duration::from_secs(5);
 
-type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+/// How long a storage call made for a request may take in all
+/// ([`Storage::call_limit`]): a connection from the pool ([`POOL_WAIT`],
+/// checked within `postgres_conn::VALIDATE_WAIT`), a lock wait
+/// (`postgres_conn::LOCK_TIMEOUT`) and the statements. A database that stops
+/// answering (frozen, or cut off without the connection closing) has the
+/// request answered 503 after this long.
+pub const CALL_LIMIT: Duration = Duration::from_secs(5);
+
+type Pool = r2d2::Pool<Connector>;
 
 /// A PostgreSQL database of games and moves, shared by any number of
 /// server nodes.
 pub struct Postgres {
     /// Always `Some` but while dropped.
     pool: Option<Pool>,
-    config: ::postgres::Config,
+    connector: Connector,
     node: String,
 }
 
@@ -50,60 +59,65 @@ impl std::fmt::Debug for Postgres {
     }
 }
 
-/// `url` without its password, for messages.
-pub fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let user = &url[scheme + 3..at];
-            match user.split_once(':') {
-                Some((name, _)) => format!("{}{name}:***{}", &url[..scheme + 3], &url[at..]),
-                None => url.to_string(),
-            }
-        }
-        _ => url.to_string(),
-    }
-}
-
 impl Postgres {
     /// Connects to the database at `url` (`postgres://user:password@host:port/db`)
     /// and creates or checks its tables.
     ///
     /// # Errors
-    /// [`OpenError::Postgres`] if the URL is malformed, the server cannot be
-    /// reached within 5 s, or the schema cannot be set up.
+    /// As [`Postgres::connect_with`].
     pub fn connect(url: &str) -> Result<Postgres, OpenError> {
+        Postgres::connect_with(url, &DbOptions::default())
+    }
+
+    /// Connects to the database at `url` (`postgres://user@host:port/db`,
+    /// with `?sslmode=…&sslrootcert=…` for TLS), with the password of the
+    /// URL, of `options`' file or of `PGPASSWORD`, and creates or checks its
+    /// tables.
+    ///
+    /// # Errors
+    /// [`OpenError::Postgres`] if the URL or its TLS settings are wrong, the
+    /// server cannot be reached within 5 s (or its certificate is not the one
+    /// `sslmode` requires), or the schema cannot be set up.
+    pub fn connect_with(url: &str, options: &DbOptions) -> Result<Postgres, OpenError> {
         let failed = |source: StoreError| OpenError::Postgres {
             url: redact(url),
             source,
         };
-        let config: ::postgres::Config = url.parse().map_err(|e| failed(StoreError::Postgres(e)))?;
-        let mut config = config;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(POOL_WAIT);
-        }
-        let manager = PostgresConnectionManager::new(config.clone(), NoTls);
+        let mut connector = Connector::new(url, options).map_err(|source| OpenError::PostgresSetup {
+            url: redact(url),
+            source,
+        })?;
+        connector.default_connect_timeout(POOL_WAIT);
+        tracing::info!(url = redact(url), tls = ?connector.mode(), "connecting to PostgreSQL");
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
             .connection_timeout(POOL_WAIT)
-            .build(manager)
+            .build(connector.clone())
             .map_err(|e| failed(StoreError::Pool(e.to_string())))?;
         let store = Postgres {
             pool: Some(pool),
-            config,
+            connector,
             node: crate::auth::random_token()[..12].to_string(),
         };
         let pool = store.pool.as_ref().expect("the pool was just made");
         let mut conn = pool
             .get_timeout(CONNECT_WAIT)
             .map_err(|e| failed(StoreError::Pool(e.to_string())))?;
+        // A migration may wait for another node's and take its time.
+        conn.batch_execute("SET statement_timeout = 0; SET lock_timeout = 0")
+            .map_err(|e| failed(e.into()))?;
         migrate(&mut conn).map_err(failed)?;
+        conn.batch_execute(&session_timeouts())
+            .map_err(|e| failed(e.into()))?;
         Ok(store)
     }
 
-    fn conn(&self) -> StoreResult<r2d2::PooledConnection<PostgresConnectionManager<NoTls>>> {
+    fn conn(&self) -> StoreResult<r2d2::PooledConnection<Connector>> {
         let pool = self.pool.as_ref().expect("the pool lives as long as the store");
-        pool.get().map_err(|e| StoreError::Pool(e.to_string()))
+        let conn = pool.get().map_err(|e| StoreError::Pool(e.to_string()))?;
+        super::deadline::check_time()?;
+        Ok(conn)
     }
 }
 
@@ -234,6 +248,7 @@ impl Storage for Postgres {
         for (i, t) in steps.iter().enumerate() {
             tx.execute(&st, &[&meta.id, &(i as i64 + 1), t])?;
         }
+        check_commit()?;
         tx.commit()?;
         Ok(())
     }
@@ -255,6 +270,7 @@ impl Storage for Postgres {
         )?;
         update_summary(&mut tx, id, summary)?;
         notify(&mut tx, &self.node, id, None)?;
+        check_commit()?;
         tx.commit()?;
         Ok(())
     }
@@ -270,6 +286,7 @@ impl Storage for Postgres {
         tx.execute(&format!("UPDATE games SET {UNDO_SET} WHERE id = $1"), &[&id])?;
         update_summary(&mut tx, id, summary)?;
         notify(&mut tx, &self.node, id, None)?;
+        check_commit()?;
         tx.commit()?;
         Ok(())
     }
@@ -292,6 +309,7 @@ impl Storage for Postgres {
         tx.execute(sql, &[&id, &token, &name])?;
         update_summary(&mut tx, id, summary)?;
         notify(&mut tx, &self.node, id, None)?;
+        check_commit()?;
         tx.commit()?;
         Ok(())
     }
@@ -389,6 +407,7 @@ impl Storage for Postgres {
             )?
             .get(0);
         notify(&mut tx, &self.node, id, None)?;
+        check_commit()?;
         tx.commit()?;
         Ok(rev as u64)
     }
@@ -504,6 +523,7 @@ impl Storage for Postgres {
             &[&id, &seq, &side.name(), &text, &at_ms],
         )?;
         notify(&mut tx, &self.node, id, Some(seq as u64))?;
+        check_commit()?;
         tx.commit()?;
         Ok(ChatMessage {
             seq: seq as u64,
@@ -544,6 +564,7 @@ impl Storage for Postgres {
         for id in &ids {
             notify(&mut tx, &self.node, id, None)?;
         }
+        check_commit()?;
         tx.commit()?;
         Ok(ids)
     }
@@ -552,32 +573,21 @@ impl Storage for Postgres {
         Some(&self.node)
     }
 
+    fn call_limit(&self) -> Option<Duration> {
+        Some(CALL_LIMIT)
+    }
+
     fn follow(&self, to: tokio::sync::mpsc::UnboundedSender<Change>) -> StoreResult<()> {
         // Connect and listen once here, so that a node that cannot listen
         // fails to start, and no change committed after this returns is missed.
-        let mut client = self.config.connect(NoTls)?;
+        let mut client = self.connector.connect_plain()?;
         client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
-        let config = self.config.clone();
+        let connector = self.connector.clone();
         let node = self.node.clone();
         std::thread::Builder::new()
             .name("hoyito-listen".into())
-            .spawn(move || listen(client, &config, &node, &to))
+            .spawn(move || listen(client, &connector, &node, &to))
             .map_err(|e| StoreError::Pool(format!("cannot start the listening thread: {e}")))?;
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::redact;
-
-    #[test]
-    fn passwords_are_left_out_of_messages() {
-        assert_eq!(
-            redact("postgres://hoyito:secret@db:5432/games"),
-            "postgres://hoyito:***@db:5432/games"
-        );
-        assert_eq!(redact("postgres://hoyito@db/games"), "postgres://hoyito@db/games");
-        assert_eq!(redact("postgres:///games"), "postgres:///games");
     }
 }

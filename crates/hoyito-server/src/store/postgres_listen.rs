@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
-use ::postgres::{Client, NoTls};
+use ::postgres::Client;
 
+use super::postgres_conn::Connector;
 use super::Change;
 
 /// The `LISTEN`/`NOTIFY` channel of the nodes' [`Change`]s.
@@ -16,7 +17,7 @@ pub(super) const CHANNEL: &str = "hoyito_changes";
 /// sent: announcements made while disconnected are lost.
 pub(super) fn listen(
     mut client: Client,
-    config: &::postgres::Config,
+    connector: &Connector,
     node: &str,
     to: &tokio::sync::mpsc::UnboundedSender<Change>,
 ) {
@@ -79,7 +80,7 @@ pub(super) fn listen(
                 return;
             }
             std::thread::sleep(Duration::from_secs(1));
-            match config.connect(NoTls) {
+            match connector.connect_plain() {
                 Ok(c) => {
                     client = c;
                     break;

@@ -553,7 +553,8 @@ impl Storage for Sqlite {
         Ok(Sqlite::list(self, limit, status)?)
     }
     fn check_writable(&self) -> StoreResult<()> {
-        Ok(Sqlite::check_writable(self)?)
+        Sqlite::check_writable(self)?;
+        super::disk::check_space(self.reader().path())
     }
     fn save_analysis(&self, id: &str, epoch: u64, seq: u64, data: &str) -> StoreResult<()> {
         Ok(Sqlite::save_analysis(self, id, epoch, seq, data)?)

@@ -261,7 +261,8 @@ fn engine_side_of(mode: Mode, side: Side) -> Option<Side> {
 
 impl RecordedPlay {
     /// # Errors
-    /// 422 `invalid_name` if a name tag is no valid nickname.
+    /// 422 `invalid_name` (or `reserved_name`) if a name tag is no valid
+    /// nickname, `name_taken` if the two look the same.
     fn of(record: &Record) -> Result<RecordedPlay, ApiError> {
         let tag = |name: &str| {
             record
@@ -283,10 +284,12 @@ impl RecordedPlay {
             None
         };
         let name = |t| crate::room::names::check_name(tag(t));
+        let names = ByPlayer::new(name("SouthName")?, name("NorthName")?);
+        crate::room::names::check_beside(names.north.as_deref(), names.south.as_deref())?;
         Ok(RecordedPlay {
             engine,
             stop: tag("Termination").and_then(hoyito_room::Stop::from_termination),
-            names: ByPlayer::new(name("SouthName")?, name("NorthName")?),
+            names,
         })
     }
 }

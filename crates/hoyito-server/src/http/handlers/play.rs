@@ -342,6 +342,7 @@ pub(crate) async fn join(
     } else {
         Side::North
     };
+    crate::room::names::check_beside(name.as_deref(), g.meta.names[side.other()].as_deref())?;
     let token = random_token();
     let hashed = hash_secret(&token);
     g.meta.tokens[side] = Some(hashed.clone());

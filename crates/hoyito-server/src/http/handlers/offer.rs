@@ -23,6 +23,7 @@ use hoyito_room::{OfferAction, OfferKind, OfferStep, Stop};
 
 use crate::ai;
 use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
 use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::handlers::play::rewind;
 use crate::http::seat::seat;
@@ -38,20 +39,22 @@ const DRAW_THINK: std::time::Duration = std::time::Duration::from_millis(500);
 pub(crate) async fn draw(
     st: State<Arc<AppState>>,
     id: ApiPath<String>,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(req): ApiJson<OfferRequest>,
 ) -> Result<Json<OfferResponse>, ApiError> {
-    offer(st, id, headers, OfferKind::Draw, req.action).await
+    offer(st, id, client, headers, OfferKind::Draw, req.action).await
 }
 
 /// `POST /api/games/{id}/takeback`.
 pub(crate) async fn takeback(
     st: State<Arc<AppState>>,
     id: ApiPath<String>,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(req): ApiJson<OfferRequest>,
 ) -> Result<Json<OfferResponse>, ApiError> {
-    offer(st, id, headers, OfferKind::Takeback, req.action).await
+    offer(st, id, client, headers, OfferKind::Takeback, req.action).await
 }
 
 /// What the room decides `action` on an offer of `kind` does, for the
@@ -70,6 +73,7 @@ fn decide(
 async fn offer(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
     kind: OfferKind,
     action: OfferAction,
@@ -103,6 +107,9 @@ async fn offer(
             Ok(Json(OfferResponse { accepted: true, game }))
         }
         OfferStep::AskEngine => {
+            // The engine's search is this client's engine job, in the one
+            // queue with moves, hints and analyses.
+            let held = st.reserve_deep(client)?;
             let me = g.room.position().to_move();
             let gm = &mut *g;
             gm.offers.offered_to_engine(me, &gm.room);
@@ -111,7 +118,7 @@ async fn offer(
             let engine = g.meta.engine_side.unwrap_or(me.other());
             let at = (g.room.epoch(), g.room.seq());
             drop(g);
-            engine_answer(&st, &slot, game, level, engine, at).await
+            engine_answer(&st, &slot, game, level, engine, at, held).await
         }
     }
 }
@@ -159,10 +166,11 @@ async fn engine_answer(
     level: u8,
     engine: Side,
     at: (u64, u64),
+    held: crate::limits::Held,
 ) -> Result<Json<OfferResponse>, ApiError> {
     let to_move = game.position().to_move();
     let movetime = st.engine_movetime.min(DRAW_THINK);
-    let res = crate::jobs::engine::search_for_request(st, game, level, movetime, None).await?;
+    let res = crate::jobs::engine::search_for_request(st, game, level, movetime, held).await?;
     let Some((_, score)) = res else {
         return Err(ApiError::conflict("game_over", "the game is over"));
     };

@@ -409,7 +409,7 @@ pub(crate) async fn hint(
     let held = st.reserve_deep(client)?;
     let pos = *game.position();
     let movetime = st.engine_movetime.min(ai::HINT_MOVETIME);
-    let res = crate::jobs::engine::search_for_request(&st, game, level, movetime, Some(held)).await?;
+    let res = crate::jobs::engine::search_for_request(&st, game, level, movetime, held).await?;
     let (token, score) = res.ok_or_else(|| ApiError::conflict("game_over", "the game is over"))?;
     let sown = hoyito_room::MoveHoles::read(&pos, &token)
         .ok_or_else(|| ApiError::internal(format!("the engine's hint {token:?} is no move")))?;

@@ -271,3 +271,56 @@ async fn one_hint_per_game_at_a_time_and_a_bounded_engine_queue() {
     let again = hint(State(st.clone()), ApiPath(id), ClientIp(LOCAL), headers).await;
     assert!(again.is_ok(), "{again:?}");
 }
+
+#[tokio::test]
+async fn the_engines_answer_to_a_draw_offer_counts_in_the_clients_engine_jobs() {
+    use crate::http::handlers::offer::draw;
+    use crate::http::wire::OfferRequest;
+    use hoyito_room::OfferAction;
+    let (_stop, rx) = watch::channel(false);
+    let limits = ServerLimits {
+        engine_jobs_per_ip: 1,
+        ..ServerLimits::default()
+    };
+    let st = AppState::with_options(Store::in_memory().unwrap(), 1, rx, None, limits);
+    let busy = st.engine_permits.clone().acquire_many_owned(1).await.unwrap();
+    // A hint of this address waits for the engine, holding its one job...
+    let (hinted, h) = new_game(&st, Mode::Hotseat, 3, None).await;
+    let waiting = tokio::spawn(hint(State(st.clone()), ApiPath(hinted), ClientIp(LOCAL), h));
+    until("the hint is queued", || st.engine_queue_depth() >= 1).await;
+    // ...so its draw offer to a deep engine is refused at once, not queued.
+    let (id, headers) = new_game(&st, Mode::Engine, 8, Some(Side::South)).await;
+    let offer = || OfferRequest {
+        action: OfferAction::Offer,
+    };
+    let refused = tokio::time::timeout(
+        Duration::from_secs(5),
+        draw(
+            State(st.clone()),
+            ApiPath(id.clone()),
+            ClientIp(LOCAL),
+            headers.clone(),
+            ApiJson(offer()),
+        ),
+    )
+    .await
+    .expect("a draw offer over the address's share must not wait")
+    .unwrap_err();
+    assert_eq!(
+        (refused.status, refused.code),
+        (StatusCode::TOO_MANY_REQUESTS, "too_many_engine_jobs")
+    );
+    // Another address's offer is a job in the same queue.
+    let other = tokio::spawn(draw(
+        State(st.clone()),
+        ApiPath(id),
+        ClientIp([10, 0, 0, 7].into()),
+        headers,
+        ApiJson(offer()),
+    ));
+    until("the draw offer is queued", || st.engine_queue_depth() >= 2).await;
+    drop(busy);
+    assert!(waiting.await.unwrap().is_ok());
+    let answered = other.await.unwrap();
+    assert!(answered.is_ok(), "{answered:?}");
+}

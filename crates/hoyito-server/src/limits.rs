@@ -63,7 +63,22 @@ pub struct ServerLimits {
     pub hint_rate: Rate,
     /// Chat messages per client IP (each player also has a flood limit).
     pub chat_rate: Rate,
-    /// Engine jobs (deep engine moves and hints) a client IP may have
+    /// Draw offers and takeback requests (made, accepted or declined) and
+    /// rematch requests per client IP.
+    pub offer_rate: Rate,
+    /// Seats taken in online games (`POST /api/games/{id}/join`) per
+    /// client IP.
+    pub join_rate: Rate,
+    /// Seats of public (lobby) games one client IP may hold at once in
+    /// games that go on; a join from the lobby beyond is answered 429
+    /// (0: no cap). Invited joins are not counted.
+    pub open_seats_per_ip: usize,
+    /// After a draw offer or takeback request is declined, the side that
+    /// made it may make it again in the same game only after this long
+    /// (429 `offer_cooldown`).
+    pub offer_cooldown: Duration,
+    /// Engine jobs (deep engine moves, hints, the engine's answers to draw
+    /// offers, analyses) a client IP may have
     /// queued or running at once; a move or hint beyond is answered 429.
     pub engine_jobs_per_ip: usize,
     /// Whether `GET /metrics` is served (Prometheus text format).
@@ -93,6 +108,10 @@ impl Default for ServerLimits {
             move_rate: Rate::per_minute(1200, 60),
             hint_rate: Rate::per_minute(30, 10),
             chat_rate: Rate::per_minute(120, 30),
+            offer_rate: Rate::per_minute(30, 10),
+            join_rate: Rate::per_minute(20, 5),
+            open_seats_per_ip: 3,
+            offer_cooldown: Duration::from_secs(20),
             engine_jobs_per_ip: 4,
             metrics: true,
             claim_after: Duration::from_millis(hoyito_room::CLAIM_AFTER_MS),

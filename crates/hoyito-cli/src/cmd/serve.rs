@@ -56,7 +56,21 @@ pub struct Args {
     /// Chat messages per client IP: N a minute, or N,BURST; 0: no limit.
     #[arg(long, default_value_t = ServerLimits::default().chat_rate, value_name = "N[,BURST]")]
     pub chat_rate: Rate,
-    /// Engine jobs (deep engine moves, hints) queued or running per client IP at most (0: no cap).
+    /// Draw offers, takeback requests (made or answered) and rematch
+    /// requests per client IP: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = ServerLimits::default().offer_rate, value_name = "N[,BURST]")]
+    pub offer_rate: Rate,
+    /// Seats taken in online games (joins) per client IP: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = ServerLimits::default().join_rate, value_name = "N[,BURST]")]
+    pub join_rate: Rate,
+    /// Seats of public games that go on one client IP may hold, taken from the lobby (0: no cap).
+    #[arg(long, default_value_t = ServerLimits::default().open_seats_per_ip, value_name = "N")]
+    pub open_seats_per_ip: usize,
+    /// Seconds before a declined draw offer or takeback request may be made again in the same game.
+    #[arg(long, default_value_t = ServerLimits::default().offer_cooldown.as_secs(), value_name = "SECONDS")]
+    pub offer_cooldown: u64,
+    /// Engine jobs (deep engine moves, hints, answers to draw offers,
+    /// analyses) queued or running per client IP at most (0: no cap).
     #[arg(long, default_value_t = ServerLimits::default().engine_jobs_per_ip, value_name = "N")]
     pub engine_jobs_per_ip: usize,
     /// Seconds a player of an online game with a clock of minutes must be
@@ -89,6 +103,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             move_rate: args.move_rate,
             hint_rate: args.hint_rate,
             chat_rate: args.chat_rate,
+            offer_rate: args.offer_rate,
+            join_rate: args.join_rate,
+            open_seats_per_ip: args.open_seats_per_ip,
+            offer_cooldown: std::time::Duration::from_secs(args.offer_cooldown),
             engine_jobs_per_ip: args.engine_jobs_per_ip,
             metrics: !args.no_metrics,
             claim_after: std::time::Duration::from_secs(args.claim_after),

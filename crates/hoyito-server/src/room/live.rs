@@ -59,6 +59,11 @@ pub struct LiveGame {
     /// The timer that tells the watchers when a claim against a player who
     /// left may be made.
     pub claim_timer: Option<tokio::task::AbortHandle>,
+    /// When each side's draw offer and takeback request were last declined
+    /// (ms since the epoch) and at which step, `[draw, takeback][south,
+    /// north]`, on this node: the same request at the same step waits for
+    /// the cool-down before it is made again.
+    pub declined_at: [[Option<(i64, u64)>; 2]; 2],
 }
 
 impl LiveGame {
@@ -85,6 +90,7 @@ impl LiveGame {
             rematch: None,
             presence: crate::room::presence::Presence::new(crate::store::now()),
             claim_timer: None,
+            declined_at: [[None; 2]; 2],
         }
     }
 

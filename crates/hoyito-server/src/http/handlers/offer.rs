@@ -19,7 +19,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
 use hoyito_core::Side;
-use hoyito_room::{OfferAction, OfferKind, OfferStep, Stop};
+use hoyito_room::{OfferAction, OfferKind, OfferStep, Seat, Stop};
 
 use crate::ai;
 use crate::error::ApiError;
@@ -83,9 +83,22 @@ async fn offer(
     // Seat errors (403) come before a clock is flagged.
     seat(&g, &headers)?;
     crate::jobs::clock::flag_if_due(&st, &slot, &mut g).await?;
-    match decide(&g, &headers, kind, action)? {
+    let step = decide(&g, &headers, kind, action)?;
+    let kind_index = usize::from(kind == OfferKind::Takeback);
+    let now = crate::store::now();
+    // An offer made again soon after it was declined waits (accepting the
+    // other's offer never does).
+    if let OfferStep::Set(Some(side)) = step {
+        check_cooldown(&st, &g, kind, kind_index, side, now)?;
+    }
+    match step {
         OfferStep::Set(side) => {
             store_offer(&st, &mut g, kind, side).await?;
+            if action == OfferAction::Decline {
+                if let Seat::One(me) = seat(&g, &headers)? {
+                    g.declined_at[kind_index][me.other().index()] = Some((now, g.room.seq()));
+                }
+            }
             let view = g.view();
             drop(g);
             broadcast_state(&slot, &view);
@@ -121,6 +134,39 @@ async fn offer(
             engine_answer(&st, &slot, game, level, engine, at, held).await
         }
     }
+}
+
+/// 429 `offer_cooldown` (with `Retry-After`) if `side`'s offer of `kind`
+/// was declined at this step less than
+/// [`crate::ServerLimits::offer_cooldown`] ago.
+fn check_cooldown(
+    st: &AppState,
+    g: &LiveGame,
+    kind: OfferKind,
+    kind_index: usize,
+    side: Side,
+    now: i64,
+) -> Result<(), ApiError> {
+    let Some((at, seq)) = g.declined_at[kind_index][side.index()] else {
+        return Ok(());
+    };
+    if seq != g.room.seq() {
+        return Ok(()); // the game went on: another request
+    }
+    let left = st.limits.offer_cooldown.as_millis() as i64 - (now - at);
+    if left <= 0 {
+        return Ok(());
+    }
+    let what = match kind {
+        OfferKind::Draw => "draw offer",
+        OfferKind::Takeback => "takeback request",
+    };
+    let seconds = (left as u64).div_ceil(1000).max(1);
+    Err(ApiError::too_many(
+        "offer_cooldown",
+        format!("your {what} was declined just now: you may make it again in {seconds} s"),
+    )
+    .retry_after(seconds))
 }
 
 /// Stores `side`'s offer of `kind` at the game's current step (or with

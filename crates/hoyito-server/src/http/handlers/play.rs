@@ -318,6 +318,7 @@ async fn end_with(
 pub(crate) async fn join(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<SeatResponse>, ApiError> {
     let slot = st.slot(&id).await?;
@@ -336,6 +337,18 @@ pub(crate) async fn join(
     let invited = req.invite.as_deref().is_some_and(|i| secret_matches(i, &invite));
     if !invited && !g.meta.public {
         return Err(ApiError::forbidden("this invite is not valid for this game"));
+    }
+    // A seat taken from the lobby counts among the address's open seats
+    // (this game's lock is held: its own state is not looked at).
+    let from_lobby = !invited;
+    if from_lobby {
+        drop(g);
+        st.take_open_seat(client, &id).await?;
+        g = slot.game.lock().await;
+        if g.meta.invite.is_none() {
+            st.release_open_seat(client, &id);
+            return Err(ApiError::conflict("seat_taken", "both seats are taken"));
+        }
     }
     let side = if g.meta.tokens.south.is_none() {
         Side::South
@@ -356,6 +369,9 @@ pub(crate) async fn join(
         g.meta.tokens[side] = None;
         g.meta.names[side] = None;
         g.meta.invite = Some(invite);
+        if from_lobby {
+            st.release_open_seat(client, &id);
+        }
         return Err(e);
     }
     let view = g.view();

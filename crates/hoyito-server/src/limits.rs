@@ -45,6 +45,15 @@ pub struct ServerLimits {
     /// Open WebSockets per client IP address at most; beyond, an upgrade
     /// is answered 429 (0: no cap).
     pub max_websockets_per_ip: usize,
+    /// Open WebSockets per client IP address on one game at most (a page
+    /// needs one; a few tabs more); beyond, an upgrade is answered 429
+    /// (0: no cap).
+    pub max_websockets_per_ip_per_game: usize,
+    /// Origins (`https://example.org`) whose pages may open WebSockets,
+    /// besides the server's own (an `Origin` whose host is the request's
+    /// `Host`). An upgrade with another `Origin` is answered 403
+    /// `bad_origin`; one without `Origin` (not from a browser) is served.
+    pub allowed_origins: Vec<String>,
     /// Games held in memory at most: beyond, the least recently used game
     /// that nobody watches is dropped from memory (it stays stored); if
     /// every game is in use, creating or loading another is answered 503.
@@ -101,6 +110,8 @@ impl Default for ServerLimits {
             shutdown_grace: Duration::from_secs(5),
             max_connections_per_ip: 256,
             max_websockets_per_ip: 256,
+            max_websockets_per_ip_per_game: 4,
+            allowed_origins: Vec::new(),
             max_games_in_memory: 20_000,
             create_rate: Rate::per_minute(60, 20),
             create_quota: 500,
@@ -246,21 +257,21 @@ impl RateLimit {
 /// How many of something each client holds at once (connections,
 /// WebSockets, engine jobs), with a cap per client.
 #[derive(Debug)]
-pub struct PerClient {
+pub struct PerClient<K = IpAddr> {
     max: usize,
-    held: Mutex<HashMap<IpAddr, usize>>,
+    held: Mutex<HashMap<K, usize>>,
 }
 
 /// One thing held by a client in a [`PerClient`], released when dropped.
 #[derive(Debug)]
-pub struct Held {
-    counts: Arc<PerClient>,
-    client: IpAddr,
+pub struct Held<K: std::hash::Hash + Eq = IpAddr> {
+    counts: Arc<PerClient<K>>,
+    client: K,
 }
 
-impl PerClient {
+impl<K: std::hash::Hash + Eq + Clone> PerClient<K> {
     /// At most `max` per client (0: no cap).
-    pub fn new(max: usize) -> Arc<PerClient> {
+    pub fn new(max: usize) -> Arc<PerClient<K>> {
         Arc::new(PerClient {
             max: if max == 0 { usize::MAX } else { max },
             held: Mutex::new(HashMap::new()),
@@ -268,9 +279,9 @@ impl PerClient {
     }
 
     /// Takes one for `client`; `None` if it holds the cap already.
-    pub fn try_take(self: &Arc<Self>, client: IpAddr) -> Option<Held> {
+    pub fn try_take(self: &Arc<Self>, client: K) -> Option<Held<K>> {
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        let n = held.entry(client).or_insert(0);
+        let n = held.entry(client.clone()).or_insert(0);
         if *n >= self.max {
             return None;
         }
@@ -283,13 +294,13 @@ impl PerClient {
 
     /// How many `client` holds.
     #[cfg(test)]
-    pub fn held_by(&self, client: IpAddr) -> usize {
+    pub fn held_by(&self, client: K) -> usize {
         let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         held.get(&client).copied().unwrap_or(0)
     }
 }
 
-impl Drop for Held {
+impl<K: std::hash::Hash + Eq> Drop for Held<K> {
     fn drop(&mut self) {
         let mut held = self.counts.held.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(n) = held.get_mut(&self.client) {

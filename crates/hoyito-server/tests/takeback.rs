@@ -275,7 +275,12 @@ async fn a_declined_takeback_is_cleared_and_a_move_withdraws_one() {
 async fn bad_takeback_requests_are_refused_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.db");
-    let api = Api::start(Store::open(&db).unwrap()).await;
+    // Refusals, not rates: this test makes many requests at once.
+    let limits = hoyito_server::ServerLimits {
+        offer_rate: hoyito_server::Rate::OFF,
+        ..hoyito_server::ServerLimits::default()
+    };
+    let api = Api::start_with(Store::open(&db).unwrap(), limits).await;
 
     // Engine and hot-seat games have undo instead.
     let (eid, etoken, _) = api.create(json!({ "mode": "engine", "level": 1 })).await;

@@ -33,6 +33,13 @@ pub struct Args {
     /// Open WebSockets per client IP address at most (0: no cap).
     #[arg(long, default_value_t = ServerLimits::default().max_websockets_per_ip, value_name = "N")]
     pub max_websockets_per_ip: usize,
+    /// Open WebSockets per client IP address on one game at most (0: no cap).
+    #[arg(long, default_value_t = ServerLimits::default().max_websockets_per_ip_per_game, value_name = "N")]
+    pub max_websockets_per_ip_per_game: usize,
+    /// An origin (https://example.org) whose pages may open the game's
+    /// WebSockets besides the server's own (repeat for several).
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    pub allowed_origins: Vec<String>,
     /// Games held in memory at most (the least recently used idle ones are
     /// dropped from memory first; they stay stored).
     #[arg(long, default_value_t = ServerLimits::default().max_games_in_memory, value_name = "N")]
@@ -96,6 +103,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             max_connections_per_ip: args.max_connections_per_ip,
             max_websockets: args.max_websockets,
             max_websockets_per_ip: args.max_websockets_per_ip,
+            max_websockets_per_ip_per_game: args.max_websockets_per_ip_per_game,
+            allowed_origins: args.allowed_origins,
             max_games_in_memory: args.max_games_in_memory,
             create_rate: args.create_rate,
             create_quota: args.create_quota,

@@ -68,6 +68,8 @@ pub struct AppState {
     pub(crate) rates: Rates,
     /// Open WebSockets per client IP.
     pub(crate) ws_per_ip: Arc<PerClient>,
+    /// Open WebSockets per client IP and game.
+    pub(crate) ws_per_ip_game: Arc<PerClient<(IpAddr, String)>>,
     /// Engine jobs queued or running per client IP.
     pub(crate) engine_per_ip: Arc<PerClient>,
     /// The public games whose seat each client IP took from the lobby
@@ -156,6 +158,7 @@ impl AppState {
             )),
             rates: Rates::new(&limits),
             ws_per_ip: PerClient::new(limits.max_websockets_per_ip),
+            ws_per_ip_game: PerClient::new(limits.max_websockets_per_ip_per_game),
             engine_per_ip: PerClient::new(limits.engine_jobs_per_ip),
             lobby_seats: Mutex::new(HashMap::new()),
             metrics: Metrics::new(),

@@ -54,6 +54,12 @@ pub struct ServerLimits {
     /// `Host`). An upgrade with another `Origin` is answered 403
     /// `bad_origin`; one without `Origin` (not from a browser) is served.
     pub allowed_origins: Vec<String>,
+    /// The most steps a game may have (moves, concessions, new rounds): a
+    /// move or a new round past it is refused with 422 `game_too_long`, and
+    /// so is the import of a longer record; the game may still end (resign,
+    /// a draw, abort). It bounds a game's memory and its full view
+    /// (docs/DEPLOY.md).
+    pub max_steps: u64,
     /// Games held in memory at most: beyond, the least recently used game
     /// that nobody watches is dropped from memory (it stays stored); if
     /// every game is in use, creating or loading another is answered 503.
@@ -112,6 +118,7 @@ impl Default for ServerLimits {
             max_websockets_per_ip: 256,
             max_websockets_per_ip_per_game: 4,
             allowed_origins: Vec::new(),
+            max_steps: crate::room::live::MAX_STEPS,
             max_games_in_memory: 20_000,
             create_rate: Rate::per_minute(60, 20),
             create_quota: 500,

@@ -40,6 +40,10 @@ pub struct Args {
     /// WebSockets besides the server's own (repeat for several).
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
     pub allowed_origins: Vec<String>,
+    /// The most steps a game may have: moves past it and longer imported records are refused.
+    #[arg(long, default_value_t = ServerLimits::default().max_steps, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_steps: u64,
     /// Games held in memory at most (the least recently used idle ones are
     /// dropped from memory first; they stay stored).
     #[arg(long, default_value_t = ServerLimits::default().max_games_in_memory, value_name = "N")]
@@ -105,6 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             max_websockets_per_ip: args.max_websockets_per_ip,
             max_websockets_per_ip_per_game: args.max_websockets_per_ip_per_game,
             allowed_origins: args.allowed_origins,
+            max_steps: args.max_steps,
             max_games_in_memory: args.max_games_in_memory,
             create_rate: args.create_rate,
             create_quota: args.create_quota,

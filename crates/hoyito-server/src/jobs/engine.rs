@@ -37,7 +37,10 @@ pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Optio
         loop {
             let (game, level, epoch, seq, stop, input) = {
                 let mut g = slot.game.lock().await;
-                if !g.room.engine_to_move() || g.thinking {
+                if !g.room.engine_to_move()
+                    || g.thinking
+                    || crate::room::live::check_room_for_step(g.room.seq(), state.limits.max_steps).is_err()
+                {
                     return;
                 }
                 let Ok(input) = g.room.move_input() else {

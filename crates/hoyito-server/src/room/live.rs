@@ -66,6 +66,24 @@ pub struct LiveGame {
     pub declined_at: [[Option<(i64, u64)>; 2]; 2],
 }
 
+/// The most steps a game may have by default
+/// ([`crate::ServerLimits::max_steps`]).
+pub const MAX_STEPS: u64 = 3000;
+
+/// 422 `game_too_long` if a game of `seq` steps may take no more under a
+/// cap of `max` steps.
+pub fn check_room_for_step(seq: u64, max: u64) -> Result<(), ApiError> {
+    if seq >= max {
+        return Err(ApiError::unprocessable(
+            "game_too_long",
+            format!(
+                "this game has {seq} steps, the most a game may have: it can only end (resign, a draw, abort)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl LiveGame {
     /// A game with no steps.
     ///

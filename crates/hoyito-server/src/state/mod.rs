@@ -426,6 +426,7 @@ pub(crate) async fn commit_stored(
     g: &mut LiveGame,
     prepared: Prepared,
 ) -> Result<MoveEvent, ApiError> {
+    crate::room::live::check_room_for_step(g.room.seq(), st.limits.max_steps)?;
     let token = prepared.token.clone();
     let event = g.room.commit(prepared);
     store_last_step(st, g, token).await?;

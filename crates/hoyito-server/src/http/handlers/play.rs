@@ -52,6 +52,7 @@ pub(crate) async fn post_move(
                 }
             }
             refuse_after_flag(&st, &slot, &mut g).await?;
+            crate::room::live::check_room_for_step(g.room.seq(), st.limits.max_steps)?;
             // The seat's turn, the engine not searching, a timed game's
             // seats both taken (nobody's clock runs for an empty seat).
             g.room.check_move(seat, &g.host(crate::store::now()))?;
@@ -236,6 +237,7 @@ pub(crate) async fn next_round(
     let mut g = slot.game.lock().await;
     seat(&g, &headers)?;
     g.room.check_next_round()?;
+    crate::room::live::check_room_for_step(g.room.seq(), st.limits.max_steps)?;
     g.room.commit_next_round();
     store_last_step(&st, &mut g, NEXT_ROUND.to_string()).await?;
     crate::jobs::clock::arm(st.clone(), slot.clone(), &mut g);

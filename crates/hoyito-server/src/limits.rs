@@ -31,6 +31,10 @@ pub struct ServerLimits {
     pub header_read_timeout: Duration,
     /// Time to send a JSON request body once its head arrived.
     pub body_read_timeout: Duration,
+    /// A write to a connection (an answer, a WebSocket message) that makes
+    /// no progress for this long fails and closes the connection: a client
+    /// that does not read cannot hold the server's buffers.
+    pub write_timeout: Duration,
     /// The server pings each WebSocket this often.
     pub ws_ping_interval: Duration,
     /// A WebSocket from which nothing (not even a pong) arrives for this
@@ -111,6 +115,7 @@ impl Default for ServerLimits {
             max_websockets: 8192,
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(15),
             ws_ping_interval: Duration::from_secs(30),
             ws_idle_timeout: Duration::from_secs(75),
             shutdown_grace: Duration::from_secs(5),

@@ -14,6 +14,7 @@ pub(crate) mod quota;
 pub(crate) mod seat;
 pub(crate) mod unique_keys;
 pub(crate) mod wire;
+pub(crate) mod write_timeout;
 pub(crate) mod ws;
 
 use std::sync::Arc;

@@ -111,6 +111,7 @@ pub(crate) async fn ws(
         .max_frame_size(WS_MAX_MESSAGE)
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(WS_WRITE_BUFFER)
+        .max_write_buffer_size(WS_MAX_WRITE_BUFFER)
         .on_upgrade(move |socket| async move {
             open.inc();
             watcher.run(socket).await;
@@ -162,6 +163,12 @@ fn snapshot(view: &GameView) -> String {
 const WS_READ_BUFFER: usize = 4 * 1024;
 /// Bytes buffered before a write goes out (messages larger are written at once).
 const WS_WRITE_BUFFER: usize = 16 * 1024;
+
+/// The most bytes a WebSocket buffers for its client beyond the kernel's
+/// send buffer (its largest message, a full view of a game at
+/// [`crate::ServerLimits::max_steps`], fits): each send first waits for the
+/// one before to be written, within [`crate::ServerLimits::write_timeout`].
+const WS_MAX_WRITE_BUFFER: usize = 2 * 1024 * 1024;
 
 /// One open WebSocket.
 struct Socket {

@@ -16,13 +16,13 @@ use crate::http::client_ip::ClientIp;
 use crate::http::extract::{ApiJson, ApiJsonOpt, ApiPath};
 use crate::http::seat::seat;
 use crate::http::wire::{
-    HintResponse, JoinRequest, MoveRequest, MoveResponse, ResignRequest, ResignScope, SeatResponse,
-    UndoRequest,
+    HintResponse, JoinRequest, MoveAnswer, MoveRequest, MoveResponse, ResignRequest, ResignScope,
+    SeatResponse, UndoRequest,
 };
 use crate::jobs::engine::{kick_engine, kick_engine_for};
 use crate::room::live::LiveGame;
 use crate::room::view::GameView;
-use crate::state::{broadcast_move, broadcast_state};
+use crate::state::broadcast_state;
 use crate::state::{commit_stored, store_last_step, AppState, Slot};
 use crate::store::Mode;
 use hoyito_room::Stop;
@@ -34,7 +34,7 @@ pub(crate) async fn post_move(
     ClientIp(client): ClientIp,
     headers: HeaderMap,
     ApiJson(req): ApiJson<MoveRequest>,
-) -> Result<Json<MoveResponse>, ApiError> {
+) -> Result<MoveAnswer, ApiError> {
     let slot = st.slot(&id).await?;
     // The rules work runs on a blocking thread without the game's lock; if
     // the game changed meanwhile, the move is checked again.
@@ -80,9 +80,13 @@ pub(crate) async fn post_move(
     // A delta: the client has the steps before this move.
     let view = g.view_since(event.seq - 1);
     drop(g);
-    broadcast_move(&slot, &event, &view);
+    // Written once, for the answer and the watchers.
+    let answer = MoveAnswer::new(&MoveResponse { event, game: view });
+    if slot.watchers() > 0 {
+        slot.send(answer.ws_message().into());
+    }
     kick_engine_for(st.clone(), slot.clone(), held);
-    Ok(Json(MoveResponse { event, game: view }))
+    Ok(answer)
 }
 
 /// 422 `bad_move` for a move token with a direction suffix (`3L`, `3R`) in a

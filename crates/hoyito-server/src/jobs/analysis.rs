@@ -287,7 +287,10 @@ pub(crate) async fn start(
         )
         .retry_after(10));
     }
-    let guard = st.analyses.charge(ip)?;
+    // An analysis is an engine job of its address, counted in the one
+    // engine queue, for as long as it runs.
+    let held = st.reserve_deep(ip)?;
+    let guard = (st.analyses.charge(ip)?, held, st.engine_job());
     let view = AnalysisView {
         id: crate::auth::random_id(10),
         status: "running".into(),
@@ -321,7 +324,13 @@ pub fn auto_movetime_ms(positions: usize) -> u64 {
 
 /// Reviews every frame, one blocking task per position (each waiting for a
 /// worker), publishing each step as it comes, then stores the analysis.
-async fn run(st: Arc<AppState>, id: String, job: Arc<Job>, frames: Vec<Frame>, guard: IpGuard) {
+async fn run(
+    st: Arc<AppState>,
+    id: String,
+    job: Arc<Job>,
+    frames: Vec<Frame>,
+    guard: (IpGuard, crate::limits::Held, crate::state::JobTicket),
+) {
     let _guard = guard;
     let (movetime, rules) = {
         let v = job.view();

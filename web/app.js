@@ -22,7 +22,8 @@
 //     game/graph.js     the evaluation graph (SVG)
 //     game/endings.js   abort, draw offers, how it ended, Rematch and New game
 //     game/clock.js     the clocks, as the server keeps them
-//     game/alerts.js    your-move badge, sound and notification (opt-in)
+//     game/alerts.js    your-move badge, sound and notification (opt-in); the sounds switch
+//     game/sounds.js    the game's sounds (WebAudio): sowing, captures, the clock's last seconds
 //     game/chat.js      chat of online games
 
 import { startRouter } from './router.js';

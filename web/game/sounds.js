@@ -40,8 +40,11 @@ export function tone(freq, dur, gain, { type = 'sine', delay = 0, to = null } = 
     const osc = a.createOscillator();
     const g = a.createGain();
     osc.type = type;
-    osc.frequency.setValueAtTime(freq, at);
-    if (to) osc.frequency.exponentialRampToValueAtTime(to, at + dur);
+    osc.frequency.value = freq;
+    if (to) {
+      osc.frequency.setValueAtTime(freq, at);
+      osc.frequency.exponentialRampToValueAtTime(to, at + dur);
+    }
     g.gain.setValueAtTime(gain, at);
     g.gain.exponentialRampToValueAtTime(0.001, at + dur);
     osc.connect(g).connect(a.destination);

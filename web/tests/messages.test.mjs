@@ -1,9 +1,10 @@
 // What a player reads is in their language, and the page says what is
 // true: a refused nickname (joining by link, or starting a game) shows the
 // translated reason of its API error code in Spanish and Kreyòl, not the
-// server's English; the chat of a game not listed in the lobby is the
-// players' own (a spectator is told so, and the page does not ask for it),
-// while a spectator of a listed game reads it. Run with tests/run.sh.
+// server's English, and the New game options' tooltips are translated;
+// the chat of a game not listed in the lobby is the players' own (a
+// spectator is told so, and the page does not ask for it), while a
+// spectator of a listed game reads it. Run with tests/run.sh.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,8 +56,11 @@ for (const lang of ['es', 'ht']) {
     assert.equal(await page.locator('#join-form').count(), 1);
     assert.equal((await api('GET', `/api/games/${made.id}`)).status, 'waiting');
 
-    // Starting an online game from the New game form.
+    // Starting an online game from the New game form, whose options'
+    // tooltips are in the reader's language too.
     await page.goto(`${server.url}/`);
+    const title = await page.$eval('select[name="variant"]', (el) => el.closest('label').title);
+    assert.equal(title, fill(cat['new.option_title'], { meaning: cat['optinfo.variant'], section: '§3' }));
     await page.check('input[name="mode"][value="online"]');
     await page.fill('input[name="nickname"]', HIDDEN);
     await page.click('#start');

@@ -99,14 +99,20 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
 
   // On a phone of 360 px the totals show every column, the blunders' too.
   {
+    // Resized, the page draws itself again: each check waits for that.
+    const resize = async (to) => {
+      await page.evaluate(() => { window.resized = new Promise((r) => { window.addEventListener('resize', r, { once: true }); }); });
+      await page.setViewportSize(to);
+      await page.evaluate(() => window.resized);
+    };
     const size = page.viewportSize();
-    await page.setViewportSize({ width: 360, height: size.height });
+    await resize({ width: 360, height: size.height });
     const fit = await page.$eval('.an-summary', (el) => {
       const last = el.querySelector('thead th:last-child').getBoundingClientRect();
       return { scroll: el.scrollWidth, width: el.clientWidth, right: last.right, view: window.innerWidth };
     });
     assert.ok(fit.scroll <= fit.width + 1 && fit.right <= fit.view, JSON.stringify(fit));
-    await page.setViewportSize(size);
+    await resize(size);
   }
 
   // A click on the graph jumps to that step; the keys move along it.

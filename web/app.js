@@ -5,7 +5,7 @@
 //   pwa.js          the service worker (offline app); whether the server answers
 //   local/*.js      games on this device: WebAssembly rules (wasm/), engine worker, IndexedDB
 //   html.js         the one way to write HTML: escaped templates, Trusted Types
-//   ui.js           side names, the toast
+//   ui.js           side names, the toast, a refusal's text in the reader's language
 //   i18n.js         English, Spanish and Haitian Kreyòl strings
 //   board.js        the SVG board
 //   sowing.js       a move's sowing shown seed by seed from its trace (game and How to play)

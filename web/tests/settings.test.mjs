@@ -1,6 +1,7 @@
 // Settings a player chooses: the New game form's time controls (the
 // presets, any clock the server accepts, days per move), and the game's
-// sounds (WebAudio: a sowing, a capture), played unless switched off.
+// sounds (WebAudio: a sowing, a capture, the last seconds of your clock),
+// played unless switched off.
 // Run with tests/run.sh.
 
 import { test, before, after } from 'node:test';
@@ -147,5 +148,32 @@ test('a move sounds its sowing and its capture, and nothing once sounds are off'
   await page.reload();
   await page.waitForSelector('#game-sounds');
   assert.equal(await page.isChecked('#game-sounds'), false);
+  await context.close();
+});
+
+test('the last ten seconds of your own clock tick, once a second', async () => {
+  const made = await api('POST', '/api/games', { mode: 'online', clock: { initial: 60, increment: 0 }, rules: { variant: 'II', holes: 6 } });
+  const secret = new URL(made.invite, server.url).searchParams.get('invite');
+  const joined = await api('POST', `/api/games/${made.id}/join`, { invite: secret });
+  const g = await api('GET', `/api/games/${made.id}`);
+  await api('POST', `/api/games/${made.id}/moves`, { move: g.legal[0], seq: g.seq }, made.token);
+  const now = await api('GET', `/api/games/${made.id}`);
+  const mover = now.state.to_move;
+  assert.equal(now.clock.running, mover);
+  const token = mover === 'south' ? made.token : joined.token;
+  // The page's time is the test's: it runs the clock forward without waiting.
+  const { context, page } = await open('/', { storage: { [`hoyito.seat.${made.id}`]: JSON.stringify({ token, seat: mover }) } });
+  await context.addInitScript(fakeAudio);
+  await page.clock.install();
+  await page.goto(`${server.url}/g/${made.id}`);
+  await page.waitForSelector(`#clock .clock-side.running[data-side="${mover}"]`);
+  const ticks = () => page.evaluate(() => window.__tones.filter((f) => f === 1200).length);
+  assert.equal(await ticks(), 0, 'no tick with most of a minute left');
+  // A second at a time to the first tick, under ten seconds left; then one a second.
+  for (let s = 0; s < 60 && await ticks() === 0; s++) await page.clock.runFor(1000);
+  assert.equal(await ticks(), 1);
+  assert.match(await page.textContent(`#clock .clock-side[data-side="${mover}"] .clock-time`), /^⚠ (9\.\d|10\.0)$/);
+  await page.clock.runFor(3000);
+  assert.equal(await ticks(), 4);
   await context.close();
 });

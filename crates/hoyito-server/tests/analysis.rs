@@ -192,7 +192,10 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
         json!({ "inaccuracy": 1, "mistake": 8, "blunder": 16 })
     );
     // The time asked for makes one pass, and every step says how deep it searched.
-    assert_eq!((done["pass"].as_u64(), done["passes"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(
+        (done["pass"].as_u64(), done["passes"].as_u64()),
+        (Some(1), Some(1))
+    );
     for p in steps {
         assert_eq!(p["movetime_ms"], 40, "{p}");
         assert!(p["to_move"].is_null() || p["depth"].as_u64() >= Some(1), "{p}");
@@ -246,12 +249,21 @@ async fn a_quick_pass_is_refined_by_a_deeper_one() {
     // The game's budgets (docs/API.md): 1.6 s, then 20 s, shared among its
     // positions, 30 to 250 ms a position.
     let n = positions as u64;
-    let times = [(1600 / n).clamp(30, 250), (20_000 / n).clamp((1600 / n).clamp(30, 250), 250)];
-    assert!(positions > 6 && times[1] > times[0], "{positions} positions: {times:?}");
+    let times = [
+        (1600 / n).clamp(30, 250),
+        (20_000 / n).clamp((1600 / n).clamp(30, 250), 250),
+    ];
+    assert!(
+        positions > 6 && times[1] > times[0],
+        "{positions} positions: {times:?}"
+    );
     let path = format!("/api/games/{id}/analysis");
     let (status, first) = api.post(&path, None, json!({})).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{first}");
-    assert_eq!((first["pass"].as_u64(), first["passes"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(
+        (first["pass"].as_u64(), first["passes"].as_u64()),
+        (Some(1), Some(2))
+    );
     assert_eq!(first["movetime_ms"], times[0]);
     // The second pass starts with every step of the first there.
     let second = eventually("the second pass", || async {
@@ -260,9 +272,15 @@ async fn a_quick_pass_is_refined_by_a_deeper_one() {
     })
     .await;
     assert_eq!(second["steps"].as_array().unwrap().len(), positions);
-    assert!(second["summary"].is_object(), "the first pass's summary: {second}");
+    assert!(
+        second["summary"].is_object(),
+        "the first pass's summary: {second}"
+    );
     let done = wait_done(&api, &id).await;
-    assert_eq!((done["pass"].as_u64(), done["passes"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(
+        (done["pass"].as_u64(), done["passes"].as_u64()),
+        (Some(2), Some(2))
+    );
     assert_eq!(done["movetime_ms"], times[1]);
     assert_eq!(done["done"].as_u64(), Some(positions as u64));
     for p in done["steps"].as_array().unwrap() {

@@ -229,7 +229,11 @@ impl PositionReview {
     pub fn mark(&self, m: Move) -> Option<Mark> {
         let best = self.best()?;
         let own = self.get(m)?;
-        Some(Mark::judge(self.scale, (best.score, best.exact), (own.score, own.exact)))
+        Some(Mark::judge(
+            self.scale,
+            (best.score, best.exact),
+            (own.score, own.exact),
+        ))
     }
 }
 
@@ -513,8 +517,9 @@ mod tests {
         // when the seeds left are shared), a won game staying won.
         for v in Variant::ALL {
             let s = Scale::of_variant(v);
-            let marks: std::collections::BTreeSet<_> =
-                (0..7).map(|k| Mark::judge(s, (40, true), (40 - 4 * k, true))).collect();
+            let marks: std::collections::BTreeSet<_> = (0..7)
+                .map(|k| Mark::judge(s, (40, true), (40 - 4 * k, true)))
+                .collect();
             assert_eq!(marks.len(), 4, "{v}: {marks:?}");
         }
         let names: Vec<_> = Mark::ALL.iter().map(|m| m.to_string()).collect();

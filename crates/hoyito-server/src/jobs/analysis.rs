@@ -41,11 +41,10 @@ pub const DEFAULT_MOVETIME_MS: u64 = 250;
 /// positions, from the first pass's time to [`DEFAULT_MOVETIME_MS`] (a
 /// 40-ply game: 250 ms a position, about 10 s).
 pub const REFINE_BUDGET_MS: u64 = 20_000;
-/// Engine time for a whole game's analysis unless the request sets the time
-/// per position: a 40-ply game is analysed in about 1.6 s. Measured on 2×6
-/// games of every variant (`scripts/analysis-timing.mjs`), the marks of the
-/// played moves agree with those of a 1,000 ms analysis as often at 30–50 ms
-/// a position as at 250 ms (docs/PERFORMANCE.md).
+/// Engine time for a whole game's first, quick pass unless the request sets
+/// the time per position: a 40-ply game's first marks come in about 1.6 s.
+/// The marks still move with the depth (`scripts/analysis-marks.sh`,
+/// README), so a deeper pass follows ([`REFINE_BUDGET_MS`]).
 pub const GAME_BUDGET_MS: u64 = 1600;
 /// Least engine time per position the game's budget gives.
 pub const AUTO_MIN_MOVETIME_MS: u64 = 30;

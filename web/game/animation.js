@@ -5,6 +5,7 @@ import { t } from '../i18n.js';
 import { SPEEDS, pauses } from './pace.js';
 import { say, capturedHoles } from './state.js';
 import { showSowing } from '../sowing.js';
+import { playSound } from './sounds.js';
 import {
   ensureBoard, drawControls, drawStatus, note, dropStaleNote,
 } from './render.js';
@@ -24,10 +25,11 @@ export function skip(S) {
 /** Whether the system asks for reduced motion: then moves are shown without their sowing. */
 export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
+/** Shows the sowing of move `ev`; whether it did (its sounds then played with it). */
 async function animate(G, ev) {
   const { S, $ } = G;
-  if (!SPEEDS[S.speed] || S.skip || reducedMotion()) return;
-  if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return; }
+  if (!SPEEDS[S.speed] || S.skip || reducedMotion()) return false;
+  if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return false; }
   ensureBoard(G);
   S.board.clearMarks('hinted');
   S.board.clearMarks('selected');
@@ -40,7 +42,15 @@ async function animate(G, ev) {
     stopped: () => S.skip,
     hud: (text) => { $('hud').textContent = text; },
     show: { legal: new Set() },
+    sound: playSound,
   });
+  return true;
+}
+
+/** The sounds of a move shown without its sowing: one knock, and the chime if it captured. */
+function moveSounds(ev) {
+  playSound('sow');
+  if (ev.captured) playSound('capture');
 }
 
 // Tells what the move shown did beyond its sowing (an extra turn, a pass)
@@ -75,7 +85,7 @@ export async function pump(G) {
       dropStaleNote(G);
       drawControls(G);
       drawStatus(G);
-      await animate(G, item.ev);
+      if (!await animate(G, item.ev)) moveSounds(item.ev);
       S.animating = false;
       S.sowing = null;
     }

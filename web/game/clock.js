@@ -3,7 +3,8 @@
 // one down until the next view. The server alone decides a flag fall.
 
 import { t } from '../i18n.js';
-import { playerName, say } from './state.js';
+import { isYou, playerName, say } from './state.js';
+import { TICK_MS, playSound } from './sounds.js';
 
 /** Below this much time a clock shows the low-time warning (and says it once). */
 export const LOW_MS = 20000;
@@ -60,7 +61,17 @@ function paint(G) {
     span.setAttribute('aria-label', t(low ? 'clock.label_low' : 'clock.label', { name: playerName(S, side), time }));
     el.append(span);
     warnLow(G, side, low && v.clock.running === side);
+    if (v.clock.running === side && !S.clockPausedAt && !v.flagged) tick(S, side, ms);
   }
+}
+
+/** A tick each second of the last {@link TICK_MS} of the reader's own running clock. */
+function tick(S, side, ms) {
+  if (!isYou(S, side) || ms <= 0 || ms >= TICK_MS) return;
+  const second = Math.ceil(ms / 1000);
+  if (S.tickSecond === second) return;
+  S.tickSecond = second;
+  playSound('clock');
 }
 
 /**

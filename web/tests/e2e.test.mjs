@@ -70,12 +70,13 @@ test('online game between two browsers joined through the invite link', async ()
     assert.match(invite, new RegExp(`/g/${id}\\?invite=`));
     await b.page.goto(invite);
     // The invited player chooses a nickname first: the New game form's
-    // field, limits and the server's error text; a refused one keeps the form.
+    // field and limits, and the refusal in the reader's language (here
+    // Spanish, not the server's English); a refused one keeps the form.
     const nick = b.page.locator('#join-form input[name="nickname"]');
     assert.equal(await nick.getAttribute('maxlength'), '24');
     await nick.fill('Je\u2060an');
     await b.page.click('#join');
-    await b.page.waitForFunction(() => /invisible characters/.test(document.getElementById('toast').textContent));
+    await b.page.waitForFunction(() => /^No se pudo entrar: .*caracteres invisibles/.test(document.getElementById('toast').textContent));
     assert.equal(await b.page.locator('#join-form').count(), 1, 'the form stays');
     await nick.fill('  Jean ');
     await b.page.click('#join');

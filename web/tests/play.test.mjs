@@ -162,6 +162,8 @@ test('your move: a badge on the tab icon, a beep and a notification when hidden,
     [`hoyito.seat.${created.id}`]: JSON.stringify({ token: created.token, seat: 'south' }),
     'hoyito.alerts.notify': '1',
     'hoyito.alerts.sound': '1',
+    // The game's own sounds (a sowing, a capture) off: only the your-move beep counts.
+    'hoyito.sounds': '0',
   };
   const { context, page } = await open(`/g/${created.id}`, { storage });
   await context.grantPermissions(['notifications']);

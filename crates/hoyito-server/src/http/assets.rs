@@ -60,6 +60,7 @@ assets! {
     "/game/endings.js" => "text/javascript; charset=utf-8",
     "/game/clock.js" => "text/javascript; charset=utf-8",
     "/game/alerts.js" => "text/javascript; charset=utf-8",
+    "/game/sounds.js" => "text/javascript; charset=utf-8",
     "/game/chat.js" => "text/javascript; charset=utf-8",
     "/game/presence.js" => "text/javascript; charset=utf-8",
     "/game/join.js" => "text/javascript; charset=utf-8",

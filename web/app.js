@@ -24,6 +24,7 @@
 //     game/clock.js     the clocks, as the server keeps them
 //     game/alerts.js    your-move badge, sound and notification (opt-in)
 //     game/chat.js      chat of online games
+//     game/share.js     a link to the position shown, an image of the board
 
 import { startRouter } from './router.js';
 import { registerServiceWorker } from './pwa.js';

@@ -24,7 +24,7 @@ export function skip(S) {
 /** Whether the system asks for reduced motion: then moves are shown without their sowing. */
 export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-async function animate(G, ev) {
+async function animate(G, ev, chained) {
   const { S, $ } = G;
   if (!SPEEDS[S.speed] || S.skip || reducedMotion()) return;
   if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return; }
@@ -35,7 +35,7 @@ async function animate(G, ev) {
     from: { board: ev.board_before, captured: ev.captured_before, closed: S.view.state.closed },
     mover: ev.side === 'south' ? 0 : 1,
     events: ev.trace.events,
-    pace: pauses(SPEEDS[S.speed], ev.trace.events),
+    pace: pauses(SPEEDS[S.speed], ev.trace.events, chained),
     wait: (ms) => wait(S, ms),
     stopped: () => S.skip,
     hud: (text) => { $('hud').textContent = text; },
@@ -64,6 +64,7 @@ export async function pump(G) {
   const { S } = G;
   if (S.pumping) return;
   S.pumping = true;
+  let lastSide = null; // the side of the move shown last in this run of the queue
   while (S.queue.length) {
     const item = S.queue.shift();
     if (item.ev) S.captures.set(`${item.ev.epoch}:${item.ev.seq}`, capturedHoles(item.ev));
@@ -71,16 +72,21 @@ export async function pump(G) {
       S.animating = true;
       S.sowing = item.ev.side;
       S.first = null;
+      S.pick = null;
       S.hint = null;
       dropStaleNote(G);
       drawControls(G);
       drawStatus(G);
-      await animate(G, item.ev);
+      // A chain (an extra turn's next move, or moves queued behind this one) is shown quickly.
+      const chained = lastSide === item.ev.side || S.queue.some((q) => q.ev);
+      await animate(G, item.ev, chained);
+      lastSide = item.ev.side;
       S.animating = false;
       S.sowing = null;
     }
     S.view = item.game;
     S.first = null;
+    S.pick = null;
     G.render();
     if (item.ev) announce(G, item.ev);
   }

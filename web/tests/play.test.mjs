@@ -51,7 +51,9 @@ test('two players with nicknames meet in the lobby, chat, and agree a draw; a sp
   await b.page.waitForFunction(() => /Jean \(You\)/.test(document.getElementById('p-bottom').textContent));
   assert.match(await b.page.textContent('#p-top'), /Ana/);
   // The clock shows both sides, untouched before the first move.
-  assert.match(await a.page.textContent('#clock'), /Ana \(You\) 5:00.*Jean 5:00/);
+  // Each clock in its player's bar: Ana's below the board on her page, Jean's above.
+  assert.match(await a.page.textContent('#p-bottom'), /Ana \(You\).*5:00/);
+  assert.match(await a.page.textContent('#p-top'), /Jean.*5:00/);
 
   // Chat: plain text, both ways, over the WebSocket.
   await a.page.fill('#chat-text', '<b>hola</b>');

@@ -5,7 +5,8 @@
 
 const STRINGS = {
   en: {
-    'game.menu': 'More', 'share.link': 'Share link to this position', 'share.image': 'Save image of the board',
+    'help.play.title': 'Playing on this site', 'help.play.text': 'Click a hole to play it; with a mouse, pointing at it first shows where its seeds will go. On a touch screen, the first tap on a hole shows where its seeds will go and a second tap on the same hole plays it. Where each move chooses its direction, a tap on a hole offers its two directions beside it. With the keyboard: the arrows choose a hole, Enter plays it.',
+    'game.menu': 'More', 'game.last_move': 'Last: {move}', 'share.link': 'Share link to this position', 'share.image': 'Save image of the board',
     'share.title': 'Hoyito game {id}, step {step}', 'share.copied': 'Link copied: {url}', 'share.failed': 'The image could not be made.',
     'game.offline': 'This game cannot be reached now (offline). It shows once the server answers.',
     'game.pick_dir': 'Choose the direction for hole {num}: ↺ or ↻.',
@@ -149,7 +150,8 @@ const STRINGS = {
     'help.end.title': 'The end of a game', 'help.end.text': 'When a capture leaves only 4 seeds in play, the game ends and those 4 go to a player (the rules say which). A player with no move passes. If the same position comes back a third time, the seeds left are shared. You may also resign, offer a draw, or, before both players have moved, abort.',
   },
   es: {
-    'game.menu': 'Más', 'share.link': 'Compartir enlace a esta posición', 'share.image': 'Guardar imagen del tablero',
+    'help.play.title': 'Jugar en este sitio', 'help.play.text': 'Haz clic en una casita para jugarla; con un ratón, al señalarla antes ves adónde irán sus semillas. En una pantalla táctil, el primer toque en una casita muestra adónde irán sus semillas y un segundo toque en la misma casita la juega. Donde cada jugada elige su dirección, un toque en una casita ofrece sus dos direcciones a su lado. Con el teclado: las flechas eligen una casita, Intro la juega.',
+    'game.menu': 'Más', 'game.last_move': 'Última: {move}', 'share.link': 'Compartir enlace a esta posición', 'share.image': 'Guardar imagen del tablero',
     'share.title': 'Partida de Hoyito {id}, paso {step}', 'share.copied': 'Enlace copiado: {url}', 'share.failed': 'No se pudo hacer la imagen.',
     'game.offline': 'No se puede llegar a esta partida ahora (sin conexión). Aparecerá cuando el servidor responda.',
     'game.pick_dir': 'Elige la dirección de la casita {num}: ↺ o ↻.',
@@ -293,7 +295,8 @@ const STRINGS = {
     'help.end.title': 'El final de una partida', 'help.end.text': 'Cuando una captura deja solo 4 semillas en juego, la partida termina y esas 4 van a un jugador (las reglas dicen a cuál). Quien no tiene jugada pasa. Si la misma posición vuelve por tercera vez, las semillas que quedan se reparten. También puedes abandonar, ofrecer tablas o, antes de que ambos hayan jugado, anular.',
   },
   ht: {
-    'game.menu': 'Plis', 'share.link': 'Pataje lyen pozisyon sa a', 'share.image': 'Anrejistre imaj tablo a',
+    'help.play.title': 'Jwe sou sit sa a', 'help.play.text': 'Klike sou yon twou pou jwe l; ak yon sourit, lè ou lonje l sou twou a anvan, ou wè kote grenn yo pral tonbe. Sou yon ekran touch, premye fwa ou touche yon twou, li montre kote grenn yo pral tonbe, epi dezyèm fwa ou touche menm twou a, li jwe l. Kote chak kou chwazi sans li, lè ou touche yon twou, de sans li yo parèt bò kote l. Ak klavye a: flèch yo chwazi yon twou, Enter jwe l.',
+    'game.menu': 'Plis', 'game.last_move': 'Dènye kou: {move}', 'share.link': 'Pataje lyen pozisyon sa a', 'share.image': 'Anrejistre imaj tablo a',
     'share.title': 'Pati Hoyito {id}, etap {step}', 'share.copied': 'Lyen an kopye: {url}', 'share.failed': 'Nou pa t ka fè imaj la.',
     'game.offline': 'Nou pa ka jwenn pati sa a kounye a (san koneksyon). L ap parèt lè sèvè a reponn.',
     'game.pick_dir': 'Chwazi sans pou twou {num}: ↺ oswa ↻.',

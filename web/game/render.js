@@ -179,6 +179,18 @@ export function drawStatus(G, frames = buildFrames(G.S.view)) {
     if (S.first !== null) s += ` — ${t('game.pick_second')}`;
   }
   $('status').textContent = s;
+  drawLastMove(G, frames);
+}
+
+/** The last move of the position shown, beside the status line: "Last: North 3 ×4". */
+function drawLastMove(G, frames) {
+  const { S, $ } = G;
+  const k = S.frame === null ? frames.length - 1 : S.frame;
+  const s = frames[k] && frames[k].step;
+  const el = $('last-move');
+  if (!s || s.kind !== 'move') { el.textContent = ''; return; }
+  const { captured } = stepOutcome(frames, k);
+  el.textContent = t('game.last_move', { move: `${sideName(s.side)} ${s.token}${captured > 0 ? ` ×${captured}` : ''}` });
 }
 
 /**

@@ -100,7 +100,7 @@ function layout(id, speed) {
         <div class="player lower" id="p-bottom"></div>
         </div>
         <div class="dock">
-        <p id="status" class="status" aria-live="polite"></p>
+        <div class="status-row"><p id="status" class="status" aria-live="polite"></p><p id="last-move" class="last-move muted"></p></div>
         <p id="standing" class="standing" hidden></p>
         <p id="clock-alert" class="clock-alert" role="alert"></p>
         <p id="hud" class="hud" aria-live="off"></p>

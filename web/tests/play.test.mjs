@@ -232,6 +232,9 @@ c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE moves SET at_ms = at_ms - 5700
     await page.waitForFunction(() => /You ran out of time/.test(document.getElementById('summary').textContent), null, { timeout: 10000 });
     assert.ok(await page.locator('#conn').isHidden());
     assert.match(await page.textContent(`.clock-side[data-side="${loser}"]`), /\b0:00$/, 'a fallen flag shows no time left');
+    // The low-time warning goes with the flag: the game is over.
+    assert.equal(await page.textContent('#clock-alert'), '', 'no low-time warning under a fallen flag');
+    assert.equal(await page.locator('.clock-side.low').count(), 0);
     assert.match(await page.textContent('#summary'), /How it ended: time ran out/);
     assert.match(await page.textContent('#moves li:last-child'), /You ran out of time/);
     assert.equal(await page.locator('.hole.legal').count(), 0);

@@ -46,6 +46,17 @@ async function outside(page, sels, { board = true } = {}) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0 || r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {
         bad.push(`${name}: ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${W}×${H}`);
+        return;
+      }
+      // Not hidden by a box that scrolls or clips (the element must be seen without scrolling it either).
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const o = getComputedStyle(a);
+        if (o.overflowX === 'visible' && o.overflowY === 'visible') continue;
+        const b = a.getBoundingClientRect();
+        if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5 || r.left < b.left - 0.5 || r.right > b.right + 0.5) {
+          bad.push(`${name}: cut by ${a.id || a.className} (${Math.round(r.top)}–${Math.round(r.bottom)} in ${Math.round(b.top)}–${Math.round(b.bottom)})`);
+          return;
+        }
       }
     };
     for (const s of list) check(s, document.querySelector(s));
@@ -252,6 +263,11 @@ test('a match: the round over with its next round, and the new round from the to
     await page.waitForSelector('#next-round', { state: 'detached' });
     await page.waitForSelector('.hole.legal');
     await inView(page, 'next-round', [...BARS, '#standing']);
+    // The list's entry of the new round is whole, not cut.
+    const cut = await page.$$eval('#moves li', (lis) => lis.filter((li) => li.scrollWidth > li.clientWidth + 1
+      || (li.classList.contains('event') && li.querySelector('button').scrollWidth > li.querySelector('button').clientWidth + 1)).map((li) => li.textContent));
+    assert.deepEqual(cut, []);
+    assert.match(await page.textContent('#moves li:last-child'), /Round 2/);
     assert.notEqual(await page.evaluate(() => document.activeElement === document.body), true, 'the focus is not lost');
   } finally {
     await context.close();
@@ -286,6 +302,9 @@ test('while a move is shown seed by seed, Skip is in view and ends it', async ()
     await page.click('#skip');
     await page.waitForSelector('#skip', { state: 'hidden' });
     await waitForSteps(page, 1);
+    // The last move, by the status line.
+    await page.waitForFunction(() => /^Last: South \d+/.test(document.getElementById('last-move').textContent));
+    await inView(page, 'last-move', [...BARS, '#last-move']);
   } finally {
     await context.close();
   }
@@ -318,21 +337,29 @@ test('the first tap on a touch screen previews, the second plays, after the New 
 });
 
 test('the New game page: its Start button in view, and something shown at once on a slow connection', async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(browser, { serviceWorkers: 'block' });
   try {
     await page.goto(`${server.url}/`);
     await page.waitForSelector('#start');
     await inView(page, 'new-game', ['#start'], { board: false });
+    // A slow connection (150 ms, 1.6 Mbit/s), and the app's modules held
+    // back until the test has seen the page: the loading sign is in the
+    // page itself, shown before any module has loaded.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8,
     });
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/app.js', async (route) => { await held; await route.continue(); });
     await page.goto(`${server.url}/`, { waitUntil: 'commit' });
-    // The loading sign is in the page itself, shown before any module has loaded.
     await page.waitForSelector('.loading', { state: 'visible' });
+    await inView(page, 'loading', ['.loading'], { board: false });
+    release();
     await page.waitForSelector('#start');
+    assert.equal(await page.locator('.loading').count(), 0, 'the sign goes once the page is drawn');
   } finally {
     await context.close();
   }

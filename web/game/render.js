@@ -54,7 +54,15 @@ function standsUpright(G, n) {
   // The board's drawing: across (n + 2) × 3 cells, upright 3.4 × (n + 2).
   const across = Math.min(w / (n + 2), h / 3);
   const upright = Math.min(w / 3.4, h / (n + 2));
-  return across < MIN_CELL && upright > across;
+  const best = across < MIN_CELL && upright > across;
+  // A board already drawn keeps its way unless the other is clearly
+  // better: a line of text more or less must not turn it round under a finger.
+  const b = G.S.board;
+  if (b && b.n === n && b.vertical !== best) {
+    const [now, other] = b.vertical ? [upright, across] : [across, upright];
+    if (other < now * 1.2 && now >= TOUCH) return b.vertical;
+  }
+  return best;
 }
 
 /** Whether the board drawn stands as the room it has now asks (else it is drawn again). */

@@ -25,6 +25,7 @@
 //     game/alerts.js    your-move badge, sound and notification (opt-in); the sounds switch
 //     game/sounds.js    the game's sounds (WebAudio): sowing, captures, the clock's last seconds
 //     game/chat.js      chat of online games
+//     game/share.js     a link to the position shown, an image of the board
 
 import { startRouter } from './router.js';
 import { registerServiceWorker } from './pwa.js';

@@ -25,8 +25,8 @@ export function skip(S) {
 /** Whether the system asks for reduced motion: then moves are shown without their sowing. */
 export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-/** Shows the sowing of move `ev`; whether it did (its sounds then played with it). */
-async function animate(G, ev) {
+/** Shows the sowing of move `ev` (quickly when `chained`); whether it did (its sounds then played with it). */
+async function animate(G, ev, chained) {
   const { S, $ } = G;
   if (!SPEEDS[S.speed] || S.skip || reducedMotion()) return false;
   if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return false; }
@@ -37,7 +37,7 @@ async function animate(G, ev) {
     from: { board: ev.board_before, captured: ev.captured_before, closed: S.view.state.closed },
     mover: ev.side === 'south' ? 0 : 1,
     events: ev.trace.events,
-    pace: pauses(SPEEDS[S.speed], ev.trace.events),
+    pace: pauses(SPEEDS[S.speed], ev.trace.events, chained),
     wait: (ms) => wait(S, ms),
     stopped: () => S.skip,
     hud: (text) => { $('hud').textContent = text; },
@@ -74,6 +74,7 @@ export async function pump(G) {
   const { S } = G;
   if (S.pumping) return;
   S.pumping = true;
+  let lastSide = null; // the side of the move shown last in this run of the queue
   while (S.queue.length) {
     const item = S.queue.shift();
     if (item.ev) S.captures.set(`${item.ev.epoch}:${item.ev.seq}`, capturedHoles(item.ev));
@@ -81,16 +82,21 @@ export async function pump(G) {
       S.animating = true;
       S.sowing = item.ev.side;
       S.first = null;
+      S.pick = null;
       S.hint = null;
       dropStaleNote(G);
       drawControls(G);
       drawStatus(G);
-      if (!await animate(G, item.ev)) moveSounds(item.ev);
+      // A chain (an extra turn's next move, or moves queued behind this one) is shown quickly.
+      const chained = lastSide === item.ev.side || S.queue.some((q) => q.ev);
+      if (!await animate(G, item.ev, chained)) moveSounds(item.ev);
+      lastSide = item.ev.side;
       S.animating = false;
       S.sowing = null;
     }
     S.view = item.game;
     S.first = null;
+    S.pick = null;
     G.render();
     if (item.ev) announce(G, item.ev);
   }

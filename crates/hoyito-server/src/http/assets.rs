@@ -65,6 +65,7 @@ assets! {
     "/game/presence.js" => "text/javascript; charset=utf-8",
     "/game/join.js" => "text/javascript; charset=utf-8",
     "/game/preview.js" => "text/javascript; charset=utf-8",
+    "/game/share.js" => "text/javascript; charset=utf-8",
     "/board.js" => "text/javascript; charset=utf-8",
     "/sowing.js" => "text/javascript; charset=utf-8",
     "/i18n.js" => "text/javascript; charset=utf-8",

@@ -61,6 +61,11 @@ test('a game from a position, as the demonstrations start, sows and captures as 
 test('the How-to-play page shows every step on a board, in every language, with the rules a click away', async () => {
   for (const [locale, title, rules] of [['en-US', 'How to play', 'Read the full rules'], ['es-ES', 'Cómo se juega', 'Leer las reglas completas'], ['ht', 'Kijan pou jwe', 'Li tout règ yo']]) {
     const { context, page } = await open('/', { locale });
+    // The page's time stands still until the first board is read: the demonstration starts on its own.
+    if (locale === 'en-US') {
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1000);
+    }
     await page.click('a[href="/how-to-play"]');
     await page.waitForSelector('.help .board');
     assert.equal(await page.textContent('#app h1'), title);
@@ -70,6 +75,7 @@ test('the How-to-play page shows every step on a board, in every language, with 
       // The sowing demonstration moves seed by seed, then ends as the rules say.
       const counts = () => page.$$eval('[data-demo="relay"] .hole-text .count', (els) => els.map((e) => e.textContent).join(','));
       assert.equal(await counts(), '0,2,0,1,0,0,2,0');
+      await page.clock.resume();
       await page.waitForFunction(() => /Lap 2/.test(document.querySelector('[data-demo="relay"] .hud').textContent), null, { timeout: 10000 });
       await page.waitForFunction(() => [...document.querySelectorAll('[data-demo="relay"] .hole-text .count')].map((e) => e.textContent).join(',') === '0,0,1,0,1,1,2,0', null, { timeout: 10000 });
       await page.waitForFunction(() => /moves again/.test(document.querySelector('[data-demo="captureII"] .hud').textContent), null, { timeout: 15000 });

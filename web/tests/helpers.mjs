@@ -27,7 +27,7 @@ export function startServer(db, addr = '127.0.0.1:0', extra = []) {
   // The tests drive games through the API from one address as fast as they
   // can: no rate limits per address (their own tests are in the server crate).
   const limits = ['--create-rate', '0', '--create-quota', '0', '--move-rate', '0', '--hint-rate', '0', '--chat-rate', '0'];
-  const proc = spawn(binary, ['serve', '--addr', addr, '--db', dbPath, ...limits, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(binary, ['serve', '--no-default-tables', '--addr', addr, '--db', dbPath, ...limits, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   return new Promise((resolve, reject) => {

@@ -110,6 +110,10 @@ pub fn router(state: Arc<AppState>) -> Router {
                 .get(chat::get_chat),
         )
         .route("/lobby", get(lobby::lobby))
+        .route(
+            "/tablebase",
+            get(handlers::tablebase::probe).route_layer(rated(&state.rates.hints)),
+        )
         .route("/games/{id}/join", post(play::join))
         .route(
             "/games/{id}/rematch",

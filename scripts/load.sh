@@ -58,7 +58,7 @@ if [ -n "$pg" ]; then
   exit 0
 fi
 echo "== memory per open WebSocket"
-start $port --max-websockets-per-ip 0
+start $port --max-websockets-per-ip 0 --max-websockets-per-ip-per-game 0
 "$cap" --url "http://127.0.0.1:$port" --pid "$pid" sockets 5000
 stop
 echo "== /api/health with 19,000 idle connections held (200 per address; the client needs file descriptors too)"

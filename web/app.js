@@ -5,7 +5,7 @@
 //   pwa.js          the service worker (offline app); whether the server answers
 //   local/*.js      games on this device: WebAssembly rules (wasm/), engine worker, IndexedDB
 //   html.js         the one way to write HTML: escaped templates, Trusted Types
-//   ui.js           side names, the toast
+//   ui.js           side names, the toast, a refusal's text in the reader's language
 //   i18n.js         English, Spanish and Haitian Kreyòl strings
 //   board.js        the SVG board
 //   sowing.js       a move's sowing shown seed by seed from its trace (game and How to play)
@@ -22,8 +22,10 @@
 //     game/graph.js     the evaluation graph (SVG)
 //     game/endings.js   abort, draw offers, how it ended, Rematch and New game
 //     game/clock.js     the clocks, as the server keeps them
-//     game/alerts.js    your-move badge, sound and notification (opt-in)
+//     game/alerts.js    your-move badge, sound and notification (opt-in); the sounds switch
+//     game/sounds.js    the game's sounds (WebAudio): sowing, captures, the clock's last seconds
 //     game/chat.js      chat of online games
+//     game/share.js     a link to the position shown, an image of the board
 
 import { startRouter } from './router.js';
 import { registerServiceWorker } from './pwa.js';

@@ -13,10 +13,11 @@ import { t } from './i18n.js';
  * 1 North) moves. `pace` holds the pauses in ms (`lap`, `seed`, `cap`);
  * `wait(ms)` pauses and `stopped()` says to stop at once; `hud(text)` is
  * told the lap and the seeds in hand; `show` are more options of
- * `board.render`. Resolves once shown (or stopped).
+ * `board.render`; `sound(kind)`, if given, is told each seed sown (`sow`)
+ * and each capture (`capture`). Resolves once shown (or stopped).
  */
 export async function showSowing(board, {
-  from, mover, events, pace, wait, stopped, hud, show = {},
+  from, mover, events, pace, wait, stopped, hud, show = {}, sound = () => {},
 }) {
   const seeds = from.board.slice();
   const cap = from.captured.slice();
@@ -41,11 +42,13 @@ export async function showSowing(board, {
       hud(t('game.lap_hand', { lap, hand }));
       draw();
       board.flash(hole, 'sown', Math.max(pace.seed, 60));
+      sound('sow');
       await wait(pace.seed);
     } else if (kind === 'c') {
       seeds[hole] -= count;
       cap[mover] += count;
       board.flash(hole, 'capture', pace.cap + 200);
+      sound('capture');
       draw();
       await wait(pace.cap);
     }

@@ -27,5 +27,15 @@ export function dismissToast(id) {
   document.getElementById('toast').className = '';
 }
 
+/**
+ * What a refused request says, in the reader's language: the translation
+ * of its API error code (`err.<code>` in i18n.js), else the server's text.
+ */
+export function errorText(err) {
+  const key = err && err.code ? `err.${err.code}` : null;
+  const s = key ? t(key) : key;
+  return s && s !== key ? s : String(err?.message ?? err);
+}
+
 /** Shows an error toast for a failed request. */
-export const toastError = (err) => toast(t('error', { error: err.message }), 'error');
+export const toastError = (err) => toast(t('error', { error: errorText(err) }), 'error');

@@ -1,15 +1,16 @@
 // Telling a seated player it is their move: a badge on the tab's icon, and,
 // if they opt in, a short beep (WebAudio, no sound file) and a browser
 // notification while the page is hidden. Spectators get none of these.
+// Beside them, for everyone, the switch of the game's sounds (sounds.js).
 
 import { t } from '../i18n.js';
 import { isOver, isYou } from './state.js';
 import { html, setHtml } from '../html.js';
+import { setSounds, soundsOn, tone } from './sounds.js';
 
 const PREF = { sound: 'hoyito.alerts.sound', notify: 'hoyito.alerts.notify' };
 let iconText = null; // the favicon's SVG, fetched once
 let iconLoading = null;
-let audio = null;
 let lastAlerted = null; // `epoch:seq` of the last turn alerted
 let badged = false;
 
@@ -40,19 +41,7 @@ async function setBadge(show) {
   link.href = `data:image/svg+xml,${encodeURIComponent(dotted)}`;
 }
 
-function beep() {
-  try {
-    if (!audio) audio = new (window.AudioContext || window.webkitAudioContext)();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = 660;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.25);
-  } catch { /* no audio on this device */ }
-}
+const beep = () => tone(660, 0.25, 0.15);
 
 function notify(id) {
   if (!('Notification' in window) || Notification.permission !== 'granted') return;
@@ -65,33 +54,44 @@ const yourMove = (S) => {
   return !isOver(v) && !S.sowing && S.frame === null && isYou(S, v.state.to_move);
 };
 
-/** Shows the alert switches to a seated player, and alerts them when their move comes. */
+/** Binds the switches of the "your move" sound and notification. */
+function bindAlerts($) {
+  const sound = $('alert-sound');
+  const notifyBox = $('alert-notify');
+  sound.checked = on('sound');
+  notifyBox.checked = on('notify') && 'Notification' in window && Notification.permission === 'granted';
+  sound.addEventListener('change', () => {
+    localStorage.setItem(PREF.sound, sound.checked ? '1' : '0');
+    if (sound.checked) beep(); // a sample, and unlocks audio on a user gesture
+  });
+  notifyBox.addEventListener('change', async () => {
+    if (notifyBox.checked && 'Notification' in window && Notification.permission !== 'granted') {
+      const answer = await Notification.requestPermission();
+      if (answer !== 'granted') notifyBox.checked = false;
+    }
+    localStorage.setItem(PREF.notify, notifyBox.checked ? '1' : '0');
+  });
+}
+
+/** Shows the sounds' switch to everyone and the alert switches to a seated player, and alerts them when their move comes. */
 export function drawAlerts(G) {
   const { S, $ } = G;
   const v = S.view;
   const box = $('alerts');
   const seated = S.seat && S.seat !== 'both' && v.mode !== 'hotseat';
-  if (!seated) { box.replaceChildren(); setBadge(false); return; }
-  if (!box.firstChild) {
-    setHtml(box, html`<fieldset><legend>${t('alerts.label')}</legend>
+  const kind = seated ? 'seated' : 'other';
+  if (box.dataset.kind !== kind) {
+    box.dataset.kind = kind;
+    const sounds = html`<label class="check"><input type="checkbox" id="game-sounds"> ${t('alerts.sounds')}</label>`;
+    setHtml(box, seated ? html`${sounds}<fieldset><legend>${t('alerts.label')}</legend>
       <label class="check"><input type="checkbox" id="alert-sound"> ${t('alerts.sound')}</label>
-      <label class="check"><input type="checkbox" id="alert-notify"> ${t('alerts.notify')}</label></fieldset>`);
-    const sound = $('alert-sound');
-    const notifyBox = $('alert-notify');
-    sound.checked = on('sound');
-    notifyBox.checked = on('notify') && 'Notification' in window && Notification.permission === 'granted';
-    sound.addEventListener('change', () => {
-      localStorage.setItem(PREF.sound, sound.checked ? '1' : '0');
-      if (sound.checked) beep(); // a sample, and unlocks audio on a user gesture
-    });
-    notifyBox.addEventListener('change', async () => {
-      if (notifyBox.checked && 'Notification' in window && Notification.permission !== 'granted') {
-        const answer = await Notification.requestPermission();
-        if (answer !== 'granted') notifyBox.checked = false;
-      }
-      localStorage.setItem(PREF.notify, notifyBox.checked ? '1' : '0');
-    });
+      <label class="check"><input type="checkbox" id="alert-notify"> ${t('alerts.notify')}</label></fieldset>` : sounds);
+    const all = $('game-sounds');
+    all.checked = soundsOn();
+    all.addEventListener('change', () => setSounds(all.checked));
+    if (seated) bindAlerts($);
   }
+  if (!seated) { setBadge(false); return; }
   const yours = yourMove(S);
   setBadge(yours);
   const key = `${v.epoch}:${v.seq}`;

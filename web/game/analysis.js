@@ -3,11 +3,13 @@
 // evaluation graph, the marks in the list of moves, each side's totals,
 // the best move of the position shown marked on the board, its line step
 // by step, and "play from here". The analysis comes from
-// POST/GET /api/games/{id}/analysis (docs/API.md).
+// POST/GET /api/games/{id}/analysis (docs/API.md): a quick pass whose
+// steps show at once, then a deeper one whose steps replace them; the page
+// says how long and how deep the engine searched.
 
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
-import { sideName, toast, toastError } from '../ui.js';
+import { errorText, sideName, toast, toastError } from '../ui.js';
 import { html, setHtml } from '../html.js';
 import { navigate } from '../nav.js';
 import { isLocalId } from '../local/backend.js';
@@ -24,6 +26,8 @@ const MARKS = ['best', 'inaccuracy', 'mistake', 'blunder'];
 export function initAnalysis(G) {
   const A = {
     view: null, line: null, closed: false, timer: null, starting: false, asked: false,
+    // The steps of `view` that are of its pass under way (or last): the next poll asks from there.
+    current: 0,
   };
   G.A = A;
   return () => { A.closed = true; clearTimeout(A.timer); };
@@ -43,6 +47,7 @@ function load(G) {
     // No content (null): the game was never analysed.
     if (A.closed || !v) return;
     A.view = v;
+    A.current = v.done;
     if (v.status !== 'done') poll(G);
     G.render();
   }, () => {});
@@ -51,18 +56,31 @@ function load(G) {
 /** Whether the analysis is of the game as it stands. */
 const fresh = (A, v) => !!A.view && A.view.epoch === v.epoch && A.view.seq === v.seq;
 
-/** Asks for the steps not received yet until the analysis is done. */
+/**
+ * Asks for the steps not received yet until the analysis is done: those
+ * from the first not of the pass under way (a deeper pass replaces the
+ * steps of the quick one as it goes).
+ */
 function poll(G) {
   const { A } = G;
   clearTimeout(A.timer);
   A.timer = setTimeout(async () => {
     if (A.closed || !A.view) return;
     try {
-      const got = await api('GET', `/api/games/${G.S.id}/analysis?from=${A.view.steps.length}`);
+      const from = Math.min(A.current, A.view.steps.length);
+      const got = await api('GET', `/api/games/${G.S.id}/analysis?from=${from}`);
       if (A.closed) return;
-      if (got.id !== A.view.id) A.view = { ...got, steps: [] };
-      const steps = A.view.steps.concat(got.steps.filter((p) => p.seq >= A.view.steps.length));
-      A.view = { ...got, steps };
+      if (got.id !== A.view.id && got.from > 0) {
+        // Another run (the game changed): all of its steps, next time.
+        A.view = { ...got, status: 'running', from: 0, steps: [] };
+        A.current = 0;
+      } else {
+        const steps = (got.from > 0 ? A.view.steps.slice(0, got.from) : []).concat(got.steps);
+        // Steps before `from` are of an earlier pass if the pass changed: all asked again next time.
+        const stale = got.from > 0 && (got.pass ?? 1) !== (A.view.pass ?? 1);
+        A.current = stale ? 0 : got.done;
+        A.view = { ...got, from: 0, steps, ...(stale ? { status: 'running' } : {}) };
+      }
       G.render();
     } catch (err) {
       if (err.status === 404) return;
@@ -99,7 +117,7 @@ async function start(G) {
     try {
       await analyseOnServer(G);
     } catch (err) {
-      toast(t('an.failed', { error: err.message }), 'error');
+      toast(t('an.failed', { error: errorText(err) }), 'error');
     } finally {
       A.starting = false;
     }
@@ -107,9 +125,10 @@ async function start(G) {
   }
   try {
     A.view = await api('POST', `/api/games/${G.S.id}/analysis`, {});
+    A.current = A.view.done;
     if (A.view.status !== 'done') poll(G);
   } catch (err) {
-    toast(t('an.failed', { error: err.message }), 'error');
+    toast(t('an.failed', { error: errorText(err) }), 'error');
   } finally {
     A.starting = false;
   }
@@ -131,6 +150,34 @@ function jump(G, k) {
 const arrowOf = (dir) => (dir === 'R' ? '↻' : dir === 'L' ? '↺' : '');
 
 const markLabel = (m) => t(`mark.${m}`);
+
+/** "depth 7" or "depth 5–9" for the depths `ds`. */
+const depthRange = (ds) => {
+  const lo = Math.min(...ds);
+  const hi = Math.max(...ds);
+  return lo === hi ? `${lo}` : `${lo}–${hi}`;
+};
+
+/**
+ * How long and how deep the engine searched: for each engine time of the
+ * steps received (a quick pass, then a deeper one), the range of depths
+ * its search completed.
+ */
+function searchText(view) {
+  const byTime = new Map();
+  for (const p of view.steps) {
+    if (!p.to_move) continue;
+    const ms = p.movetime_ms || view.movetime_ms;
+    if (!byTime.has(ms)) byTime.set(ms, []);
+    if (p.depth) byTime.get(ms).push(p.depth);
+  }
+  const parts = [...byTime.keys()].sort((a, b) => a - b).map((ms) => {
+    const ds = byTime.get(ms);
+    return ds.length ? t('an.depth', { ms, depth: depthRange(ds) }) : `${ms} ms`;
+  });
+  if (!parts.length) return '';
+  return html`<p class="muted an-search" id="an-search">${t('an.search', { passes: parts.join('; ') })}</p>`;
+}
 
 /** Draws the analysis part of the page; called after every render of the game page. */
 export function drawAnalysis(G) {
@@ -159,8 +206,9 @@ export function drawAnalysis(G) {
     inner = html`<button type="button" id="an-start" class="primary"${A.starting ? html` disabled` : ''}>${t('an.analyse')}</button>${
       A.view ? html`<p class="muted">${t('an.stale')}</p>` : ''}`;
   } else {
-    inner = html`${view.status !== 'done' ? html`<p class="an-progress"><label for="an-progress">${t('an.progress', { done: view.done, total: view.total })}</label>
-        <progress id="an-progress" max="${view.total}" value="${view.done}"></progress></p>` : ''}<div id="an-graph" class="an-graph"></div>
+    const label = (view.pass ?? 1) > 1 ? 'an.deeper' : 'an.progress';
+    inner = html`${view.status !== 'done' ? html`<p class="an-progress"><label for="an-progress">${t(label, { done: view.done, total: view.total })}</label>
+        <progress id="an-progress" max="${view.total}" value="${view.done}"></progress></p>` : ''}${searchText(view)}<div id="an-graph" class="an-graph"></div>
       <p class="muted an-legend">${t('an.legend')}</p>${positionInfo(G, view, at, k, frames)}${view.summary ? summaryTable(view) : ''}`;
   }
   setHtml(box, html`<section class="analysis card" aria-labelledby="an-title"><h2 id="an-title" tabindex="-1">${t('an.title')}</h2>${inner}</section>`);
@@ -181,12 +229,15 @@ export function drawAnalysis(G) {
 /** The evaluation, the move that led here with its mark, the best move, the line. */
 function positionInfo(G, view, at, k, frames) {
   if (!at) return html`<p class="muted">${t('an.graph_pending', { seq: k })}</p>`;
+  const searched = at.depth ? `, ${t('an.search_here', { depth: at.depth, ms: at.movetime_ms || view.movetime_ms })}` : '';
   const evalLine = html`<p class="an-eval">${t('an.eval', { eval: formatEval(at.eval, false) })}
-    <span class="an-exact">(${at.exact ? t('an.exact') : t('an.estimate')})</span></p>`;
+    <span class="an-exact">(${at.exact ? t('an.exact') : t('an.estimate')}${searched})</span></p>`;
   const m = at.played;
   let played = '';
   if (m) {
-    const lost = m.mark === 'best' ? '' : ` — ${t('an.lost', { n: m.loss, best: m.best, score: formatEval(m.best_score, false) })}`;
+    // A blunder by fewer seeds than the variant's threshold: the move changed the result.
+    const worse = m.mark === 'blunder' && view.thresholds && m.loss < view.thresholds.blunder ? `, ${t('an.worse_result')}` : '';
+    const lost = m.mark === 'best' ? '' : ` — ${t('an.lost', { n: m.loss, best: m.best, score: formatEval(m.best_score, false) })}${worse}`;
     played = html`<p class="an-played">${t('an.played', { seq: k, side: sideName(m.side), move: m.token })}:
       <span class="mark m-${m.mark}">${MARK_SYMBOL[m.mark]} ${markLabel(m.mark)}</span>${lost}</p>`;
   }
@@ -212,14 +263,15 @@ function positionInfo(G, view, at, k, frames) {
   return html`${evalLine}${played}${rest}`;
 }
 
+/** Each side's marks: on a narrow screen the headers show the symbols, their words for screen readers and as titles. */
 function summaryTable(view) {
-  const head = MARKS.map((m) => html`<th scope="col"><span aria-hidden="true">${MARK_SYMBOL[m]}</span> ${markLabel(m)}</th>`);
+  const head = MARKS.map((m) => html`<th scope="col" title="${markLabel(m)}"><span aria-hidden="true">${MARK_SYMBOL[m]}</span> <span class="an-word">${markLabel(m)}</span></th>`);
   const row = (side) => {
     const s = view.summary[side];
     return html`<tr><th scope="row">${sideName(side)}</th><td>${s.average_loss.toFixed(2)}</td>${MARKS.map((m) => html`<td>${s.counts[m] ?? 0}</td>`)}</tr>`;
   };
   return html`<div class="an-summary" tabindex="0" role="region" aria-label="${t('an.summary')}"><table><caption>${t('an.summary')}</caption>
-    <thead><tr><th scope="col">${t('an.side')}</th><th scope="col">${t('an.avg_loss')}</th>${head}</tr></thead>
+    <thead><tr><th scope="col">${t('an.side')}</th><th scope="col" title="${t('an.avg_loss')}"><span class="an-long">${t('an.avg_loss')}</span><span class="an-short" aria-hidden="true">${t('an.avg_short')}</span></th>${head}</tr></thead>
     <tbody>${row('south')}${row('north')}</tbody></table></div>`;
 }
 

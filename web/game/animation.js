@@ -5,6 +5,7 @@ import { t } from '../i18n.js';
 import { SPEEDS, pauses } from './pace.js';
 import { say, capturedHoles } from './state.js';
 import { showSowing } from '../sowing.js';
+import { playSound } from './sounds.js';
 import {
   ensureBoard, drawControls, drawStatus, note, dropStaleNote,
 } from './render.js';
@@ -24,10 +25,11 @@ export function skip(S) {
 /** Whether the system asks for reduced motion: then moves are shown without their sowing. */
 export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-async function animate(G, ev) {
+/** Shows the sowing of move `ev` (quickly when `chained`); whether it did (its sounds then played with it). */
+async function animate(G, ev, chained) {
   const { S, $ } = G;
-  if (!SPEEDS[S.speed] || S.skip || reducedMotion()) return;
-  if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return; }
+  if (!SPEEDS[S.speed] || S.skip || reducedMotion()) return false;
+  if (ev.trace.truncated) { note(G, t('game.long_sowing', { laps: ev.trace.laps })); return false; }
   ensureBoard(G);
   S.board.clearMarks('hinted');
   S.board.clearMarks('selected');
@@ -35,12 +37,20 @@ async function animate(G, ev) {
     from: { board: ev.board_before, captured: ev.captured_before, closed: S.view.state.closed },
     mover: ev.side === 'south' ? 0 : 1,
     events: ev.trace.events,
-    pace: pauses(SPEEDS[S.speed], ev.trace.events),
+    pace: pauses(SPEEDS[S.speed], ev.trace.events, chained),
     wait: (ms) => wait(S, ms),
     stopped: () => S.skip,
     hud: (text) => { $('hud').textContent = text; },
     show: { legal: new Set() },
+    sound: playSound,
   });
+  return true;
+}
+
+/** The sounds of a move shown without its sowing: one knock, and the chime if it captured. */
+function moveSounds(ev) {
+  playSound('sow');
+  if (ev.captured) playSound('capture');
 }
 
 // Tells what the move shown did beyond its sowing (an extra turn, a pass)
@@ -64,6 +74,7 @@ export async function pump(G) {
   const { S } = G;
   if (S.pumping) return;
   S.pumping = true;
+  let lastSide = null; // the side of the move shown last in this run of the queue
   while (S.queue.length) {
     const item = S.queue.shift();
     if (item.ev) S.captures.set(`${item.ev.epoch}:${item.ev.seq}`, capturedHoles(item.ev));
@@ -71,16 +82,21 @@ export async function pump(G) {
       S.animating = true;
       S.sowing = item.ev.side;
       S.first = null;
+      S.pick = null;
       S.hint = null;
       dropStaleNote(G);
       drawControls(G);
       drawStatus(G);
-      await animate(G, item.ev);
+      // A chain (an extra turn's next move, or moves queued behind this one) is shown quickly.
+      const chained = lastSide === item.ev.side || S.queue.some((q) => q.ev);
+      if (!await animate(G, item.ev, chained)) moveSounds(item.ev);
+      lastSide = item.ev.side;
       S.animating = false;
       S.sowing = null;
     }
     S.view = item.game;
     S.first = null;
+    S.pick = null;
     G.render();
     if (item.ev) announce(G, item.ev);
   }

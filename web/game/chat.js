@@ -1,5 +1,7 @@
-// Chat in online games: players write, spectators read. Messages come from
-// the server (GET …/chat, then `chat` events on the WebSocket) and are
+// Chat in online games: players write; spectators read it in a public game,
+// and in another are told that the players' chat is private (the server
+// keeps it for the players: the page does not ask for it). Messages come
+// from the server (GET …/chat, then `chat` events on the WebSocket) and are
 // always shown as text, never as HTML.
 
 import { t } from '../i18n.js';
@@ -31,6 +33,9 @@ function paint(G) {
   list.scrollTop = list.scrollHeight;
 }
 
+/** Whether this page may read the chat: a player's, or anyone's in a public game. */
+const mayRead = (S) => !!S.seat || !!S.view?.public;
+
 /** Builds the chat box of an online game (once), then shows its messages. */
 export function drawChat(G) {
   const { S, $ } = G;
@@ -38,6 +43,13 @@ export function drawChat(G) {
   const box = $('chat');
   if (v.mode !== 'online') { box.hidden = true; return; }
   box.hidden = false;
+  if (!mayRead(S)) {
+    if (!$('chat-private')) {
+      setHtml(box, html`<h2>${t('chat.title')}</h2><p class="muted" id="chat-private">${t('chat.private')}</p>`);
+    }
+    return;
+  }
+  if ($('chat-private')) box.replaceChildren();
   if (!box.firstChild) {
     const player = S.seat && S.seat !== 'both';
     setHtml(box, html`<h2>${t('chat.title')}</h2><ul id="chat-list" class="chat-list" aria-live="polite"></ul>
@@ -71,12 +83,13 @@ export function onChat(G, m) {
   paint(G);
 }
 
-/** Fetches the messages so far. */
+/** Fetches the messages so far (none for a spectator of a game that is not public: they are the players'). */
 export async function loadChat(G) {
+  if (!mayRead(G.S)) return;
   try {
     const { messages } = await api('GET', `/api/games/${G.S.id}/chat`, undefined, G.S.token);
     for (const m of messages) onChat(G, m);
-  } catch { /* a spectator of a game that is not public gets 403; the page shows its own errors */ }
+  } catch { /* the page shows its own errors */ }
 }
 
 /** Starts the page with no messages (they are loaded once the socket opens). */

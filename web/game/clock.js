@@ -3,7 +3,8 @@
 // one down until the next view. The server alone decides a flag fall.
 
 import { t } from '../i18n.js';
-import { playerName, say } from './state.js';
+import { isYou, playerName, say, isOver } from './state.js';
+import { TICK_MS, playSound } from './sounds.js';
 
 /** Below this much time a clock shows the low-time warning (and says it once). */
 export const LOW_MS = 20000;
@@ -36,31 +37,42 @@ function left(S, side) {
 }
 
 function paint(G) {
-  const { S, $ } = G;
+  const { S } = G;
   const v = S.view;
   if (!v || !v.clock || !S.clockBase) return;
-  const el = $('clock');
-  if (!el) return;
-  el.replaceChildren();
-  for (const side of ['south', 'north']) {
-    const span = document.createElement('span');
+  // Each clock sits in its player's bar, beside the name and the seeds captured.
+  for (const span of document.querySelectorAll('.player .clock-side[data-side]')) {
+    const side = span.dataset.side;
     const ms = left(S, side);
     const time = formatClock(ms);
-    // Low on time: a sign and a word beside the figures, not colour alone.
+    // Low on time: a sign and a word beside the figures, not colour alone
+    // (not once the flag has fallen: the game is over).
     const low = ms < LOW_MS && !v.flagged;
     span.className = `clock-side${v.clock.running === side ? ' running' : ''}${low ? ' low' : ''}${S.clockPausedAt ? ' paused' : ''}`;
-    span.dataset.side = side;
-    const name = document.createElement('span');
-    name.className = 'clock-name';
-    name.textContent = playerName(S, side);
-    const figures = document.createElement('span');
-    figures.className = 'clock-time';
-    figures.textContent = low ? `⚠ ${time}` : time;
-    span.append(name, ' ', figures);
+    span.dataset.paused = S.clockPausedAt ? 'true' : 'false';
+    // Made once per bar, then only their text changes (the clock ticks five times a second).
+    if (!span.querySelector('.clock-time')) {
+      const name = document.createElement('span');
+      name.className = 'clock-name sr-only';
+      const figures = document.createElement('span');
+      figures.className = 'clock-time';
+      span.replaceChildren(name, ' ', figures);
+    }
+    span.querySelector('.clock-name').textContent = playerName(S, side);
+    span.querySelector('.clock-time').textContent = low ? `⚠ ${time}` : time;
     span.setAttribute('aria-label', t(low ? 'clock.label_low' : 'clock.label', { name: playerName(S, side), time }));
-    el.append(span);
-    warnLow(G, side, low && v.clock.running === side);
+    if (v.clock.running === side && !S.clockPausedAt && !v.flagged) tick(S, side, ms);
   }
+  for (const side of ['south', 'north']) warnLow(G, side, left(S, side) < LOW_MS && !v.flagged && !isOver(v) && v.clock.running === side);
+}
+
+/** A tick each second of the last {@link TICK_MS} of the reader's own running clock. */
+function tick(S, side, ms) {
+  if (!isYou(S, side) || ms <= 0 || ms >= TICK_MS) return;
+  const second = Math.ceil(ms / 1000);
+  if (S.tickSecond === second) return;
+  S.tickSecond = second;
+  playSound('clock');
 }
 
 /**
@@ -70,19 +82,22 @@ function paint(G) {
 function warnLow(G, side, low) {
   const { S, $ } = G;
   S.lowWarned = S.lowWarned || {};
-  if (!low) { delete S.lowWarned[side]; return; }
+  const box = $('clock-alert');
+  if (!low) {
+    // The warning goes once the clock is no longer low and running (its flag fell, the game ended).
+    if (S.lowWarned[side] && box) box.textContent = '';
+    delete S.lowWarned[side];
+    return;
+  }
   if (S.lowWarned[side]) return;
   S.lowWarned[side] = true;
-  const box = $('clock-alert');
   if (box) box.textContent = say(S, 'clock.low', side);
 }
 
 /** Shows the clocks of the game shown, if it has them, and keeps the running one ticking. */
 export function drawClock(G) {
-  const { S, $ } = G;
+  const { S } = G;
   const v = S.view;
-  const el = $('clock');
-  el.hidden = !v.clock;
   if (!v.clock) { stopClock(S); return; }
   if (!S.clockBase || S.clockBase.clock !== v.clock) S.clockBase = { clock: v.clock, at: Date.now() };
   paint(G);
@@ -97,8 +112,6 @@ export function clockConnection(G, up) {
   const { S } = G;
   if (up) S.clockPausedAt = null;
   else if (S.clockPausedAt == null) S.clockPausedAt = Date.now();
-  const el = G.$('clock');
-  if (el) el.dataset.paused = up ? 'false' : 'true';
   paint(G);
 }
 

@@ -39,7 +39,8 @@ export function resultSentence(S, v) {
   if (!w || w === 'aborted') return '';
   const name = w === 'draw' ? t('game.draw') : say(S, 'game.wins', w);
   if (v.match_result || stopped) return name;
-  const [a, b] = st.captured;
+  // The seeds each holds, as the standing and the rounds table count them: captured and reserve.
+  const [a, b] = [0, 1].map((k) => st.captured[k] + ((st.reserve && st.reserve[k]) || 0));
   return `${name} ${w === 'north' ? `${b}–${a}` : `${a}–${b}`}`;
 }
 

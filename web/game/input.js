@@ -34,6 +34,24 @@ async function send(G, token) {
   }
 }
 
+/** Plays the legal move (as the server's room lists it) that sows `holes` in direction `dir` (null: the only one). */
+function playHoles(G, holes, dir) {
+  const { S } = G;
+  const v = S.view;
+  const sows = (m) => (!dir || m.dir === dir) && m.holes.length === holes.length && m.holes.every((h, j) => h === holes[j]);
+  const m = v.legal_moves.find(sows);
+  S.first = null;
+  S.pick = null;
+  if (m) send(G, m.token);
+  else illegal(G, holes[holes.length - 1]);
+}
+
+/**
+ * The moves of `holes` in the room's list; where the players choose the
+ * direction of each move, the directions they may be sown in.
+ */
+const movesOf = (v, holes) => v.legal_moves.filter((m) => m.holes.length === holes.length && m.holes.every((h, j) => h === holes[j]));
+
 /** A click (or Enter) on hole `i`. */
 export function onHole(G, i) {
   const { S } = G;
@@ -41,18 +59,40 @@ export function onHole(G, i) {
   if (!v) return;
   if (S.frame !== null) { S.frame = null; G.render(); return; }
   if (S.animating) { skip(S); return; }
+  // A second tap on the first hole of a two-hole opening takes it back.
+  if (v.opening_pair && S.first === i) { S.first = null; S.pick = null; G.render(); return; }
   if (!canMove(S)) { illegal(G, i, isOver(v) || !S.seat || holds(S, v.state.to_move) ? 'game.illegal' : 'game.not_your_turn'); return; }
   if (!legalHoles(S).has(i)) { illegal(G, i); return; }
-  // The legal move (as the server's room lists it) that sows this hole, or
-  // the pair chosen, in the chosen direction.
-  const dirOk = (m) => !v.direction_choice || m.dir === S.dir;
-  const sows = (m, holes) => dirOk(m) && m.holes.length === holes.length && m.holes.every((h, j) => h === holes[j]);
-  if (v.opening_pair && S.first === null) { S.first = i; G.render(); S.board.focusHole(i); return; }
+  if (v.opening_pair && S.first === null) { S.first = i; S.pick = null; G.render(); S.board.focusHole(i); return; }
   const holes = v.opening_pair ? [S.first, i] : [i];
-  S.first = null;
-  const m = v.legal_moves.find((x) => sows(x, holes));
-  if (m) send(G, m.token);
-  else illegal(G, i);
+  // The direction is chosen at the hole: its two directions are offered
+  // beside it (a move that may go one way only is played at once).
+  if (v.direction_choice && new Set(movesOf(v, holes).map((m) => m.dir)).size > 1) {
+    S.pick = i;
+    S.pickHoles = holes;
+    G.render();
+    const b = G.$('dir').querySelector('button:not(:disabled)');
+    if (b) b.focus({ preventScroll: true });
+    return;
+  }
+  playHoles(G, holes, null);
+}
+
+/** Plays the hole picked in direction `dir` (the chooser at the hole, or the L and R keys). */
+function pickDir(G, dir) {
+  const { S } = G;
+  if (S.pick === null || S.pick === undefined || !canMove(S)) return;
+  S.dir = dir;
+  playHoles(G, S.pickHoles, dir);
+}
+
+/** Closes the direction chooser without playing; the focus goes back to its hole. */
+function closePick(G) {
+  const { S } = G;
+  const i = S.pick;
+  S.pick = null;
+  G.render();
+  if (i !== null && i !== undefined && S.board) S.board.focusHole(i);
 }
 
 async function undo(G) {
@@ -62,6 +102,7 @@ async function undo(G) {
     const g = await api('POST', `/api/games/${S.id}/undo`, { seq: S.view.seq, epoch: S.view.epoch }, S.token);
     S.frame = null;
     S.first = null;
+    S.pick = null;
     S.hint = null;
     G.accept(g, null);
   } catch (err) {
@@ -96,6 +137,7 @@ async function resign(G) {
     const g = await api('POST', `/api/games/${S.id}/resign`, undefined, S.token);
     S.frame = null;
     S.first = null;
+    S.pick = null;
     G.accept(g, null);
   } catch (err) {
     toastError(err);
@@ -128,6 +170,9 @@ export async function nextRound(G) {
   try {
     const g = await api('POST', `/api/games/${S.id}/next-round`, undefined, S.token);
     G.accept(g, null);
+    // The new round's board, from the top of the page; the focus on it (its button went).
+    window.scrollTo(0, 0);
+    G.$('board-wrap').focus({ preventScroll: true });
   } catch (err) { toastError(err); }
 }
 
@@ -163,8 +208,31 @@ export function bindInput(G) {
     G.render();
   });
   for (const b of $('dir').querySelectorAll('button')) {
-    b.addEventListener('click', () => { S.dir = b.dataset.dir; S.first = null; G.render(); });
+    b.addEventListener('click', () => pickDir(G, b.dataset.dir));
   }
+  // The menu of the rest (flip, speed, download, share, chat): a button opens it on a phone.
+  const more = $('more');
+  const menu = $('menu');
+  const setMenu = (open) => {
+    menu.classList.toggle('open', open);
+    more.setAttribute('aria-expanded', String(open));
+  };
+  more.addEventListener('click', () => {
+    const open = !menu.classList.contains('open');
+    setMenu(open);
+    if (open) menu.querySelector('button, select, a')?.focus({ preventScroll: true });
+  });
+  const onDocClick = (e) => {
+    if (menu.classList.contains('open') && !menu.contains(e.target) && !more.contains(e.target)) setMenu(false);
+  };
+  document.addEventListener('click', onDocClick);
+  menu.addEventListener('keydown', (e) => { if (e.key === 'Escape') { setMenu(false); more.focus(); e.stopPropagation(); } });
+  $('to-chat').addEventListener('click', () => {
+    setMenu(false);
+    const chat = $('chat');
+    chat.scrollIntoView({ block: 'start' });
+    ($('chat-text') || chat).focus?.({ preventScroll: true });
+  });
 
   function onKey(e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -191,13 +259,16 @@ export function bindInput(G) {
       const next = focused < 0 ? (d > 0 ? 0 : legal.length - 1) : (focused + d + legal.length) % legal.length;
       S.board.focusHole(legal[next]);
     } else if (e.key === 'l' || e.key === 'L' || e.key === 'r' || e.key === 'R') {
-      if (v.direction_choice) { S.dir = e.key.toUpperCase(); S.first = null; G.render(); }
+      // With a hole picked, L or R plays it that way; else it is the direction previewed.
+      if (v.direction_choice && S.pick !== null && S.pick !== undefined) pickDir(G, e.key.toUpperCase());
+      else if (v.direction_choice) { S.dir = e.key.toUpperCase(); G.render(); }
     } else if (e.key === 'u' || e.key === 'U') {
       if (!$('undo').hidden && !$('undo').disabled) undo(G);
     } else if (e.key === 'h' || e.key === 'H') {
       if (!$('hint').hidden && canMove(S)) hint(G);
     } else if (e.key === 'Escape') {
       if (S.animating) skip(S);
+      else if (S.pick !== null && S.pick !== undefined) closePick(G);
       else if (S.first !== null) { S.first = null; G.render(); }
     } else if (e.key === '[') {
       step(G, -1);
@@ -206,5 +277,5 @@ export function bindInput(G) {
     }
   }
   document.addEventListener('keydown', onKey);
-  return () => document.removeEventListener('keydown', onKey);
+  return () => { document.removeEventListener('keydown', onKey); document.removeEventListener('click', onDocClick); };
 }

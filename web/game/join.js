@@ -5,7 +5,7 @@
 
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
-import { sideName, toast } from '../ui.js';
+import { errorText, sideName, toast } from '../ui.js';
 import { html, setHtml } from '../html.js';
 
 /**
@@ -38,7 +38,7 @@ export function askToJoin(box, id, invite) {
         resolve(r);
       } catch (err) {
         button.disabled = false;
-        toast(t('game.join_failed', { error: err.message }), 'error');
+        toast(t('game.join_failed', { error: errorText(err) }), 'error');
         if (err.status === 404) { box.replaceChildren(); resolve('gone'); } else if (err.status === 409 || err.status === 403) { box.replaceChildren(); resolve(null); }
       }
     });

@@ -30,7 +30,9 @@ export function drawPresence(G) {
     const on = !!p.connected[el.dataset.side];
     el.hidden = false;
     el.className = `presence ${on ? 'online' : 'away'}`;
-    el.textContent = `${on ? '●' : '○'} ${t(on ? 'presence.online' : 'presence.away')}`;
+    // The dot, and the word (said, and shown where there is room).
+    setHtml(el, html`${on ? '●' : '○'} <span class="pword">${t(on ? 'presence.online' : 'presence.away')}</span>`);
+    el.title = t(on ? 'presence.online' : 'presence.away');
   }
   const watchers = $('spectators');
   watchers.hidden = !(p && v.mode === 'online');

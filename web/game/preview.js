@@ -13,7 +13,7 @@ import { legalHoles } from './state.js';
 
 const cache = new Map(); // `epoch:seq:token` -> {end, dir}
 let touched = false; // the last pointer down was a touch or a pen
-let previewed = null; // the hole previewed by a first tap
+let armed = null; // `epoch:seq:hole` of the hole a first tap previewed: a second tap there plays
 
 /** The legal move that sows hole `i` alone in the chosen direction, if any (not a two-hole opening). */
 function moveAt(S, i) {
@@ -50,7 +50,6 @@ async function firstLapEnd(S, m) {
 /** Takes the preview off the board. */
 export function clearPreview(G) {
   const { S, $ } = G;
-  previewed = null;
   if (S.board) { S.board.clearMarks('preview-from'); S.board.clearMarks('preview-end'); }
   const el = $('preview');
   if (el) el.textContent = '';
@@ -67,7 +66,6 @@ async function show(G, i) {
   // The position moved on meanwhile.
   if (!S.view || `${S.view.epoch}:${S.view.seq}` !== at || p.end === null) return;
   clearPreview(G);
-  previewed = i;
   S.board.mark(i, 'preview-from', true);
   S.board.mark(p.end, 'preview-end', true);
   const n = S.view.rules.holes;
@@ -80,12 +78,18 @@ async function show(G, i) {
 }
 
 /**
- * A tap or click on hole `i`: a first tap on a touch screen only shows
- * the preview (true: the tap is taken); a second tap on the same hole, or
- * a click with a mouse, plays (false).
+ * A tap or click on hole `i`, by one rule: with a mouse (or the keyboard's
+ * Enter) it plays; on a touch screen the first tap on a hole only shows
+ * the preview (true: the tap is taken) and a second tap on the same hole
+ * plays (false). Whether the first tap was taken is decided here, at
+ * once, never by how soon the preview of a focused hole was ready.
  */
 export function previewFirst(G, i) {
-  if (!touched || previewed === i || !moveAt(G.S, i)) return false;
+  const { S } = G;
+  if (!touched || !moveAt(S, i)) { armed = null; return false; }
+  const key = `${S.view.epoch}:${S.view.seq}:${i}`;
+  if (armed === key) { armed = null; return false; }
+  armed = key;
   show(G, i);
   return true;
 }
@@ -98,6 +102,7 @@ export function bindPreview(G) {
     return g ? Number(g.dataset.hole) : null;
   };
   const onDown = (e) => { touched = e.pointerType !== 'mouse'; };
+  const onKey = () => { touched = false; };
   const onOver = (e) => {
     if (e.pointerType !== 'mouse') return;
     const i = holeOf(e);
@@ -108,11 +113,13 @@ export function bindPreview(G) {
   };
   const onFocus = (e) => { const i = holeOf(e); if (i !== null) show(G, i); };
   wrap.addEventListener('pointerdown', onDown, true);
+  wrap.addEventListener('keydown', onKey, true);
   wrap.addEventListener('pointerover', onOver);
   wrap.addEventListener('pointerout', onOut);
   wrap.addEventListener('focusin', onFocus);
   return () => {
     wrap.removeEventListener('pointerdown', onDown, true);
+    wrap.removeEventListener('keydown', onKey, true);
     wrap.removeEventListener('pointerover', onOver);
     wrap.removeEventListener('pointerout', onOut);
     wrap.removeEventListener('focusin', onFocus);

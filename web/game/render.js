@@ -34,6 +34,42 @@ export function dropStaleNote(G) {
 
 // Narrowest hole cell (CSS px) of a board drawn across; narrower stands it upright.
 const MIN_CELL = 48;
+// The least size (CSS px) of a hole upright: a finger's.
+const TOUCH = 44;
+
+/**
+ * Whether a board of `n` holes a row stands upright in the room the game's
+ * screen leaves it: upright when that draws its holes larger than across,
+ * and across would draw them narrower than {@link MIN_CELL}.
+ */
+function standsUpright(G, n) {
+  const wrap = G.$('board-wrap');
+  // Measured at the room the screen leaves it, not at the least height it was last given.
+  const area = wrap.parentElement;
+  const held = area.style.minHeight;
+  area.style.minHeight = '';
+  const w = wrap.clientWidth;
+  const h = wrap.clientHeight || Infinity;
+  area.style.minHeight = held;
+  // The board's drawing: across (n + 2) × 3 cells, upright 3.4 × (n + 2).
+  const across = Math.min(w / (n + 2), h / 3);
+  const upright = Math.min(w / 3.4, h / (n + 2));
+  const best = across < MIN_CELL && upright > across;
+  // A board already drawn keeps its way unless the other is clearly
+  // better: a line of text more or less must not turn it round under a finger.
+  const b = G.S.board;
+  if (b && b.n === n && b.vertical !== best) {
+    const [now, other] = b.vertical ? [upright, across] : [across, upright];
+    if (other < now * 1.2 && now >= TOUCH) return b.vertical;
+  }
+  return best;
+}
+
+/** Whether the board drawn stands as the room it has now asks (else it is drawn again). */
+export function boardFits(G) {
+  const { S } = G;
+  return !S.board || !S.view || S.board.vertical === standsUpright(G, holesPerRow(S));
+}
 
 /**
  * Creates the board (again, if the number of holes changed, or it must
@@ -43,10 +79,13 @@ const MIN_CELL = 48;
 export function ensureBoard(G) {
   const { S } = G;
   const n = holesPerRow(S);
-  const vertical = G.$('board-wrap').clientWidth / (n + 2) < MIN_CELL;
+  const vertical = standsUpright(G, n);
   if (!S.board || S.board.n !== n || S.board.vertical !== vertical) {
     S.board = new Board(G.$('board-wrap'), n, G.onHole, vertical);
   }
+  // Upright, the board is never so short that a hole is smaller than a
+  // finger (44 px): a long row makes the page taller rather.
+  G.$('board-wrap').parentElement.style.minHeight = vertical ? `${(n + 2) * TOUCH}px` : '';
   // North's player sees their row at the bottom; the Flip button turns it round.
   S.board.setFlipped((S.seat === 'north') !== !!S.flip);
 }
@@ -70,6 +109,8 @@ export function renderAll(G) {
     $('viewing').textContent = t('game.viewing', { seq: S.frame, total: frames.length - 1 });
   } else {
     const legal = legalHoles(S);
+    // The first hole of a two-hole opening may be pressed again: that takes it back.
+    if (S.first !== null) legal.add(S.first);
     const last = v.history.length && v.history[v.history.length - 1].round === v.round
       ? moveMarks(S, v.history[v.history.length - 1]) : null;
     S.board.render({
@@ -112,10 +153,13 @@ function drawPlayers(G, captured, toMove) {
     const k = side === 'south' ? 0 : 1;
     const reserve = v.state.reserve[k];
     $(slot).className = `player ${slot === 'p-top' ? 'upper' : 'lower'}${toMove === side ? ' to-move' : ''}`;
+    // Each player's bar: the name, whether they have the game open, the
+    // seeds captured (and the reserve of a match), and their clock.
     setHtml($(slot), html`<span class="name">${playerName(S, side)}</span>
       <span class="presence" data-side="${side}" hidden></span>
       <span class="cap" data-side="${side}"><strong>${captured[k]}</strong> ${t('game.captured')}</span>
-      ${reserve ? html`<span class="muted">+${reserve} ${t('game.reserve')}</span>` : ''}`);
+      ${reserve ? html`<span class="muted reserve">+${reserve} ${t('game.reserve')}</span>` : ''}
+      ${v.clock ? html`<span class="clock-side" data-side="${side}"></span>` : ''}`);
   }
 }
 
@@ -143,6 +187,18 @@ export function drawStatus(G, frames = buildFrames(G.S.view)) {
     if (S.first !== null) s += ` — ${t('game.pick_second')}`;
   }
   $('status').textContent = s;
+  drawLastMove(G, frames);
+}
+
+/** The last move of the position shown, beside the status line: "Last: North 3 ×4". */
+function drawLastMove(G, frames) {
+  const { S, $ } = G;
+  const k = S.frame === null ? frames.length - 1 : S.frame;
+  const s = frames[k] && frames[k].step;
+  const el = $('last-move');
+  if (!s || s.kind !== 'move') { el.textContent = ''; return; }
+  const { captured } = stepOutcome(frames, k);
+  el.textContent = t('game.last_move', { move: `${sideName(s.side)} ${s.token}${captured > 0 ? ` ×${captured}` : ''}` });
 }
 
 /**
@@ -164,6 +220,30 @@ export function drawStanding(G) {
   });
 }
 
+/**
+ * The direction chooser of a game whose players choose the direction of
+ * each move: shown at the hole picked (S.pick), its two directions as
+ * buttons; either plays the move.
+ */
+export function drawDirPick(G) {
+  const { S, $ } = G;
+  const box = $('dir');
+  const open = S.pick !== null && S.pick !== undefined && canMove(S) && !!S.view.direction_choice;
+  box.hidden = !open;
+  if (!open) return;
+  for (const b of box.querySelectorAll('button')) {
+    b.disabled = !S.view.legal_moves.some((m) => m.holes[0] === S.pick && m.dir === b.dataset.dir);
+    b.setAttribute('aria-pressed', 'false');
+  }
+  // Placed by the hole: below it, or above it when it is in the lower half of the board.
+  const area = box.parentElement.getBoundingClientRect();
+  const hole = S.board.holes[S.pick].g.getBoundingClientRect();
+  const below = hole.top + hole.height / 2 < area.top + area.height / 2;
+  const h = box.offsetHeight;
+  const y = below ? hole.bottom - area.top + 4 : hole.top - area.top - h - 4;
+  box.style.top = `${Math.max(0, Math.min(area.height - h, y))}px`;
+}
+
 /** Shows, hides, enables and disables the buttons. */
 export function drawControls(G) {
   const { S, $ } = G;
@@ -181,10 +261,11 @@ export function drawControls(G) {
   $('resign-round').disabled = S.sending;
   $('hint').hidden = !(mine && v.mode !== 'online');
   $('hint').disabled = !(can.hint && canMove(S));
-  const dir = $('dir');
-  dir.hidden = !(v.direction_choice && canMove(S));
-  for (const b of dir.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.dir === S.dir));
+  drawDirPick(G);
+  // Skip is offered while a move is shown seed by seed (in the action bar, in reach on a phone).
+  $('skip').hidden = !S.animating;
   $('skip').disabled = !S.animating;
+  $('to-chat').hidden = v.mode !== 'online';
   drawEndControls(G);
   drawClock(G);
   drawAlerts(G);
@@ -204,7 +285,8 @@ function drawMoves(G, frames) {
     else if (stopStepLabel(S, s)) label = `— ${stopStepLabel(S, s)} —`;
     else label = moveLabel(G.S, frames, k);
     const current = k === currentFrame;
-    return html`<li${current ? html` class="current" aria-current="step"` : ''}><button type="button" data-frame="${k}">${k ? `${k}. ` : ''}${label}</button></li>`;
+    const cls = [current ? 'current' : '', s && s.kind !== 'move' ? 'event' : ''].filter(Boolean).join(' ');
+    return html`<li${cls ? html` class="${cls}"` : ''}${current ? html` aria-current="step"` : ''}><button type="button" data-frame="${k}">${k ? `${k}. ` : ''}${label}</button></li>`;
   })}`);
   const cur = ol.querySelector('.current');
   if (cur) scrollWithin(ol, cur);
@@ -280,9 +362,9 @@ function drawSummary(G) {
     };
     const rows = v.rounds.map((r) => html`<tr><td>${r.round}</td><td>${r.score[0]}</td><td>${r.score[1]}</td><td>${outcome(r)}</td></tr>`);
     body = html`<h2>${title}</h2>
-      <table class="rounds"><caption>${t('game.rounds')}</caption><thead><tr><th>#</th><th>${sideName('south')}</th><th>${sideName('north')}</th><th></th></tr></thead><tbody>
+      <div class="rounds-box"><table class="rounds"><caption>${t('game.rounds')}</caption><thead><tr><th>#</th><th>${sideName('south')}</th><th>${sideName('north')}</th><th></th></tr></thead><tbody>
       ${rows}
-      </tbody></table>${resigned}${may(S).next_round ? html`<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>` : ''}`;
+      </tbody></table></div>${resigned}${may(S).next_round ? html`<button type="button" class="primary" id="next-round">${t('game.next_round')}</button>` : ''}`;
   } else if (result) {
     const st = v.state;
     body = html`<h2>${t('game.over')}: ${winner(result)}</h2>${resigned}
@@ -293,10 +375,15 @@ function drawSummary(G) {
       <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}
       · ${t('game.reason')}: ${t(`reason.${st.end_reason}`)}</p>`;
   }
-  setHtml(box, html`<div class="summary card" role="status">${body}${afterButtons(S, v)}</div>`);
-  // The result is shown where the eye is once, when the game ends while
-  // the page watches (a page opened on a finished game stays at the top).
-  if (justEnded) box.firstElementChild.scrollIntoView({ block: 'nearest' });
+  setHtml(box, html`<div class="summary card" role="status" tabindex="-1">${body}${afterButtons(S, v)}</div>`);
+  // The result is in the game's screen, with the board: when the game ends
+  // while the page watches, the page is brought back to its top (where a
+  // phone shows the whole screen) and the result takes the focus.
+  if (justEnded) {
+    window.scrollTo(0, 0);
+    const el = document.activeElement;
+    if (!el || el === document.body || !el.isConnected || el.closest('#board-wrap')) box.firstElementChild.focus({ preventScroll: true });
+  }
   const nr = $('next-round');
   if (nr) nr.addEventListener('click', G.nextRound);
   bindAfter(G);

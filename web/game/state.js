@@ -21,6 +21,8 @@ export function createState(id, stored) {
     wake: null, // ends the current animation pause early
     dir: 'L', // chosen sowing direction
     first: null, // first hole picked of a two-hole opening
+    pick: null, // the hole picked, waiting for its direction (rules where each move chooses it)
+    pickHoles: null, // the holes of the move picked (two in a two-hole opening)
     frame: null, // replay step shown, or null for the live position
     sending: false,
     hint: null, // hinted hole
@@ -109,7 +111,6 @@ export function legalHoles(S) {
   const out = new Set();
   if (!canMove(S)) return out;
   for (const m of v.legal_moves) {
-    if (v.direction_choice && m.dir !== S.dir) continue;
     if (S.first === null) out.add(m.holes[0]);
     else if (m.holes[0] === S.first && m.holes.length > 1) out.add(m.holes[1]);
   }

@@ -6,7 +6,7 @@ import { api, seats } from '../api.js';
 import { sideName, toast, toastError } from '../ui.js';
 import { html, setHtml } from '../html.js';
 import { createState, accept, complete, staleThinking } from './state.js';
-import { renderAll } from './render.js';
+import { renderAll, boardFits } from './render.js';
 import { pump } from './animation.js';
 import { SPEEDS } from './pace.js';
 import { onHole, nextRound, bindInput } from './input.js';
@@ -20,6 +20,7 @@ import { takePresence, drawPresence } from './presence.js';
 import { askToJoin } from './join.js';
 import { bindPreview, previewFirst, clearPreview } from './preview.js';
 import { isLocalId, bindLocalDownload } from '../local/backend.js';
+import { bindShare } from './share.js';
 
 /**
  * What has the focus on the game page, to find it again once drawn anew:
@@ -49,48 +50,91 @@ function restoreFocus(G, mark) {
   if (el) el.focus({ preventScroll: true });
 }
 
+/**
+ * Where the focus goes when it has none on the page (after Start, when the
+ * button that had it went with the New game page; at the end of a game,
+ * when the button that had it went): the result once the game is over,
+ * else the board.
+ */
+function settleFocus(G, app) {
+  const el = document.activeElement;
+  if (el && el !== document.body && el !== app && el.isConnected) return;
+  const result = G.$('summary')?.firstElementChild;
+  const target = result || G.$('board-wrap');
+  if (target) target.focus({ preventScroll: true });
+}
+
+/**
+ * Makes the game's screen (players, board, status, what waits for an
+ * answer, the action bar) as tall as the window below the page's header:
+ * the board takes what the rest leaves, so everything is in view without
+ * scrolling, on a phone as on a desktop.
+ */
+function fitScreen(G) {
+  const screen = G.$('screen');
+  if (!screen) return;
+  const top = screen.getBoundingClientRect().top + window.scrollY;
+  const pad = parseFloat(getComputedStyle(screen.closest('main')).paddingBottom) || 0;
+  const h = `${Math.max(0, Math.floor(window.innerHeight - top - pad))}px`;
+  screen.style.minHeight = h;
+  screen.style.setProperty('--screen-h', h);
+}
+
 function layout(id, speed) {
   return html`
   <section class="game" aria-labelledby="game-title">
     <h1 id="game-title" class="sr-only">Hoyito</h1>
     <div class="game-main">
-      <div id="join-box"></div>
-      <div class="player upper" id="p-top"></div>
-      <div id="board-wrap" class="board-wrap"></div>
-      <div class="player lower" id="p-bottom"></div>
-      <p id="status" class="status" aria-live="polite"></p>
-      <p id="standing" class="standing" hidden></p>
-      <p id="clock" class="clock" hidden></p>
-      <p id="clock-alert" class="clock-alert" role="alert"></p>
-      <div id="claim"></div>
-      <p id="hud" class="hud" aria-live="off"></p>
-      <p id="preview" class="preview muted" aria-live="polite"></p>
-      <div id="analysis"></div>
-      <div id="invite"></div>
-      <div class="controls">
-        <div id="dir" class="dir" role="group" aria-label="${t('game.direction')}" hidden>
-          <button type="button" data-dir="L">${t('dir.L')}</button>
-          <button type="button" data-dir="R">${t('dir.R')}</button>
+      <div id="screen" class="screen">
+        <div id="join-box"></div>
+        <div class="table">
+        <div class="player upper" id="p-top"></div>
+        <div class="board-area">
+          <div id="board-wrap" class="board-wrap" tabindex="-1"></div>
+          <p id="preview" class="preview" aria-live="polite"></p>
+          <div id="dir" class="dir-pick" role="group" aria-label="${t('game.direction')}" hidden>
+            <button type="button" data-dir="L">${t('dir.L')}</button>
+            <button type="button" data-dir="R">${t('dir.R')}</button>
+          </div>
         </div>
-        <button type="button" id="flip" aria-pressed="false">${t('game.flip')}</button>
-        <button type="button" id="undo">${t('game.undo')}</button>
-        <button type="button" id="hint">${t('game.hint')}</button>
-        <button type="button" id="resign-round" hidden>${t('game.resign_round')}</button>
-        <button type="button" id="resign" hidden>${t('game.resign')}</button>
-        <button type="button" id="abort" hidden>${t('game.abort')}</button>
-        <button type="button" id="offer-draw" hidden>${t('game.offer_draw')}</button>
-        <button type="button" id="ask-takeback" hidden>${t('game.takeback')}</button>
-        <label class="speed">${t('game.speed')}
-          <select id="speed">${Object.keys(SPEEDS).map((k) => html`<option value="${k}"${k === speed ? html` selected` : ''}>${t(`speed.${k}`)}</option>`)}</select></label>
-        <button type="button" id="skip">${t('game.skip')}</button>
-        <a id="download" class="button" href="/api/games/${id}/record" download>${t('game.download')}</a>
+        <div class="player lower" id="p-bottom"></div>
+        </div>
+        <div class="dock">
+        <div class="status-row"><p id="status" class="status" aria-live="polite"></p><p id="last-move" class="last-move muted"></p></div>
+        <p id="standing" class="standing" hidden></p>
+        <p id="clock-alert" class="clock-alert" role="alert"></p>
+        <p id="hud" class="hud" aria-live="off"></p>
+        <p id="conn" class="conn" hidden>${t('game.reconnecting')}</p>
+        <div id="claim"></div>
+        <div id="draw-offer"></div>
+        <div id="takeback-offer"></div>
+        <div id="invite"></div>
+        <div id="summary"></div>
+        <div class="controls" id="controls">
+          <button type="button" id="undo" hidden disabled>${t('game.undo')}</button>
+          <button type="button" id="hint" hidden disabled>${t('game.hint')}</button>
+          <button type="button" id="offer-draw" hidden>${t('game.offer_draw')}</button>
+          <button type="button" id="ask-takeback" hidden>${t('game.takeback')}</button>
+          <button type="button" id="resign-round" hidden>${t('game.resign_round')}</button>
+          <button type="button" id="resign" hidden>${t('game.resign')}</button>
+          <button type="button" id="abort" hidden>${t('game.abort')}</button>
+          <button type="button" id="skip" hidden>${t('game.skip')}</button>
+          <button type="button" id="more" class="more" aria-expanded="false" aria-controls="menu" aria-haspopup="true"><span aria-hidden="true">☰</span> <span class="more-word">${t('game.menu')}</span></button>
+          <div id="menu" class="menu">
+            <button type="button" id="flip" aria-pressed="false">${t('game.flip')}</button>
+            <label class="speed">${t('game.speed')}
+              <select id="speed">${Object.keys(SPEEDS).map((k) => html`<option value="${k}"${k === speed ? html` selected` : ''}>${t(`speed.${k}`)}</option>`)}</select></label>
+            <a id="download" class="button" href="/api/games/${id}/record" download>${t('game.download')}</a>
+            <button type="button" id="share-link">${t('share.link')}</button>
+            <button type="button" id="share-image">${t('share.image')}</button>
+            <button type="button" id="to-chat" hidden>${t('chat.title')}</button>
+          </div>
+        </div>
+        </div>
       </div>
-      <div id="draw-offer"></div>
-      <div id="takeback-offer"></div>
-      <div id="summary"></div>
+      <div id="analysis"></div>
       <div id="alerts" class="alerts"></div>
       <p class="keys muted">${t('game.keys')}</p>
-      <p id="conn" class="conn" hidden>${t('game.reconnecting')}</p>
       <p id="spectators" class="muted spectators" hidden></p>
     </div>
     <aside class="moves-panel">
@@ -128,9 +172,13 @@ export function gamePage(app, id) {
     $: (sel) => document.getElementById(sel),
     render: () => {
       const mark = focusMark(app);
+      fitScreen(G);
       renderAll(G);
+      // The room left for the board is known once the rest is drawn: it may stand up or lie across.
+      if (!boardFits(G)) renderAll(G);
       drawAnalysis(G);
       restoreFocus(G, mark);
+      settleFocus(G, app);
     },
     accept(delta, ev) {
       const game = complete(S, delta);
@@ -157,8 +205,13 @@ export function gamePage(app, id) {
         toastError(err);
       }
     },
-    // A first tap on a touch screen previews the move; the second plays it.
-    onHole: (i) => { if (!previewFirst(G, i)) { clearPreview(G); onHole(G, i); } },
+    // A first tap on a touch screen previews the move; the second plays it
+    // (a click plays at once). Where each move's direction is chosen, the
+    // tap offers the two directions at the hole instead, and one plays it.
+    onHole: (i) => {
+      if (S.view && S.view.direction_choice) { onHole(G, i); return; }
+      if (!previewFirst(G, i)) { clearPreview(G); onHole(G, i); }
+    },
     nextRound: () => nextRound(G),
   };
   // The board turned round from where it stands for this seat, remembered per game.
@@ -177,20 +230,32 @@ export function gamePage(app, id) {
   const stopAnalysis = initAnalysis(G);
   bindEndings(G);
   bindChat(G);
+  bindShare(G);
+  fitScreen(G);
   // A turned phone or a resized window may stand the board upright or lay it across.
-  const onResize = () => { if (S.view && !S.animating) G.render(); };
+  const onResize = () => { fitScreen(G); if (S.view && !S.animating) G.render(); };
   window.addEventListener('resize', onResize);
   document.getElementById('announce').textContent = '';
-  const notFound = () => { setHtml(app, html`<section class="card"><p>${t('game.not_found')}</p></section>`); };
+  // A game that does not exist: say so, and offer a new one.
+  const notFound = () => {
+    setHtml(app, html`<section class="card narrow"><h1>${t('game.not_found')}</h1>
+      <p><a class="button primary" href="/" data-nav id="new-game-link">${t('game.new_game')}</a></p></section>`);
+    document.getElementById('new-game-link').focus({ preventScroll: true });
+  };
 
   async function start() {
     const invite = params.get('invite');
     try {
       const g = await api('GET', `/api/games/${id}`);
+      // A link to a step of the game (?step=N) opens the replay there.
+      const step = Number(params.get('step'));
+      if (params.has('step') && Number.isInteger(step) && step >= 0 && step < g.history.length) S.frame = step;
       G.accept(g, null);
     } catch (err) {
       if (err.status === 404) { notFound(); return; }
       toastError(err);
+      // No game to show (offline, the server down): say so; no action is offered over no board.
+      if (!S.view) G.$('status').textContent = t('game.offline');
     }
     // Invited to a game whose seat is free: the player says their nickname, then joins.
     if (invite && !S.token && S.latest && S.latest.status === 'waiting') {
@@ -203,7 +268,7 @@ export function gamePage(app, id) {
         G.accept(r.game, null);
       }
     }
-    if (invite) history.replaceState(null, '', `/g/${id}`);
+    if (invite || params.has('step')) history.replaceState(null, '', `/g/${id}`);
     if (closed) return;
     // The messages so far are fetched each time the socket opens, so none
     // sent before it was listening (or while it was down) is missed.

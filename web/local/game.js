@@ -104,6 +104,7 @@ export class LocalGame {
       takeback_offer: null,
       thinking: this.thinking,
       created_ms: m.created_ms,
+      public: false,
       local: true,
     };
   }

@@ -83,7 +83,8 @@ export function howToPlayPage(app) {
   setHtml(app, html`<section class="card narrow"><h1>${t('help.title')}</h1><p>${t('help.intro')}</p>
     <p><a href="/rules" data-nav>${t('help.full_rules')}</a></p></section>
     ${Object.keys(DEMOS).map(section)}
-    <section class="card narrow"><h2>${t('help.end.title')}</h2><p>${t('help.end.text')}</p>
+    <section class="card narrow"><h2>${t('help.end.title')}</h2><p>${t('help.end.text')}</p></section>
+    <section class="card narrow"><h2>${t('help.play.title')}</h2><p>${t('help.play.text')}</p>
     <p><a href="/rules" data-nav>${t('help.full_rules')}</a> · <a href="/" data-nav>${t('notfound.link')}</a></p></section>`);
   const live = { stopped: false };
   for (const el of app.querySelectorAll('[data-demo]')) {

@@ -16,7 +16,7 @@ import { serverReachable } from '../pwa.js';
 
 // The last settings started with are offered again (localStorage).
 const SAVED = 'hoyito.new-game';
-const OTHER_FIELDS = ['mode', 'where', 'level', 'side', 'match', 'clock', 'public'];
+const OTHER_FIELDS = ['mode', 'where', 'level', 'side', 'match', 'clock', 'clock_min', 'clock_sec', 'clock_inc', 'clock_days', 'public'];
 
 // The form offers each option's own limits; the server's lower limit of
 // seeds per hole (8, docs/API.md) is its own, and it says so if asked for more.
@@ -40,15 +40,43 @@ const label = (key, fallback) => {
   return s && s !== key ? s : fallback;
 };
 
-// Time controls offered for online games: [value, label].
-const CLOCKS = [['', null], ['180+2', '3+2'], ['300+3', '5+3'], ['600+5', '10+5'], ['d1', 1], ['d3', 3]];
+// Time controls offered for online games: [value, label]. `custom` and
+// `days` take their times from the fields below the choice: any clock the
+// server accepts (docs/API.md: 60 s to 180 min at the start, 0–60 s a
+// move; 1–14 days a move).
+const CLOCKS = [['', null], ['180+2', '3+2'], ['300+3', '5+3'], ['600+5', '10+5'], ['custom', 'clock.custom'],
+  ['d1', 1], ['d3', 3], ['days', 'clock.custom_days']];
+const MIN_INITIAL = 60;
+const MAX_INITIAL = 180 * 60;
+const MAX_INCREMENT = 60;
+const MAX_DAYS = 14;
 
-/** The clock of the request for the form's `clock` value, or undefined. */
-function clockOf(value) {
+/** The clock of the request for the form `f`'s choice, or undefined. */
+function clockOf(f) {
+  const value = f.clock.value;
   if (!value) return undefined;
+  if (value === 'custom') {
+    return { initial: Number(f.clock_min.value) * 60 + Number(f.clock_sec.value), increment: Number(f.clock_inc.value) };
+  }
+  if (value === 'days') return { days: Number(f.clock_days.value) };
   if (value.startsWith('d')) return { days: Number(value.slice(1)) };
   const [initial, increment] = value.split('+').map(Number);
   return { initial, increment };
+}
+
+/** The label of a clock choice. */
+const clockLabel = (l) => (l === null ? t('clock.none') : typeof l === 'number' ? t('clock.days', { n: l }) : l.startsWith('clock.') ? t(l) : l);
+
+/** Checks the custom clock's fields; says what is wrong on the field, false if anything is. */
+function clockValid(f) {
+  if (f.clock.value !== 'custom') {
+    f.clock_min.setCustomValidity('');
+    return true;
+  }
+  const initial = Number(f.clock_min.value) * 60 + Number(f.clock_sec.value);
+  const ok = Number.isInteger(initial) && initial >= MIN_INITIAL && initial <= MAX_INITIAL;
+  f.clock_min.setCustomValidity(ok ? '' : t('clock.range'));
+  return ok && f.clock_sec.checkValidity() && f.clock_inc.checkValidity();
 }
 
 function remember(form, fields) {
@@ -78,7 +106,9 @@ function restore(form, fields) {
 function optionField(o, opt) {
   const shown = SHOWN[o.name] || {};
   const name = label(shown.label, o.name);
-  const title = `${o.meaning} (RULES.md ${o.section})`;
+  // The meaning in the reader's language; the core's English for an option without a translation.
+  const meaning = label(`optinfo.${o.name}`, o.meaning.charAt(0).toUpperCase() + o.meaning.slice(1));
+  const title = t('new.option_title', { meaning, section: o.section });
   if (o.type === 'flag') {
     return html`<label class="check" title="${title}"><input type="checkbox" name="${o.name}"${o.default ? html` checked` : ''}> ${name}</label>`;
   }
@@ -152,7 +182,11 @@ function drawForm(app, options) {
         <label class="for-engine">${t('new.level')}<select name="level">${levels}</select></label>
         <label class="for-seat">${t('new.side')}<select name="side">${opt('south', sideName('south'), true)}${opt('north', sideName('north'))}</select></label>
         <label class="for-seat">${t('new.name')}<input name="nickname" maxlength="24" autocomplete="nickname"></label>
-        <label class="for-online">${t('new.clock')}<select name="clock">${CLOCKS.map(([v, l]) => opt(v, l === null ? t('clock.none') : typeof l === 'number' ? t('clock.days', { n: l }) : l, v === ''))}</select></label>
+        <label class="for-online">${t('new.clock')}<select name="clock">${CLOCKS.map(([v, l]) => opt(v, clockLabel(l), v === ''))}</select></label>
+        <label class="for-clock-custom">${t('clock.minutes')}<input type="number" name="clock_min" min="0" max="${MAX_INITIAL / 60}" step="1" value="10" required></label>
+        <label class="for-clock-custom">${t('clock.seconds')}<input type="number" name="clock_sec" min="0" max="59" step="1" value="0" required></label>
+        <label class="for-clock-custom">${t('clock.increment')}<input type="number" name="clock_inc" min="0" max="${MAX_INCREMENT}" step="1" value="5" required></label>
+        <label class="for-clock-days">${t('clock.days_field')}<input type="number" name="clock_days" min="1" max="${MAX_DAYS}" step="1" value="7" required></label>
       </div>
       <label class="check for-online"><input type="checkbox" name="public"> ${t('new.public')}</label>
       <label class="check"><input type="checkbox" name="match"> ${t('new.match')}</label>
@@ -174,11 +208,19 @@ function drawForm(app, options) {
     form.querySelector('.for-engine').hidden = mode !== 'engine';
     for (const el of form.querySelectorAll('.for-seat')) el.hidden = mode === 'hotseat';
     for (const el of form.querySelectorAll('.for-online')) el.hidden = mode !== 'online';
+    // The fields of a custom clock: shown, and asked for, only when chosen.
+    for (const [cls, value] of [['.for-clock-custom', 'custom'], ['.for-clock-days', 'days']]) {
+      for (const el of form.querySelectorAll(cls)) {
+        el.hidden = mode !== 'online' || form.clock.value !== value;
+        el.querySelector('input').disabled = el.hidden;
+      }
+    }
     document.getElementById('where').hidden = mode === 'online';
   };
   restore(form, fields);
   form.elements.nickname.value = localStorage.getItem('hoyito.name') || '';
   form.addEventListener('change', sync);
+  form.addEventListener('input', (e) => { if (e.target.name?.startsWith('clock_')) clockValid(form); });
   sync();
   // Without the server (offline, or a static copy of the app): games on this device only.
   serverReachable().then((up) => {
@@ -202,7 +244,11 @@ function drawForm(app, options) {
     const name = f.elements.nickname.value.trim();
     if (name && body.mode !== 'hotseat') body.name = name;
     if (body.mode === 'online') {
-      body.clock = clockOf(f.clock.value);
+      if (!clockValid(f)) {
+        f.reportValidity();
+        return;
+      }
+      body.clock = clockOf(f);
       body.public = f.public.checked;
     }
     remember(form, fields);

@@ -54,12 +54,23 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
   assert.equal(game.status, 'over');
   const total = game.seq + 1;
 
-  // The result offers the analysis; it runs with a progress bar.
+  // The result offers the analysis; it runs with a progress bar: a quick
+  // pass, whose marks show at once, then a deeper one that replaces them.
   await page.click('#an-start');
   await page.waitForFunction(() => document.querySelector('progress#an-progress')
     && /^Analysing… \d+ of \d+ positions$/.test(document.querySelector('.an-progress label').textContent.trim()));
+  const searched = () => page.textContent('#an-search').then((s) => s.trim());
+  const depthOf = (ms) => `${ms} ms a position, depth \\d+(–\\d+)?`;
+  await page.waitForFunction(() => /^Looking deeper… \d+ of \d+ positions$/.test(document.querySelector('.an-progress label')?.textContent.trim()),
+    null, { timeout: 120000 });
+  const refining = await api('GET', `/api/games/${id}/analysis`);
+  assert.equal(refining.passes, 2, 'a second pass');
+  // While it refines, the page says how long and how deep each pass searched.
+  const whileRefining = await searched();
+  assert.match(whileRefining, new RegExp(`^Engine search: (${depthOf('\\d+')}; )?${depthOf('\\d+')}$`));
+  assert.ok(await page.locator('#moves .an-mark').count() > 0, 'the first pass marks the moves');
   await page.waitForSelector('.an-summary table', { timeout: 120000 });
-  assert.equal(await page.locator('#an-progress').count(), 0, 'no progress bar once done');
+  await page.waitForFunction(() => !document.querySelector('#an-progress'), null, { timeout: 120000 });
 
   // The graph has a point per step; the list of moves a mark (with its word) per move.
   assert.equal(await page.locator('svg.eval-graph .pt').count(), total);
@@ -75,6 +86,34 @@ test('a finished game against level 1 is analysed, explored, played on, and its 
   const stored = await api('GET', `/api/games/${id}/analysis`);
   assert.equal(stored.status, 'done');
   assert.equal(stored.steps.length, total);
+  // Done: every step is the deeper pass's, and the page says so.
+  assert.equal(stored.pass, 2);
+  assert.ok(stored.steps.every((p) => p.movetime_ms === stored.movetime_ms));
+  const first = Math.min(...[...whileRefining.matchAll(/(\d+) ms a position/g)].map((m) => Number(m[1])));
+  assert.ok(first < stored.movetime_ms, `the quick pass's ${first} ms, then ${stored.movetime_ms} ms (${whileRefining})`);
+  assert.match(await searched(), new RegExp(`^Engine search: ${depthOf(stored.movetime_ms)}$`));
+  const marks = stored.steps.filter((p) => p.played).map((p) => p.played.mark);
+  assert.deepEqual(await page.$$eval('#moves .an-mark', (els) => els.map((e) => e.className.match(/m-(\w+)/)[1])), marks);
+  // The position shown says how deep it was searched.
+  assert.match(await page.textContent('.an-eval'), new RegExp(`depth \\d+ in ${stored.movetime_ms} ms|exact\\)`));
+
+  // On a phone of 360 px the totals show every column, the blunders' too.
+  {
+    // Resized, the page draws itself again: each check waits for that.
+    const resize = async (to) => {
+      await page.evaluate(() => { window.resized = new Promise((r) => { window.addEventListener('resize', r, { once: true }); }); });
+      await page.setViewportSize(to);
+      await page.evaluate(() => window.resized);
+    };
+    const size = page.viewportSize();
+    await resize({ width: 360, height: size.height });
+    const fit = await page.$eval('.an-summary', (el) => {
+      const last = el.querySelector('thead th:last-child').getBoundingClientRect();
+      return { scroll: el.scrollWidth, width: el.clientWidth, right: last.right, view: window.innerWidth };
+    });
+    assert.ok(fit.scroll <= fit.width + 1 && fit.right <= fit.view, JSON.stringify(fit));
+    await resize(size);
+  }
 
   // A click on the graph jumps to that step; the keys move along it.
   await page.locator('svg.eval-graph').scrollIntoViewIfNeeded();

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, createGame as createGameAt, stepCount, boardCounts, waitForSteps,
+  startServer, launchBrowser, openPage, createGame as createGameAt, stepCount, boardCounts, waitForSteps, withMenu,
 } from './helpers.mjs';
 
 let server;
@@ -49,7 +49,7 @@ test('plays a whole game against the engine', async () => {
     // No legal hole is offered once the game is over.
     assert.equal(await page.locator('.hole.legal').count(), 0);
     // The record downloads and names the game.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+    const [download] = await Promise.all([page.waitForEvent('download'), withMenu(page, (p) => p.click('#download'))]);
     const path = await download.path();
     const { readFileSync } = await import('node:fs');
     const text = readFileSync(path, 'utf8');
@@ -70,12 +70,13 @@ test('online game between two browsers joined through the invite link', async ()
     assert.match(invite, new RegExp(`/g/${id}\\?invite=`));
     await b.page.goto(invite);
     // The invited player chooses a nickname first: the New game form's
-    // field, limits and the server's error text; a refused one keeps the form.
+    // field and limits, and the refusal in the reader's language (here
+    // Spanish, not the server's English); a refused one keeps the form.
     const nick = b.page.locator('#join-form input[name="nickname"]');
     assert.equal(await nick.getAttribute('maxlength'), '24');
     await nick.fill('Je\u2060an');
     await b.page.click('#join');
-    await b.page.waitForFunction(() => /invisible characters/.test(document.getElementById('toast').textContent));
+    await b.page.waitForFunction(() => /^No se pudo entrar: .*caracteres invisibles/.test(document.getElementById('toast').textContent));
     assert.equal(await b.page.locator('#join-form').count(), 1, 'the form stays');
     await nick.fill('  Jean ');
     await b.page.click('#join');
@@ -205,7 +206,7 @@ test('sowing is animated lap by lap and can be skipped', async () => {
   const { context, page } = await open('/', { animate: true });
   try {
     await createGame(page, { mode: 'hotseat', variant: 'II' });
-    await page.selectOption('#speed', 'slow');
+    await withMenu(page, (p) => p.selectOption('#speed', 'slow'));
     await page.locator('.hole.legal').first().click();
     // During the animation the lap counter shows and Skip is enabled.
     await page.waitForFunction(() => /Lap 1 · \d+ in hand/.test(document.getElementById('hud').textContent));

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, createGame as createGameAt, waitForSteps, callApi,
+  startServer, launchBrowser, openPage, createGame as createGameAt, waitForSteps, callApi, withMenu,
 } from './helpers.mjs';
 
 let server;
@@ -73,7 +73,7 @@ test('after the sowing, the last move\'s start and captures stay marked, by shap
   const { context, page } = await openSeated(id, seat, { animate: true });
   try {
     await page.waitForSelector('.hole.legal');
-    await page.selectOption('#speed', 'fast');
+    await withMenu(page, (p) => p.selectOption('#speed', 'fast'));
     await page.click(`.hole[data-hole="${start}"]`);
     // Once the seeds are sown, the move's marks stay.
     await waitForSteps(page, seq);
@@ -130,10 +130,11 @@ test('directions are called counter-clockwise and clockwise', async () => {
   const created = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'I', holes: 6, direction: 'per_move' } });
   const { context, page } = await openSeated(created.id, { token: created.token, seat: 'both' });
   try {
+    // The direction is chosen at the hole: a tap on it offers both.
+    await page.locator('.hole.legal').first().click();
     await page.waitForSelector('#dir:not([hidden])');
     assert.deepEqual(await page.$$eval('#dir button', (bs) => bs.map((b) => b.textContent)), ['↺ Counter-clockwise (L)', '↻ Clockwise (R)']);
     await page.click('#dir button[data-dir="R"]');
-    await page.locator('.hole.legal').first().click();
     await waitForSteps(page, 1);
     assert.match(await page.locator('#moves li').last().textContent(), /R, sown clockwise$/);
   } finally {
@@ -141,6 +142,7 @@ test('directions are called counter-clockwise and clockwise', async () => {
   }
   const es = await openSeated(created.id, { token: created.token, seat: 'both' }, { locale: 'es-ES' });
   try {
+    await es.page.locator('.hole.legal').first().click();
     await es.page.waitForSelector('#dir:not([hidden])');
     assert.deepEqual(await es.page.$$eval('#dir button', (bs) => bs.map((b) => b.textContent)), ['↺ Antihorario (L)', '↻ Horario (R)']);
   } finally {
@@ -156,7 +158,8 @@ test('the two-hole opening is played by two clicks, and both holes stay marked',
     // Every South hole may be the first; after it, every other South hole.
     assert.deepEqual(await page.$$eval('.hole.legal', (hs) => hs.map((h) => Number(h.dataset.hole)).sort((a, b) => a - b)), [0, 1, 2, 3, 4, 5]);
     await page.click('.hole[data-hole="1"]');
-    await page.waitForFunction(() => !document.querySelector('.hole[data-hole="1"]').classList.contains('legal'));
+    // The first hole is marked picked (pressing it again would take it back).
+    await page.waitForSelector('.hole[data-hole="1"].selected');
     await page.click('.hole[data-hole="4"]');
     await waitForSteps(page, 1);
     const game = await api('GET', `/api/games/${created.id}`);

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, createGame as createGameAt, waitForSteps, callApi, waitUntil,
+  startServer, launchBrowser, openPage, createGame as createGameAt, waitForSteps, callApi, waitUntil, withMenu,
 } from './helpers.mjs';
 
 let server;
@@ -88,7 +88,7 @@ test('the status line says the computer is thinking, and not "Your move" while y
   try {
     await createGame(page, { mode: 'engine', variant: 'I', holes: '6', level: '10' });
     assert.equal(await statusText(page), 'Your move');
-    await page.selectOption('#speed', 'slow');
+    await withMenu(page, (p) => p.selectOption('#speed', 'slow'));
     // Every status the page shows, with the steps in its list of moves and
     // whether a sowing is being drawn.
     await page.evaluate(() => {

@@ -181,3 +181,19 @@ export async function waitUntil(check, what, timeout = 30000) {
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Does `action(page)` with the game page's menu (flip, speed, download,
+ * share, chat) open: on a phone it is behind its button, which is pressed
+ * first and closed again after; on a wide screen it is always in view.
+ */
+export async function withMenu(page, action) {
+  const more = page.locator('#more');
+  const folded = await more.isVisible();
+  if (folded && (await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+  try {
+    return await action(page);
+  } finally {
+    if (folded && (await more.getAttribute('aria-expanded')) === 'true') await more.click();
+  }
+}

@@ -32,3 +32,25 @@ test('the Kreyòl catalogue is translated, not copied from English', once, () =>
   const shared = ['games.match'];
   assert.deepEqual(same.filter((k) => !shared.includes(k)), []);
 });
+
+// Every refusal a player may read is in their language: the error codes
+// docs/API.md lists, and those of a game's room (hoyito-room's RoomError,
+// on the server and on the device), each have a message in every catalogue
+// (ui.js errorText shows it instead of the server's English text).
+test('every documented API error code has a message in English, Spanish and Kreyòl', once, async () => {
+  const { readFile } = await import('node:fs/promises');
+  const api = await readFile(new URL('../../docs/API.md', import.meta.url), 'utf8');
+  const table = api.split('\n| status | `code` | when |')[1].split('\n\n')[0];
+  const codes = new Set();
+  for (const row of table.split('\n').filter((l) => l.startsWith('|'))) {
+    for (const m of row.split('|')[2].matchAll(/`([a-z_]+)`/g)) codes.add(m[1]);
+  }
+  const room = await readFile(new URL('../../crates/hoyito-room/src/error.rs', import.meta.url), 'utf8');
+  const code = room.slice(room.indexOf('pub fn code('));
+  for (const m of code.slice(0, code.indexOf('\n    }\n')).matchAll(/=> "([a-z_]+)"/g)) codes.add(m[1]);
+  assert.ok(codes.size > 50 && codes.has('invalid_name') && codes.has('bad_step'), [...codes].join(' '));
+  for (const [lang, cat] of Object.entries(CATALOGUES)) {
+    const missing = [...codes].filter((c) => !(typeof cat[`err.${c}`] === 'string' && cat[`err.${c}`].trim()));
+    assert.deepEqual(missing, [], `${lang} lacks messages for these error codes`);
+  }
+});

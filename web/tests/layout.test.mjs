@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, callApi, waitUntil,
+  startServer, launchBrowser, openPage, callApi, waitUntil, withMenu,
 } from './helpers.mjs';
 
 let srv;
@@ -83,8 +83,9 @@ test("the game page's buttons, links styled as buttons among them, are of one he
   const id = await analysedGame();
   const { context, page } = await openPage(browser, `${srv.url}/g/${id}`);
   try {
-    await page.waitForSelector('#download');
-    const boxes = await page.$$eval('.controls button, .controls .button', (els) => els
+    await page.waitForSelector('#download', { state: 'attached' });
+    // The menu's buttons too (on a phone, behind its button).
+    const boxes = await withMenu(page, (p) => p.$$eval('.controls button, .controls .button', (els) => els
       .filter((e) => e.checkVisibility())
       .map((e) => {
         const box = e.getBoundingClientRect();
@@ -94,7 +95,7 @@ test("the game page's buttons, links styled as buttons among them, are of one he
         // How far the text's middle is from the box's, in pixels.
         const off = (text.top + text.bottom) / 2 - (box.top + box.bottom) / 2;
         return { name: e.id, height: Math.round(box.height), off: Math.round(off * 10) / 10 };
-      }));
+      })));
     const text = JSON.stringify(boxes);
     assert.ok(boxes.some((b) => b.name === 'download'), text);
     assert.equal(new Set(boxes.map((b) => b.height)).size, 1, `heights: ${text}`);

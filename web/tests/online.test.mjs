@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, newPage, callApi,
+  startServer, launchBrowser, openPage, newPage, callApi, withMenu,
 } from './helpers.mjs';
 
 let server;
@@ -53,8 +53,7 @@ test('a player sees the opponent come and go, everyone sees the spectators, a sp
 
     // A spectator turns the board round with the keyboard; the page remembers it for this game.
     assert.match(await text(watcher.page, '#p-top .name'), /Jean/);
-    await watcher.page.focus('#flip');
-    await watcher.page.keyboard.press('Enter');
+    await withMenu(watcher.page, async (p) => { await p.focus('#flip'); await p.keyboard.press('Enter'); });
     await waitText(watcher.page, '#p-top .name', /Ana/);
     assert.equal(await watcher.page.getAttribute('#flip', 'aria-pressed'), 'true');
     await watcher.page.reload();

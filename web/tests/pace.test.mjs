@@ -27,3 +27,16 @@ test('a long sowing takes at most its speed\'s most, a short one the speed\'s pa
   }
   assert.ok(SPEEDS.slow.most > SPEEDS.normal.most && SPEEDS.normal.most > SPEEDS.fast.most);
 });
+
+test('a move of a chain (the same side again, or more moves waiting) is shown within its speed\'s chain time', () => {
+  const move = [['l', 0, 8]];
+  for (let k = 0; k < 8; k++) move.push(['s', k, 1]);
+  move.push(['c', 7, 4]);
+  for (const [name, speed] of Object.entries(SPEEDS)) {
+    if (!speed) continue;
+    assert.ok(speed.chain < speed.most, `${name}: a chain's move is shorter`);
+    const p = pauses(speed, move, true);
+    assert.ok(sum(p, move) <= speed.chain + 1e-6, `${name}: ${sum(p, move)} ms`);
+    assert.ok(sum(pauses(speed, move), move) > sum(p, move), `${name}: shorter than a lone move`);
+  }
+});

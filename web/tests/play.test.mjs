@@ -51,7 +51,9 @@ test('two players with nicknames meet in the lobby, chat, and agree a draw; a sp
   await b.page.waitForFunction(() => /Jean \(You\)/.test(document.getElementById('p-bottom').textContent));
   assert.match(await b.page.textContent('#p-top'), /Ana/);
   // The clock shows both sides, untouched before the first move.
-  assert.match(await a.page.textContent('#clock'), /Ana \(You\) 5:00.*Jean 5:00/);
+  // Each clock in its player's bar: Ana's below the board on her page, Jean's above.
+  assert.match(await a.page.textContent('#p-bottom'), /Ana \(You\).*5:00/);
+  assert.match(await a.page.textContent('#p-top'), /Jean.*5:00/);
 
   // Chat: plain text, both ways, over the WebSocket.
   await a.page.fill('#chat-text', '<b>hola</b>');
@@ -162,6 +164,8 @@ test('your move: a badge on the tab icon, a beep and a notification when hidden,
     [`hoyito.seat.${created.id}`]: JSON.stringify({ token: created.token, seat: 'south' }),
     'hoyito.alerts.notify': '1',
     'hoyito.alerts.sound': '1',
+    // The game's own sounds (a sowing, a capture) off: only the your-move beep counts.
+    'hoyito.sounds': '0',
   };
   const { context, page } = await open(`/g/${created.id}`, { storage });
   await context.grantPermissions(['notifications']);
@@ -230,6 +234,9 @@ c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE moves SET at_ms = at_ms - 5700
     await page.waitForFunction(() => /You ran out of time/.test(document.getElementById('summary').textContent), null, { timeout: 10000 });
     assert.ok(await page.locator('#conn').isHidden());
     assert.match(await page.textContent(`.clock-side[data-side="${loser}"]`), /\b0:00$/, 'a fallen flag shows no time left');
+    // The low-time warning goes with the flag: the game is over.
+    assert.equal(await page.textContent('#clock-alert'), '', 'no low-time warning under a fallen flag');
+    assert.equal(await page.locator('.clock-side.low').count(), 0);
     assert.match(await page.textContent('#summary'), /How it ended: time ran out/);
     assert.match(await page.textContent('#moves li:last-child'), /You ran out of time/);
     assert.equal(await page.locator('.hole.legal').count(), 0);

@@ -399,7 +399,7 @@ test('while the server cannot be reached the clocks stop and say so; they run ag
     await page.goto(`${server.url}/g/${a.id}`);
     const clock = page.locator(`.clock-side[data-side="${running}"]`);
     await page.waitForSelector(`.clock-side.running[data-side="${running}"]`);
-    assert.equal(await page.getAttribute('#clock', 'data-paused'), 'false');
+    assert.equal(await page.getAttribute(`.clock-side[data-side="${running}"]`, 'data-paused'), 'false');
     down = true;
     const before = attempts;
     live.close();
@@ -411,11 +411,11 @@ test('while the server cannot be reached the clocks stop and say so; they run ag
     // would show another time.
     while (attempts < before + 3) await new Promise((resolve) => { attempted = resolve; });
     assert.equal(await clock.textContent(), frozen, 'the clock stood still');
-    assert.equal(await page.getAttribute('#clock', 'data-paused'), 'true');
+    assert.equal(await page.getAttribute(`.clock-side[data-side="${running}"]`, 'data-paused'), 'true');
     down = false;
     await page.waitForSelector('#conn', { state: 'hidden' });
     await page.waitForSelector('.clock-side.paused', { state: 'detached' });
-    assert.equal(await page.getAttribute('#clock', 'data-paused'), 'false');
+    assert.equal(await page.getAttribute(`.clock-side[data-side="${running}"]`, 'data-paused'), 'false');
     await page.waitForFunction(([side, shown]) => document.querySelector(`.clock-side[data-side="${side}"]`).textContent !== shown, [running, frozen]);
   } finally {
     await context.close();

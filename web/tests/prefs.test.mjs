@@ -170,8 +170,9 @@ test('on a phone, every board from 2×4 to 2×12 fits the width, with holes and 
       assert.equal(await page.locator('.hole').count(), 2 * holes);
       assert.equal(await sideways(page), 0, `2×${holes}: the page scrolls sideways`);
       assert.deepEqual(await smallTargets(page), [], `2×${holes}: small touch targets`);
-      // And a hole plays at a touch.
+      // And a hole plays at a touch (the direction chosen by the hole).
       await page.locator('.hole.legal').first().click();
+      await page.click('#dir button[data-dir="L"]');
       await waitForSteps(page, 1);
     } finally {
       await context.close();

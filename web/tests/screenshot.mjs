@@ -1,7 +1,7 @@
 // Takes screenshots of the UI for a human to look at (not a test), the
 // README's among them:
 //   node tests/screenshot.mjs OUTDIR   (e.g. ../docs/img)
-import { startServer, launchBrowser, newPage } from './helpers.mjs';
+import { startServer, launchBrowser, newPage, withMenu } from './helpers.mjs';
 
 const out = process.argv[2] || '/tmp';
 const server = await startServer();
@@ -15,7 +15,7 @@ try {
     await page.selectOption('select[name="speed"]', 'instant').catch(() => {});
     await page.click('#start');
     await page.waitForSelector('.hole.legal');
-    await page.selectOption('#speed', 'fast');
+    await withMenu(page, (p) => p.selectOption('#speed', 'fast'));
     for (let k = 0; k < 4; k++) {
       await page.waitForSelector('.hole.legal', { timeout: 20000 });
       const before = await page.locator('#moves li').count();

@@ -4,39 +4,135 @@
 //! `hoyito analyze --annotate` both use it, so a move gets the same mark
 //! wherever it is shown.
 //!
+//! A mark is decided by what the move changed ([`Mark::judge`]): the
+//! result first — a move that turns a win into a draw or a loss, or a draw
+//! into a loss, is a blunder whatever the seeds — then the seeds of final
+//! margin it lost, on its variant's own scale ([`Scale::of`]). Every
+//! capture takes 4 seeds, so a casa taken by one side rather than the other
+//! moves the final margin by 8: proved losses come in steps of 8 (4 when
+//! the seeds left are shared), and the thresholds count casas.
+//!
 //! ```
-//! use hoyito_engine::review::{Mark, INACCURACY, MISTAKE, BLUNDER};
-//! assert_eq!(Mark::of_loss(0), Mark::Best);
-//! assert_eq!(Mark::of_loss(INACCURACY), Mark::Inaccuracy);
-//! assert_eq!(Mark::of_loss(MISTAKE), Mark::Mistake);
-//! assert_eq!(Mark::of_loss(BLUNDER + 10), Mark::Blunder);
+//! use hoyito_core::{Rules, Variant};
+//! use hoyito_engine::review::{Mark, Scale};
+//! let scale = Scale::of(&Rules::standard(Variant::I));
+//! // Ahead by 16 either way: one casa less is an inaccuracy.
+//! assert_eq!(Mark::judge(scale, (24, true), (16, true)), Mark::Inaccuracy);
+//! // A won game drawn: a blunder, though it lost only 8.
+//! assert_eq!(Mark::judge(scale, (8, true), (0, true)), Mark::Blunder);
 //! ```
 
 use crate::clock::Instant;
 use std::sync::atomic::AtomicBool;
 
-use hoyito_core::{Game, Move, Position, Side};
+use hoyito_core::{Game, Move, Position, Rules, Side, Variant};
 
 use crate::{Engine, Limits};
 
-/// Fewest seeds lost against the best move that make a move an inaccuracy.
-pub const INACCURACY: i32 = 1;
-/// Fewest seeds lost that make a move a mistake.
-pub const MISTAKE: i32 = 3;
-/// Fewest seeds lost that make a move a blunder.
-pub const BLUNDER: i32 = 6;
+/// Seeds of final margin that one casa (4 seeds) taken by one side rather
+/// than the other is worth: the step of a proved margin.
+pub const CASA_SWING: i32 = 8;
 
-/// How good a played move was, by the seeds of final margin it lost
-/// against the best move of its position.
+/// The thresholds of the marks of one variant, in seeds of final margin
+/// lost against the best move (a move that changes the result is a blunder
+/// whatever it lost).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Scale {
+    /// Fewest seeds lost that make a move an inaccuracy.
+    pub inaccuracy: i32,
+    /// Fewest seeds lost that make a move a mistake.
+    pub mistake: i32,
+    /// Fewest seeds lost that make a move a blunder.
+    pub blunder: i32,
+    /// An estimated score nearer 0 than this is read as a draw when
+    /// deciding whether a move changed the result (a proved score is read
+    /// by its sign).
+    pub even: i32,
+}
+
+impl Scale {
+    /// The scale of `rules`' variant. Hoyito I captures every casa made
+    /// during a sowing, several a move, so its margins swing widely: one
+    /// casa (8) lost is an inaccuracy, two (16) a mistake, three (24) a
+    /// blunder. Hoyito II and III capture only with the last seed of a
+    /// lap: less than a casa lost (an estimate's difference) is an
+    /// inaccuracy, a casa (8) a mistake, two (16) a blunder.
+    pub const fn of(rules: &Rules) -> Scale {
+        Scale::of_variant(rules.variant())
+    }
+
+    /// The scale of `variant` (see [`Scale::of`]).
+    pub const fn of_variant(variant: Variant) -> Scale {
+        match variant {
+            Variant::I => Scale {
+                inaccuracy: 1,
+                mistake: 2 * CASA_SWING,
+                blunder: 3 * CASA_SWING,
+                even: CASA_SWING / 2,
+            },
+            Variant::II | Variant::III => Scale {
+                inaccuracy: 1,
+                mistake: CASA_SWING,
+                blunder: 2 * CASA_SWING,
+                even: CASA_SWING / 2,
+            },
+        }
+    }
+
+    /// The mark of a move that lost `loss` seeds without changing the
+    /// result (a negative loss, which a search cut short may report, counts
+    /// as none).
+    pub const fn of_loss(self, loss: i32) -> Mark {
+        if loss >= self.blunder {
+            Mark::Blunder
+        } else if loss >= self.mistake {
+            Mark::Mistake
+        } else if loss >= self.inaccuracy {
+            Mark::Inaccuracy
+        } else {
+            Mark::Best
+        }
+    }
+
+    /// The result a final margin `score` for the mover means: loss, draw or
+    /// win. A proved score by its sign; an estimate within [`Scale::even`]
+    /// of 0 is a draw.
+    pub const fn result(self, score: i32, exact: bool) -> Standing {
+        let even = if exact { 1 } else { self.even };
+        if score >= even {
+            Standing::Win
+        } else if score <= -even {
+            Standing::Loss
+        } else {
+            Standing::Draw
+        }
+    }
+}
+
+/// What a score means for the mover's result, worst first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Standing {
+    /// Losing.
+    Loss,
+    /// Drawing (or, for an estimate, about even).
+    Draw,
+    /// Winning.
+    Win,
+}
+
+/// How good a played move was: first whether it changed the result, then
+/// the seeds of final margin it lost against the best move of its position,
+/// on its variant's [`Scale`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Mark {
     /// Lost nothing: as good as the best move.
     Best,
-    /// Lost [`INACCURACY`] up to [`MISTAKE`]` - 1` seeds.
+    /// Lost [`Scale::inaccuracy`] up to [`Scale::mistake`]` - 1` seeds.
     Inaccuracy,
-    /// Lost [`MISTAKE`] up to [`BLUNDER`]` - 1` seeds.
+    /// Lost [`Scale::mistake`] up to [`Scale::blunder`]` - 1` seeds.
     Mistake,
-    /// Lost [`BLUNDER`] seeds or more.
+    /// Lost [`Scale::blunder`] seeds or more, or made the result worse
+    /// (a win a draw or a loss, a draw a loss).
     Blunder,
 }
 
@@ -44,18 +140,19 @@ impl Mark {
     /// Every mark, from best to worst.
     pub const ALL: [Mark; 4] = [Mark::Best, Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
 
-    /// The mark of a move that lost `loss` seeds (a negative loss, which a
-    /// search cut short may report, counts as none).
-    pub const fn of_loss(loss: i32) -> Mark {
-        if loss >= BLUNDER {
-            Mark::Blunder
-        } else if loss >= MISTAKE {
-            Mark::Mistake
-        } else if loss >= INACCURACY {
-            Mark::Inaccuracy
-        } else {
-            Mark::Best
+    /// The mark of a move scored `played` (its final margin for the mover
+    /// and whether it is proved) where the best move scored `best`: a
+    /// blunder if the result it leads to is worse than the best move's
+    /// ([`Scale::result`]), else by the seeds it lost ([`Scale::of_loss`]).
+    pub const fn judge(scale: Scale, best: (i32, bool), played: (i32, bool)) -> Mark {
+        let loss = best.0 - played.0;
+        if loss <= 0 {
+            return Mark::Best;
         }
+        if (scale.result(played.0, played.1) as u8) < (scale.result(best.0, best.1) as u8) {
+            return Mark::Blunder;
+        }
+        scale.of_loss(loss)
     }
 
     /// The name written in records and sent by the server: `best`,
@@ -103,6 +200,10 @@ pub struct PositionReview {
     pub to_move: Side,
     /// Every legal move, best first (empty once the game is over).
     pub moves: Vec<ScoredMove>,
+    /// The marks' scale of the position's variant.
+    pub scale: Scale,
+    /// The depth the search completed, in plies (0 once the game is over).
+    pub depth: u32,
 }
 
 impl PositionReview {
@@ -123,9 +224,16 @@ impl PositionReview {
         Some((best - self.get(m)?.score).max(0))
     }
 
-    /// The mark of move `m` ([`Mark::of_loss`] of [`PositionReview::loss`]).
+    /// The mark of move `m` ([`Mark::judge`] of its score against the
+    /// best move's), `None` if `m` is not one of the reviewed moves.
     pub fn mark(&self, m: Move) -> Option<Mark> {
-        self.loss(m).map(Mark::of_loss)
+        let best = self.best()?;
+        let own = self.get(m)?;
+        Some(Mark::judge(
+            self.scale,
+            (best.score, best.exact),
+            (own.score, own.exact),
+        ))
     }
 }
 
@@ -152,12 +260,12 @@ pub struct SideStats {
 }
 
 impl SideStats {
-    /// Counts one more move that lost `loss` seeds.
-    pub fn add(&mut self, loss: i32) {
+    /// Counts one more move that lost `loss` seeds and got `mark`.
+    pub fn add(&mut self, loss: i32, mark: Mark) {
         let loss = loss.max(0);
         self.moves += 1;
         self.loss += loss as u64;
-        self.counts[Mark::of_loss(loss).index()] += 1;
+        self.counts[mark.index()] += 1;
     }
 
     /// Seeds lost per move on average (0 with no move).
@@ -190,10 +298,13 @@ impl Engine {
     pub fn review(&mut self, game: &Game, limits: Limits, stop: &AtomicBool) -> PositionReview {
         let pos = *game.position();
         let to_move = pos.to_move();
+        let scale = Scale::of(game.rules());
         if pos.is_over() {
             return PositionReview {
                 to_move,
                 moves: Vec::new(),
+                scale,
+                depth: 0,
             };
         }
         let started = Instant::now();
@@ -208,8 +319,8 @@ impl Engine {
             },
             _ => limits,
         };
-        let mut moves: Vec<ScoredMove> = self
-            .analyze(game, rest, stop)
+        let (searched, summary) = self.analyze_search(game, rest, stop);
+        let mut moves: Vec<ScoredMove> = searched
             .into_iter()
             .map(|(mv, score, pv)| ScoredMove {
                 mv,
@@ -238,7 +349,12 @@ impl Engine {
         }
         // Stable: the search's order stays among equal scores.
         moves.sort_by_key(|s| (-s.score, !s.exact));
-        PositionReview { to_move, moves }
+        PositionReview {
+            to_move,
+            moves,
+            scale,
+            depth: summary.depth,
+        }
     }
 
     /// The final margin of every move of `pos` for its mover, proved by the
@@ -271,25 +387,27 @@ impl Engine {
 /// moves of `before` (the review of the position it was played in).
 ///
 /// ```
-/// use hoyito_engine::review::{annotation, PositionReview, ScoredMove};
+/// use hoyito_engine::review::{annotation, PositionReview, Scale, ScoredMove};
 /// use hoyito_core::{Position, Rules, Side, Variant};
 /// let pos = Position::new(Rules::standard(Variant::II));
 /// let legal = pos.legal_moves();
 /// let review = PositionReview {
 ///     to_move: Side::South,
 ///     moves: vec![
-///         ScoredMove { mv: legal[0], score: 4, pv: vec![legal[0]], exact: false },
-///         ScoredMove { mv: legal[1], score: -1, pv: vec![legal[1]], exact: true },
+///         ScoredMove { mv: legal[0], score: 12, pv: vec![legal[0]], exact: false },
+///         ScoredMove { mv: legal[1], score: 4, pv: vec![legal[1]], exact: true },
 ///     ],
+///     scale: Scale::of(pos.rules()),
+///     depth: 6,
 /// };
 /// let text = annotation(&pos, &review, legal[1]).unwrap();
-/// assert_eq!(text, "=-1 mistake (-5), best 1 +4");
+/// assert_eq!(text, "=+4 mistake (-8), best 1 +12");
 /// ```
 pub fn annotation(pos: &Position, before: &PositionReview, played: Move) -> Option<String> {
     let best = before.best()?;
     let own = before.get(played)?;
     let loss = before.loss(played)?;
-    let mark = Mark::of_loss(loss);
+    let mark = before.mark(played)?;
     let score = |s: &ScoredMove| format!("{}{:+}", if s.exact { "=" } else { "" }, s.score);
     let mut text = format!("{} {mark}", score(own));
     if mark != Mark::Best {
@@ -340,8 +458,8 @@ impl GameReview {
     pub fn stats(&self, moves: &[Move]) -> [SideStats; 2] {
         let mut out = [SideStats::default(); 2];
         for (review, &m) in self.reviews.iter().zip(moves) {
-            if let Some(loss) = review.loss(m) {
-                out[usize::from(review.to_move == Side::North)].add(loss);
+            if let (Some(loss), Some(mark)) = (review.loss(m), review.mark(m)) {
+                out[usize::from(review.to_move == Side::North)].add(loss, mark);
             }
         }
         out
@@ -364,34 +482,87 @@ mod tests {
     use hoyito_core::{Rules, Variant};
 
     #[test]
-    fn marks_follow_the_documented_thresholds() {
+    fn marks_count_seeds_on_each_variants_scale() {
+        // Hoyito I: one casa (8) an inaccuracy, two a mistake, three a blunder.
+        let one = Scale::of_variant(Variant::I);
         let expected = [
             (-3, Mark::Best),
             (0, Mark::Best),
             (1, Mark::Inaccuracy),
-            (2, Mark::Inaccuracy),
-            (3, Mark::Mistake),
-            (5, Mark::Mistake),
-            (6, Mark::Blunder),
+            (8, Mark::Inaccuracy),
+            (15, Mark::Inaccuracy),
+            (16, Mark::Mistake),
+            (23, Mark::Mistake),
+            (24, Mark::Blunder),
             (40, Mark::Blunder),
         ];
         for (loss, mark) in expected {
-            assert_eq!(Mark::of_loss(loss), mark, "loss {loss}");
+            assert_eq!(one.of_loss(loss), mark, "I, loss {loss}");
+        }
+        // Hoyito II and III: less than a casa an inaccuracy, one a mistake, two a blunder.
+        for v in [Variant::II, Variant::III] {
+            let s = Scale::of_variant(v);
+            for (loss, mark) in [
+                (0, Mark::Best),
+                (4, Mark::Inaccuracy),
+                (7, Mark::Inaccuracy),
+                (8, Mark::Mistake),
+                (15, Mark::Mistake),
+                (16, Mark::Blunder),
+            ] {
+                assert_eq!(s.of_loss(loss), mark, "{v}, loss {loss}");
+            }
+        }
+        // Every mark occurs on each variant's proved steps (8 a casa, 4
+        // when the seeds left are shared), a won game staying won.
+        for v in Variant::ALL {
+            let s = Scale::of_variant(v);
+            let marks: std::collections::BTreeSet<_> = (0..7)
+                .map(|k| Mark::judge(s, (40, true), (40 - 4 * k, true)))
+                .collect();
+            assert_eq!(marks.len(), 4, "{v}: {marks:?}");
         }
         let names: Vec<_> = Mark::ALL.iter().map(|m| m.to_string()).collect();
         assert_eq!(names, ["best", "inaccuracy", "mistake", "blunder"]);
     }
 
     #[test]
+    fn the_result_comes_before_the_seeds() {
+        for v in Variant::ALL {
+            let s = Scale::of_variant(v);
+            // A win made a draw or a loss, a draw made a loss: blunders,
+            // however few seeds they lost.
+            assert_eq!(Mark::judge(s, (8, true), (0, true)), Mark::Blunder, "{v}");
+            assert_eq!(Mark::judge(s, (4, true), (-4, true)), Mark::Blunder, "{v}");
+            assert_eq!(Mark::judge(s, (0, true), (-4, true)), Mark::Blunder, "{v}");
+            // The same seeds lost without changing the result.
+            assert_eq!(Mark::judge(s, (16, true), (8, true)), s.of_loss(8), "{v}");
+            assert_eq!(Mark::judge(s, (-8, true), (-16, true)), s.of_loss(8), "{v}");
+            assert_ne!(s.of_loss(8), Mark::Blunder, "{v}");
+            // A win by less still wins; a loss by more still loses.
+            assert_eq!(Mark::judge(s, (40, true), (8, true)), s.of_loss(32), "{v}");
+            // Estimates near 0 are even: +3 to -3 is no change of result.
+            assert_eq!(Mark::judge(s, (3, false), (-3, false)), s.of_loss(6), "{v}");
+            assert_eq!(Mark::judge(s, (6, false), (-6, false)), Mark::Blunder, "{v}");
+            // Nothing lost, nothing marked; a better score than the best (a
+            // search cut short) neither.
+            assert_eq!(Mark::judge(s, (8, true), (8, false)), Mark::Best, "{v}");
+            assert_eq!(Mark::judge(s, (8, false), (12, true)), Mark::Best, "{v}");
+        }
+        assert!(Standing::Loss < Standing::Draw && Standing::Draw < Standing::Win);
+    }
+
+    #[test]
     fn side_stats_count_and_average() {
         let mut s = SideStats::default();
-        for loss in [0, 0, 2, 7, -1] {
-            s.add(loss);
+        let scale = Scale::of_variant(Variant::II);
+        for loss in [0, 0, 2, 9, -1] {
+            s.add(loss, scale.of_loss(loss));
         }
         assert_eq!(s.moves, 5);
-        assert_eq!(s.loss, 9);
-        assert_eq!(s.counts, [3, 1, 0, 1]);
-        assert!((s.average_loss() - 1.8).abs() < 1e-9);
+        assert_eq!(s.loss, 11);
+        assert_eq!(s.counts, [3, 1, 1, 0]);
+        assert!((s.average_loss() - 2.2).abs() < 1e-9);
         assert_eq!(SideStats::default().average_loss(), 0.0);
     }
 
@@ -433,6 +604,8 @@ mod tests {
             assert_eq!(south, if pos.to_move() == Side::South { best } else { -best });
             // Best first.
             assert!(r.moves.windows(2).all(|w| w[0].score >= w[1].score));
+            assert_eq!(r.scale, Scale::of_variant(Variant::II));
+            assert!(pos.is_over() || r.depth >= 1, "the depth searched");
         }
         let stats = review.stats(game.moves());
         assert_eq!(

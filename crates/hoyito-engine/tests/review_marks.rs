@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use hoyito_core::{Game, Position, Rules, Setup, Side, Variant};
-use hoyito_engine::review::{margin_for_south, GameReview, Mark};
+use hoyito_engine::review::{margin_for_south, GameReview, Mark, Scale};
 use hoyito_engine::{Engine, EngineKind, Limits};
 use hoyito_tablebase::index::Indexer;
 use hoyito_tablebase::Tablebase;
@@ -93,7 +93,7 @@ fn check(tb: &Tablebase, game: &Game, review: &GameReview, tables: bool) -> (usi
         }
         if let Some(&played) = game.moves().get(i) {
             let &(_, v) = exact.iter().find(|(m, _)| *m == played).unwrap();
-            let right = r.mark(played) == Some(Mark::of_loss(best - v));
+            let right = r.mark(played) == Some(Mark::judge(Scale::of(pos.rules()), (best, true), (v, true)));
             if tables {
                 assert!(right, "{}: move {}", pos.to_notation(), pos.move_token(played));
             }

@@ -6,6 +6,8 @@
 //! capacity --url http://127.0.0.1:PORT --pid PID sockets N
 //! capacity --url http://127.0.0.1:PORT idle-conns N
 //! capacity --url http://127.0.0.1:PORT engine-fairness N
+//! capacity --url http://127.0.0.1:PORT --pid PID long-game N
+//! capacity --url http://127.0.0.1:PORT --pid PID unread-sockets N
 //! ```
 //!
 //! - `idle-games N`: creates N hot-seat games and prints the server's
@@ -19,6 +21,15 @@
 //! - `engine-fairness N`: N level-10 engine games think at once (each
 //!   from its own loopback address, 127.0.1.x), then times 5 level-1
 //!   replies (move POST sent → the engine's reply stored) of another client.
+//! - `long-game N`: plays one 2×12 hot-seat game of Hoyito II (matches
+//!   follow on) until the server refuses a move (its step cap) or N steps,
+//!   then prints the full view's size, the record's, and the server's
+//!   memory per such game (`N/100` more games of that length imported).
+//! - `unread-sockets N`: opens N WebSockets on a long game (from
+//!   127.0.3.x, 2 per address) that never read, with small receive
+//!   buffers, then fetches and plays until the server has had to write to
+//!   each; prints the memory held per socket, then waits for the server to
+//!   close them (its write timeout) and prints how many it closed and when.
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -83,6 +94,63 @@ async fn play(http: &reqwest::Client, url: &str, id: &str, token: &str, mv: &str
         res.text().await.unwrap_or_default()
     );
     res.json().await.expect("JSON")
+}
+
+/// Creates a game with `body` and plays it on (a random legal move each
+/// step, the next round when one ends) for up to `n` steps: its id and steps.
+async fn long_game(http: &reqwest::Client, url: &str, body: Value, n: usize) -> (String, usize) {
+    let created = create(http, url, body).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap();
+    let steps = play_on(http, url, &id, token, n).await;
+    (id, steps)
+}
+
+/// Plays up to `n` more steps of game `id` (the first legal move, or the
+/// next round) until the server refuses one; returns how many were played.
+async fn play_on(http: &reqwest::Client, url: &str, id: &str, token: &str, n: usize) -> usize {
+    let mut played = 0;
+    let mut game: Value = http
+        .get(format!("{url}/api/games/{id}?history_from=999999"))
+        .send()
+        .await
+        .expect("view")
+        .json()
+        .await
+        .expect("JSON");
+    while played < n {
+        let res = if let Some(mv) = game["legal"]
+            .as_array()
+            .and_then(|l| l.last())
+            .and_then(|m| m.as_str())
+        {
+            http.post(format!("{url}/api/games/{id}/moves"))
+                .bearer_auth(token)
+                .json(&json!({ "move": mv }))
+                .send()
+                .await
+        } else if game["can_next_round"] == true {
+            http.post(format!("{url}/api/games/{id}/next-round"))
+                .bearer_auth(token)
+                .json(&json!({}))
+                .send()
+                .await
+        } else {
+            break;
+        }
+        .expect("request");
+        if res.status() != 200 {
+            break;
+        }
+        let v: Value = res.json().await.expect("JSON");
+        game = if v["game"].is_object() {
+            v["game"].clone()
+        } else {
+            v
+        };
+        played += 1;
+    }
+    played
 }
 
 fn percentiles(mut v: Vec<Duration>) -> String {
@@ -268,6 +336,111 @@ async fn main() {
                 "level-1 reply while {n} level-10 games think ({depth}): {}",
                 percentiles(times)
             );
+        }
+        Some("long-game") => {
+            let pid = pid.expect("--pid");
+            let body = json!({"mode": "hotseat", "match": true, "rules": {"variant": "II", "holes": 12}});
+            let before = rss_kib(pid);
+            let (id, steps) = long_game(&local, &url, body.clone(), n).await;
+            let view = local
+                .get(format!("{url}/api/games/{id}"))
+                .send()
+                .await
+                .expect("view")
+                .bytes()
+                .await
+                .expect("view body");
+            let record = local
+                .get(format!("{url}/api/games/{id}/record"))
+                .send()
+                .await
+                .expect("record")
+                .text()
+                .await
+                .expect("record body");
+            let copies = (n / 100).max(1);
+            for _ in 0..copies {
+                let res = local
+                    .post(format!("{url}/api/games/import"))
+                    .json(&json!({ "record": record }))
+                    .send()
+                    .await
+                    .expect("import");
+                assert_eq!(
+                    res.status(),
+                    201,
+                    "import: {}",
+                    res.text().await.unwrap_or_default()
+                );
+            }
+            let after = rss_kib(pid);
+            println!(
+                "a game of {steps} steps: full view {} bytes, record {} bytes; RSS {before} KiB -> {after} KiB \
+                 with {} such games in memory, {:.0} KiB per game",
+                view.len(),
+                record.len(),
+                copies + 1,
+                after.saturating_sub(before) as f64 / (copies + 1) as f64
+            );
+        }
+        Some("unread-sockets") => {
+            let pid = pid.expect("--pid");
+            let body = json!({"mode": "hotseat", "match": true, "rules": {"variant": "II", "holes": 12}});
+            let (id, token, steps) = {
+                let created = create(&local, &url, body.clone()).await;
+                let id = created["id"].as_str().unwrap().to_string();
+                let token = created["token"].as_str().unwrap().to_string();
+                let steps = play_on(&local, &url, &id, &token, 2000).await;
+                (id, token, steps)
+            };
+            let before = rss_kib(pid);
+            let mut held = Vec::with_capacity(n);
+            for k in 0..n {
+                let from: IpAddr = [127, 0, 3, 1 + (k / 2) as u8].into();
+                let socket = TcpSocket::new_v4().expect("socket");
+                socket.set_recv_buffer_size(4096).expect("SO_RCVBUF");
+                socket.bind(SocketAddr::new(from, 0)).expect("bind");
+                let stream = socket.connect(addr).await.expect("connect");
+                let req = format!("ws://{addr}/api/games/{id}/ws");
+                let (ws, _) = tokio_tungstenite::client_async(req, stream)
+                    .await
+                    .expect("a WebSocket");
+                held.push(ws); // never read
+            }
+            // Each socket got the full state; moves follow (each also a
+            // message to every socket).
+            let more = play_on(&local, &url, &id, &token, 200).await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let after = rss_kib(pid);
+            println!(
+                "{n} WebSockets that never read, on a game of {} steps: RSS {before} KiB -> {after} KiB, {:.0} KiB per socket",
+                steps + more,
+                after.saturating_sub(before) as f64 / n as f64
+            );
+            let start = Instant::now();
+            loop {
+                let v: Value = local
+                    .get(format!("{url}/api/games/{id}?history_from=999999"))
+                    .send()
+                    .await
+                    .expect("view")
+                    .json()
+                    .await
+                    .expect("JSON");
+                let open = v["presence"]["spectators"].as_u64().unwrap_or(0);
+                if open == 0 || start.elapsed() > Duration::from_secs(120) {
+                    println!(
+                        "{} of {n} closed by the server after {:.1} s; RSS then {} KiB",
+                        n as u64 - open,
+                        start.elapsed().as_secs_f64(),
+                        rss_kib(pid)
+                    );
+                    break;
+                }
+                let _ = play_on(&local, &url, &id, &token, 5).await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            drop(held);
         }
         _ => {
             eprintln!("usage: capacity --url URL [--pid PID] idle-games|sockets|idle-conns|engine-fairness N")

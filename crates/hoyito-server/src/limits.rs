@@ -31,6 +31,10 @@ pub struct ServerLimits {
     pub header_read_timeout: Duration,
     /// Time to send a JSON request body once its head arrived.
     pub body_read_timeout: Duration,
+    /// A write to a connection (an answer, a WebSocket message) that makes
+    /// no progress for this long fails and closes the connection: a client
+    /// that does not read cannot hold the server's buffers.
+    pub write_timeout: Duration,
     /// The server pings each WebSocket this often.
     pub ws_ping_interval: Duration,
     /// A WebSocket from which nothing (not even a pong) arrives for this
@@ -45,6 +49,21 @@ pub struct ServerLimits {
     /// Open WebSockets per client IP address at most; beyond, an upgrade
     /// is answered 429 (0: no cap).
     pub max_websockets_per_ip: usize,
+    /// Open WebSockets per client IP address on one game at most (a page
+    /// needs one; a few tabs more); beyond, an upgrade is answered 429
+    /// (0: no cap).
+    pub max_websockets_per_ip_per_game: usize,
+    /// Origins (`https://example.org`) whose pages may open WebSockets,
+    /// besides the server's own (an `Origin` whose host is the request's
+    /// `Host`). An upgrade with another `Origin` is answered 403
+    /// `bad_origin`; one without `Origin` (not from a browser) is served.
+    pub allowed_origins: Vec<String>,
+    /// The most steps a game may have (moves, concessions, new rounds): a
+    /// move or a new round past it is refused with 422 `game_too_long`, and
+    /// so is the import of a longer record; the game may still end (resign,
+    /// a draw, abort). It bounds a game's memory and its full view
+    /// (docs/DEPLOY.md).
+    pub max_steps: u64,
     /// Games held in memory at most: beyond, the least recently used game
     /// that nobody watches is dropped from memory (it stays stored); if
     /// every game is in use, creating or loading another is answered 503.
@@ -63,7 +82,22 @@ pub struct ServerLimits {
     pub hint_rate: Rate,
     /// Chat messages per client IP (each player also has a flood limit).
     pub chat_rate: Rate,
-    /// Engine jobs (deep engine moves and hints) a client IP may have
+    /// Draw offers and takeback requests (made, accepted or declined) and
+    /// rematch requests per client IP.
+    pub offer_rate: Rate,
+    /// Seats taken in online games (`POST /api/games/{id}/join`) per
+    /// client IP.
+    pub join_rate: Rate,
+    /// Seats of public (lobby) games one client IP may hold at once in
+    /// games that go on; a join from the lobby beyond is answered 429
+    /// (0: no cap). Invited joins are not counted.
+    pub open_seats_per_ip: usize,
+    /// After a draw offer or takeback request is declined, the side that
+    /// made it may make it again in the same game only after this long
+    /// (429 `offer_cooldown`).
+    pub offer_cooldown: Duration,
+    /// Engine jobs (deep engine moves, hints, the engine's answers to draw
+    /// offers, analyses) a client IP may have
     /// queued or running at once; a move or hint beyond is answered 429.
     pub engine_jobs_per_ip: usize,
     /// Whether `GET /metrics` is served (Prometheus text format).
@@ -81,11 +115,15 @@ impl Default for ServerLimits {
             max_websockets: 8192,
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(15),
             ws_ping_interval: Duration::from_secs(30),
             ws_idle_timeout: Duration::from_secs(75),
             shutdown_grace: Duration::from_secs(5),
             max_connections_per_ip: 256,
             max_websockets_per_ip: 256,
+            max_websockets_per_ip_per_game: 4,
+            allowed_origins: Vec::new(),
+            max_steps: crate::room::live::MAX_STEPS,
             max_games_in_memory: 20_000,
             create_rate: Rate::per_minute(60, 20),
             create_quota: 500,
@@ -93,6 +131,10 @@ impl Default for ServerLimits {
             move_rate: Rate::per_minute(1200, 60),
             hint_rate: Rate::per_minute(30, 10),
             chat_rate: Rate::per_minute(120, 30),
+            offer_rate: Rate::per_minute(30, 10),
+            join_rate: Rate::per_minute(20, 5),
+            open_seats_per_ip: 3,
+            offer_cooldown: Duration::from_secs(20),
             engine_jobs_per_ip: 4,
             metrics: true,
             claim_after: Duration::from_millis(hoyito_room::CLAIM_AFTER_MS),
@@ -227,21 +269,21 @@ impl RateLimit {
 /// How many of something each client holds at once (connections,
 /// WebSockets, engine jobs), with a cap per client.
 #[derive(Debug)]
-pub struct PerClient {
+pub struct PerClient<K = IpAddr> {
     max: usize,
-    held: Mutex<HashMap<IpAddr, usize>>,
+    held: Mutex<HashMap<K, usize>>,
 }
 
 /// One thing held by a client in a [`PerClient`], released when dropped.
 #[derive(Debug)]
-pub struct Held {
-    counts: Arc<PerClient>,
-    client: IpAddr,
+pub struct Held<K: std::hash::Hash + Eq = IpAddr> {
+    counts: Arc<PerClient<K>>,
+    client: K,
 }
 
-impl PerClient {
+impl<K: std::hash::Hash + Eq + Clone> PerClient<K> {
     /// At most `max` per client (0: no cap).
-    pub fn new(max: usize) -> Arc<PerClient> {
+    pub fn new(max: usize) -> Arc<PerClient<K>> {
         Arc::new(PerClient {
             max: if max == 0 { usize::MAX } else { max },
             held: Mutex::new(HashMap::new()),
@@ -249,9 +291,9 @@ impl PerClient {
     }
 
     /// Takes one for `client`; `None` if it holds the cap already.
-    pub fn try_take(self: &Arc<Self>, client: IpAddr) -> Option<Held> {
+    pub fn try_take(self: &Arc<Self>, client: K) -> Option<Held<K>> {
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        let n = held.entry(client).or_insert(0);
+        let n = held.entry(client.clone()).or_insert(0);
         if *n >= self.max {
             return None;
         }
@@ -264,13 +306,13 @@ impl PerClient {
 
     /// How many `client` holds.
     #[cfg(test)]
-    pub fn held_by(&self, client: IpAddr) -> usize {
+    pub fn held_by(&self, client: K) -> usize {
         let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         held.get(&client).copied().unwrap_or(0)
     }
 }
 
-impl Drop for Held {
+impl<K: std::hash::Hash + Eq> Drop for Held<K> {
     fn drop(&mut self) {
         let mut held = self.counts.held.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(n) = held.get_mut(&self.client) {

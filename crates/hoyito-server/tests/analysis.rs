@@ -27,6 +27,35 @@ async fn played_game(api: &Api, moves: usize) -> (String, String) {
     (id, token)
 }
 
+/// The mark of the move `m` played in the position of step `before` (Hoyito
+/// II): a blunder if it makes the result worse (an estimate within 4 of 0
+/// is even, a proved value counts by its sign), else by the seeds lost: 1,
+/// 8 and 16 for an inaccuracy, a mistake, a blunder.
+fn expected_mark(before: &Value, m: &Value) -> &'static str {
+    let moves = before["moves"].as_array().unwrap();
+    let best = &moves[0];
+    let own = moves.iter().find(|s| s["token"] == m["token"]).unwrap();
+    let result = |s: &Value| {
+        let v = s["score"].as_i64().unwrap();
+        let even = if s["exact"] == true { 1 } else { 4 };
+        if v >= even {
+            2
+        } else if v <= -even {
+            0
+        } else {
+            1
+        }
+    };
+    let loss = best["score"].as_i64().unwrap() - own["score"].as_i64().unwrap();
+    match loss {
+        ..=0 => "best",
+        _ if result(own) < result(best) => "blunder",
+        1..=7 => "inaccuracy",
+        8..=15 => "mistake",
+        _ => "blunder",
+    }
+}
+
 /// Polls the analysis of `id` until it is done.
 async fn wait_done(api: &Api, id: &str) -> Value {
     eventually(&format!("the analysis of {id} to finish"), || async {
@@ -149,13 +178,7 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
             assert_eq!(m["token"], game["history"][k - 1]["token"], "{p}");
             let loss = m["best_score"].as_i64().unwrap() - m["score"].as_i64().unwrap();
             assert_eq!(m["loss"].as_i64().unwrap(), loss.max(0));
-            let mark = match loss {
-                ..=0 => "best",
-                1..=2 => "inaccuracy",
-                3..=5 => "mistake",
-                _ => "blunder",
-            };
-            assert_eq!(m["mark"], mark, "{p}");
+            assert_eq!(m["mark"], expected_mark(&steps[k - 1], m), "{p}");
             marked += 1;
         }
     }
@@ -163,10 +186,20 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
     let summary = &done["summary"];
     let moves = summary["south"]["moves"].as_u64().unwrap() + summary["north"]["moves"].as_u64().unwrap();
     assert_eq!(moves, seq);
+    // Hoyito II's scale: less than a casa (8 seeds of margin), one, two.
     assert_eq!(
         done["thresholds"],
-        json!({ "inaccuracy": 1, "mistake": 3, "blunder": 6 })
+        json!({ "inaccuracy": 1, "mistake": 8, "blunder": 16 })
     );
+    // The time asked for makes one pass, and every step says how deep it searched.
+    assert_eq!(
+        (done["pass"].as_u64(), done["passes"].as_u64()),
+        (Some(1), Some(1))
+    );
+    for p in steps {
+        assert_eq!(p["movetime_ms"], 40, "{p}");
+        assert!(p["to_move"].is_null() || p["depth"].as_u64() >= Some(1), "{p}");
+    }
     // Only the steps asked for.
     let (_, tail) = api.get(&format!("{path}?from=3")).await;
     assert_eq!(tail["from"], 3);
@@ -203,6 +236,57 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
         .unwrap();
     let stored: Value = serde_json::from_str(&data).unwrap();
     assert_eq!(stored["id"], done["id"]);
+}
+
+/// Without a time asked for, a quick pass, then a deeper one that replaces
+/// its steps: the analysis done is the second pass's, at its time.
+#[tokio::test]
+async fn a_quick_pass_is_refined_by_a_deeper_one() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (id, _) = played_game(&api, 30).await;
+    let seq = api.game(&id).await["seq"].as_u64().unwrap();
+    let positions = seq as usize + 1;
+    // The game's budgets (docs/API.md): 1.6 s, then 20 s, shared among its
+    // positions, 30 to 250 ms a position.
+    let n = positions as u64;
+    let times = [
+        (1600 / n).clamp(30, 250),
+        (20_000 / n).clamp((1600 / n).clamp(30, 250), 250),
+    ];
+    assert!(
+        positions > 6 && times[1] > times[0],
+        "{positions} positions: {times:?}"
+    );
+    let path = format!("/api/games/{id}/analysis");
+    let (status, first) = api.post(&path, None, json!({})).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{first}");
+    assert_eq!(
+        (first["pass"].as_u64(), first["passes"].as_u64()),
+        (Some(1), Some(2))
+    );
+    assert_eq!(first["movetime_ms"], times[0]);
+    // The second pass starts with every step of the first there.
+    let second = eventually("the second pass", || async {
+        let (_, v) = api.get(&path).await;
+        (v["pass"] == 2 || v["status"] == "done").then_some(v)
+    })
+    .await;
+    assert_eq!(second["steps"].as_array().unwrap().len(), positions);
+    assert!(
+        second["summary"].is_object(),
+        "the first pass's summary: {second}"
+    );
+    let done = wait_done(&api, &id).await;
+    assert_eq!(
+        (done["pass"].as_u64(), done["passes"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(done["movetime_ms"], times[1]);
+    assert_eq!(done["done"].as_u64(), Some(positions as u64));
+    for p in done["steps"].as_array().unwrap() {
+        assert_eq!(p["movetime_ms"], times[1], "{p}");
+    }
+    api.stop().await;
 }
 
 #[tokio::test]

@@ -263,3 +263,81 @@ async fn one_address_holds_a_bounded_share_of_deep_engine_searches() {
     assert_eq!(status, 200, "{v}");
     api.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offers_joins_and_open_seats_are_limited_per_address() {
+    let limits = ServerLimits {
+        offer_rate: Rate::per_minute(6, 4),
+        join_rate: Rate::per_minute(6, 3),
+        open_seats_per_ip: 2,
+        ..ServerLimits::default()
+    };
+    let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
+    // Public games, waiting in the lobby.
+    let mut open = Vec::new();
+    for _ in 0..4 {
+        let (id, token, _) = api
+            .create(json!({ "mode": "online", "public": true, "name": "Ana" }))
+            .await;
+        open.push((id, token));
+    }
+    // One address takes two seats from the lobby, then no more.
+    let join = |id: String| {
+        let api = &api;
+        async move {
+            api.post(&format!("/api/games/{id}/join"), None, json!({ "name": "Bo" }))
+                .await
+        }
+    };
+    let mut seats = Vec::new();
+    for (id, _) in &open[..2] {
+        let (status, v) = join(id.clone()).await;
+        assert_eq!(status, 200, "{v}");
+        seats.push(v["token"].as_str().unwrap().to_string());
+    }
+    let (status, v) = join(open[2].0.clone()).await;
+    assert_eq!((status.as_u16(), error_code(&v)), (429, "too_many_seats"), "{v}");
+    let (_, g) = api.get(&format!("/api/games/{}", open[2].0)).await;
+    assert_eq!(g["status"], "waiting", "the seat stays free: {g}");
+    // Joins count in their own rate: the fourth in a burst of three is refused.
+    let (status, v) = join(open[3].0.clone()).await;
+    assert_eq!((status.as_u16(), error_code(&v)), (429, "rate_limited"), "{v}");
+
+    // Takeback offer-and-decline cycles: the same request waits after a
+    // decline, and offers and answers count in the offers' rate.
+    let (id, south) = &open[0];
+    let north = &seats[0];
+    let g = api.game(id).await;
+    let (status, v) = api.play(id, south, &first_legal(&g)).await;
+    assert_eq!(status, 200, "{v}");
+    let takeback = |token: String, action: &'static str| {
+        let api = &api;
+        let id = id.clone();
+        async move {
+            api.post(
+                &format!("/api/games/{id}/takeback"),
+                Some(&token),
+                json!({ "action": action }),
+            )
+            .await
+        }
+    };
+    let (status, v) = takeback(south.clone(), "offer").await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = takeback(north.clone(), "decline").await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = takeback(south.clone(), "offer").await;
+    assert_eq!((status.as_u16(), error_code(&v)), (429, "offer_cooldown"), "{v}");
+    assert_eq!(api.game(id).await["takeback_offer"], serde_json::Value::Null);
+    // Four requests in the burst are spent: the fifth is over the rate.
+    let (status, v) = takeback(north.clone(), "accept").await;
+    assert_eq!(
+        (status.as_u16(), error_code(&v)),
+        (409, "no_takeback_offer"),
+        "{v}"
+    );
+    let (status, v) = takeback(south.clone(), "offer").await;
+    assert_eq!((status.as_u16(), error_code(&v)), (429, "rate_limited"), "{v}");
+    assert_eq!(api.game(id).await["seq"], 1, "nothing changed");
+    api.stop().await;
+}

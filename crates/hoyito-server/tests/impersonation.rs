@@ -5,7 +5,7 @@
 //! imported record, and nothing is stored. Against a real server on
 //! loopback.
 
-use hoyito_server::Store;
+use hoyito_server::{Rate, ServerLimits, Store};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -20,7 +20,13 @@ fn invite_of(created: &Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_joining_player_cannot_take_a_name_that_passes_for_another() {
-    let api = Api::start(Store::in_memory().unwrap()).await;
+    // Fifteen refused joins from one address: the joins' rate is tested
+    // elsewhere (client_limits.rs).
+    let limits = ServerLimits {
+        join_rate: Rate::OFF,
+        ..ServerLimits::default()
+    };
+    let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
     let (id, south, created) = api.create(json!({ "mode": "online", "name": "Ana" })).await;
     let invite = invite_of(&created);
     let join = |name: &str| {

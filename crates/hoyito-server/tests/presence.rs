@@ -193,3 +193,76 @@ async fn a_claimed_win_is_stored_and_survives_a_restart() {
     );
     api.stop().await;
 }
+
+/// Opens a WebSocket with `origin` and `token`; the refusal's status and
+/// JSON body if refused.
+async fn try_watch(
+    api: &Api,
+    id: &str,
+    token: Option<&str>,
+    origin: Option<&str>,
+) -> Result<Socket, (u16, Value)> {
+    let url = format!("{}/api/games/{id}/ws", api.base.replace("http://", "ws://"));
+    let mut req = url.into_client_request().unwrap();
+    if let Some(t) = token {
+        req.headers_mut()
+            .insert("authorization", format!("Bearer {t}").parse().unwrap());
+    }
+    if let Some(o) = origin {
+        req.headers_mut().insert("origin", o.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(req).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(res)) => {
+            let body = res.body().clone().unwrap_or_default();
+            Err((
+                res.status().as_u16(),
+                serde_json::from_slice(&body).unwrap_or(Value::Null),
+            ))
+        }
+        Err(e) => panic!("ws connect: {e}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sockets_of_other_sites_or_beyond_a_pages_need_are_refused_and_a_reconnecting_player_is_not_away() {
+    let limits = ServerLimits {
+        max_websockets_per_ip_per_game: 2,
+        claim_after: Duration::from_secs(600),
+        ..ServerLimits::default()
+    };
+    let api = Api::start_with(Store::in_memory().unwrap(), limits).await;
+    let (id, south, north) = timed(&api, json!({ "initial": 300, "increment": 0 })).await;
+    // A page of another site cannot open the game's sockets.
+    let refused = try_watch(&api, &id, None, Some("https://evil.example")).await;
+    let Err((403, body)) = refused else {
+        panic!("a socket from another site was served")
+    };
+    assert_eq!(error_code(&body), "bad_origin");
+    // The server's own pages can, up to the cap of one address on one game.
+    let own = api.base.clone();
+    let _s = try_watch(&api, &id, Some(&south), Some(&own))
+        .await
+        .expect("south's socket");
+    let _spectator = try_watch(&api, &id, None, None).await.expect("a spectator");
+    let refused = try_watch(&api, &id, None, None).await;
+    let Err((429, body)) = refused else {
+        panic!("a third socket of one address on one game was served")
+    };
+    assert_eq!(error_code(&body), "too_many_websockets");
+    // North, away, keeps trying to reconnect (refused here by the cap): the
+    // claim against north moves on with each attempt.
+    let first = api.game(&id).await["presence"]["claim"]["at_ms"]
+        .as_i64()
+        .expect("a claim");
+    common::eventually("north's attempt moves the claim on", || async {
+        let refused = try_watch(&api, &id, Some(&north), None).await;
+        assert!(matches!(refused, Err((429, _))), "north's socket was served");
+        let at = api.game(&id).await["presence"]["claim"]["at_ms"]
+            .as_i64()
+            .expect("a claim");
+        (at > first).then_some(())
+    })
+    .await;
+    api.stop().await;
+}

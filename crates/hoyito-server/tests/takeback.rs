@@ -190,7 +190,7 @@ async fn a_declined_takeback_is_cleared_and_a_move_withdraws_one() {
     let g = play_until(&api, &id, &tokens, "north").await;
     let seq = g["seq"].as_i64().unwrap();
 
-    // Asked, declined: cleared, stored so, and it may be asked again.
+    // Asked, declined: cleared and stored so.
     let (status, v) = takeback(&api, &id, Some(&south), "offer").await;
     assert_eq!(
         (status, v["game"]["takeback_offer"].as_str()),
@@ -212,7 +212,18 @@ async fn a_declined_takeback_is_cleared_and_a_move_withdraws_one() {
         (StatusCode::CONFLICT, "no_takeback_offer")
     );
 
-    // Asked again, it survives a restart.
+    // Asked again at once, it waits for the cool-down (429, Retry-After)...
+    let (status, v) = takeback(&api, &id, Some(&south), "offer").await;
+    assert_eq!(
+        (status, error_code(&v)),
+        (StatusCode::TOO_MANY_REQUESTS, "offer_cooldown"),
+        "{v}"
+    );
+    assert_eq!(stored(&db, &id), (None, None, 2), "nothing stored");
+    // ...which this node keeps: after a restart it may be asked again, and
+    // it survives another restart.
+    api.stop().await;
+    let api = Api::start(Store::open(&db).unwrap()).await;
     let (status, _) = takeback(&api, &id, Some(&south), "offer").await;
     assert_eq!(status, StatusCode::OK);
     api.stop().await;
@@ -264,7 +275,12 @@ async fn a_declined_takeback_is_cleared_and_a_move_withdraws_one() {
 async fn bad_takeback_requests_are_refused_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.db");
-    let api = Api::start(Store::open(&db).unwrap()).await;
+    // Refusals, not rates: this test makes many requests at once.
+    let limits = hoyito_server::ServerLimits {
+        offer_rate: hoyito_server::Rate::OFF,
+        ..hoyito_server::ServerLimits::default()
+    };
+    let api = Api::start_with(Store::open(&db).unwrap(), limits).await;
 
     // Engine and hot-seat games have undo instead.
     let (eid, etoken, _) = api.create(json!({ "mode": "engine", "level": 1 })).await;

@@ -46,6 +46,17 @@ pub struct Args {
     /// Open WebSockets per client IP address at most (0: no cap).
     #[arg(long, default_value_t = ServerLimits::default().max_websockets_per_ip, value_name = "N")]
     pub max_websockets_per_ip: usize,
+    /// Open WebSockets per client IP address on one game at most (0: no cap).
+    #[arg(long, default_value_t = ServerLimits::default().max_websockets_per_ip_per_game, value_name = "N")]
+    pub max_websockets_per_ip_per_game: usize,
+    /// An origin (https://example.org) whose pages may open the game's
+    /// WebSockets besides the server's own (repeat for several).
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    pub allowed_origins: Vec<String>,
+    /// The most steps a game may have: moves past it and longer imported records are refused.
+    #[arg(long, default_value_t = ServerLimits::default().max_steps, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_steps: u64,
     /// Games held in memory at most (the least recently used idle ones are
     /// dropped from memory first; they stay stored).
     #[arg(long, default_value_t = ServerLimits::default().max_games_in_memory, value_name = "N")]
@@ -69,7 +80,21 @@ pub struct Args {
     /// Chat messages per client IP: N a minute, or N,BURST; 0: no limit.
     #[arg(long, default_value_t = ServerLimits::default().chat_rate, value_name = "N[,BURST]")]
     pub chat_rate: Rate,
-    /// Engine jobs (deep engine moves, hints) queued or running per client IP at most (0: no cap).
+    /// Draw offers, takeback requests (made or answered) and rematch
+    /// requests per client IP: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = ServerLimits::default().offer_rate, value_name = "N[,BURST]")]
+    pub offer_rate: Rate,
+    /// Seats taken in online games (joins) per client IP: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = ServerLimits::default().join_rate, value_name = "N[,BURST]")]
+    pub join_rate: Rate,
+    /// Seats of public games that go on one client IP may hold, taken from the lobby (0: no cap).
+    #[arg(long, default_value_t = ServerLimits::default().open_seats_per_ip, value_name = "N")]
+    pub open_seats_per_ip: usize,
+    /// Seconds before a declined draw offer or takeback request may be made again in the same game.
+    #[arg(long, default_value_t = ServerLimits::default().offer_cooldown.as_secs(), value_name = "SECONDS")]
+    pub offer_cooldown: u64,
+    /// Engine jobs (deep engine moves, hints, answers to draw offers,
+    /// analyses) queued or running per client IP at most (0: no cap).
     #[arg(long, default_value_t = ServerLimits::default().engine_jobs_per_ip, value_name = "N")]
     pub engine_jobs_per_ip: usize,
     /// Seconds a player of an online game with a clock of minutes must be
@@ -99,6 +124,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             max_connections_per_ip: args.max_connections_per_ip,
             max_websockets: args.max_websockets,
             max_websockets_per_ip: args.max_websockets_per_ip,
+            max_websockets_per_ip_per_game: args.max_websockets_per_ip_per_game,
+            allowed_origins: args.allowed_origins,
+            max_steps: args.max_steps,
             max_games_in_memory: args.max_games_in_memory,
             create_rate: args.create_rate,
             create_quota: args.create_quota,
@@ -106,6 +134,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             move_rate: args.move_rate,
             hint_rate: args.hint_rate,
             chat_rate: args.chat_rate,
+            offer_rate: args.offer_rate,
+            join_rate: args.join_rate,
+            open_seats_per_ip: args.open_seats_per_ip,
+            offer_cooldown: std::time::Duration::from_secs(args.offer_cooldown),
             engine_jobs_per_ip: args.engine_jobs_per_ip,
             metrics: !args.no_metrics,
             claim_after: std::time::Duration::from_secs(args.claim_after),

@@ -43,6 +43,7 @@ pub(crate) async fn serve_connections(
     let per_ip = PerClient::new(limits.max_connections_per_ip);
     let (close_tx, close_rx) = watch::channel(false);
     let mut conns = JoinSet::new();
+    let write_timeout = limits.write_timeout;
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
@@ -80,7 +81,9 @@ pub(crate) async fn serve_connections(
         ));
         let conn = http
             .serve_connection(
-                TokioIo::new(crate::http::parser_reply::JsonParserErrors::new(stream)),
+                TokioIo::new(crate::http::parser_reply::JsonParserErrors::new(
+                    crate::http::write_timeout::WriteTimeout::new(stream, write_timeout),
+                )),
                 service,
             )
             .with_upgrades();

@@ -15,6 +15,7 @@ pub(crate) mod quota;
 pub(crate) mod seat;
 pub(crate) mod unique_keys;
 pub(crate) mod wire;
+pub(crate) mod write_timeout;
 pub(crate) mod ws;
 
 use std::sync::Arc;
@@ -100,8 +101,14 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/next-round", post(play::next_round))
         .route("/games/{id}/resign", post(play::resign))
         .route("/games/{id}/abort", post(play::abort))
-        .route("/games/{id}/draw", post(offer::draw))
-        .route("/games/{id}/takeback", post(offer::takeback))
+        .route(
+            "/games/{id}/draw",
+            post(offer::draw).route_layer(rated(&state.rates.offers)),
+        )
+        .route(
+            "/games/{id}/takeback",
+            post(offer::takeback).route_layer(rated(&state.rates.offers)),
+        )
         .route("/games/{id}/claim", post(claim::claim))
         .route(
             "/games/{id}/chat",
@@ -114,12 +121,16 @@ pub fn router(state: Arc<AppState>) -> Router {
             "/tablebase",
             get(handlers::tablebase::probe).route_layer(rated(&state.rates.hints)),
         )
-        .route("/games/{id}/join", post(play::join))
+        .route(
+            "/games/{id}/join",
+            post(play::join).route_layer(rated(&state.rates.joins)),
+        )
         .route(
             "/games/{id}/rematch",
             post(rematch::rematch)
                 .route_layer(daily())
-                .route_layer(rated(&state.rates.create)),
+                .route_layer(rated(&state.rates.create))
+                .route_layer(rated(&state.rates.offers)),
         )
         .route(
             "/games/{id}/hint",

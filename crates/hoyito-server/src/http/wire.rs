@@ -88,6 +88,45 @@ pub struct UndoRequest {
     pub epoch: Option<u64>,
 }
 
+/// The answer to a move, with its JSON written once: the same text, with
+/// its `type`, is the move's WebSocket message
+/// ([`MoveAnswer::ws_message`]).
+#[derive(Debug)]
+pub struct MoveAnswer {
+    /// The JSON of a [`MoveResponse`].
+    pub json: String,
+}
+
+impl MoveAnswer {
+    /// The answer `response`, written.
+    pub fn new(response: &MoveResponse) -> MoveAnswer {
+        let json = serde_json::to_string(response).expect("serialise");
+        MoveAnswer { json }
+    }
+
+    /// The move's WebSocket message: `{"type":"move","move":…,"game":…}`,
+    /// as `crate::state::slot::WsMessage::Move` writes it.
+    pub fn ws_message(&self) -> String {
+        let mut msg = String::with_capacity(self.json.len() + 16);
+        msg.push_str(r#"{"type":"move","#);
+        msg.push_str(&self.json[1..]);
+        msg
+    }
+}
+
+impl axum::response::IntoResponse for MoveAnswer {
+    fn into_response(self) -> axum::response::Response {
+        (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            )],
+            self.json,
+        )
+            .into_response()
+    }
+}
+
 /// The answer to a move.
 #[derive(Debug, Serialize)]
 pub struct MoveResponse {

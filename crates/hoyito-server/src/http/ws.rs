@@ -56,13 +56,31 @@ pub(crate) async fn ws(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = st.slot(&id).await?;
+    check_origin(&headers, &st.limits.allowed_origins)?;
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "not_websocket", e.body_text()))?;
     let token = ws_token(&headers, &upgrade);
     let (reads_chat, seat) = {
-        let g = slot.game.lock().await;
+        let mut g = slot.game.lock().await;
         let reads = crate::http::handlers::chat::may_read_chat(&g, token.as_deref());
-        (reads, g.seat_of(token.as_deref()))
+        let seat = g.seat_of(token.as_deref());
+        // A player whose page tries to reconnect is not away, even if this
+        // socket is refused below.
+        if seat.is_some() {
+            let was = g.presence_view(crate::store::now()).claim;
+            g.presence.attempt(seat, crate::store::now());
+            if g.presence_view(crate::store::now()).claim != was {
+                crate::jobs::presence::changed(&st, &slot, &mut g);
+            }
+        }
+        (reads, seat)
     };
+    let per_game = st.ws_per_ip_game.try_take((client, id.clone())).ok_or_else(|| {
+        ApiError::too_many(
+            "too_many_websockets",
+            "too many open WebSockets on this game from your address: close some first",
+        )
+        .retry_after(5)
+    })?;
     let per_ip = st.ws_per_ip.try_take(client).ok_or_else(|| {
         ApiError::too_many(
             "too_many_websockets",
@@ -93,12 +111,46 @@ pub(crate) async fn ws(
         .max_frame_size(WS_MAX_MESSAGE)
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(WS_WRITE_BUFFER)
+        .max_write_buffer_size(WS_MAX_WRITE_BUFFER)
         .on_upgrade(move |socket| async move {
             open.inc();
             watcher.run(socket).await;
             open.dec();
-            drop((permit, per_ip));
+            drop((permit, per_ip, per_game));
         }))
+}
+
+/// 403 `bad_origin` unless the upgrade's `Origin` (if any: browsers always
+/// send one) is the server's own (its host is the request's `Host`) or one
+/// of `allowed`: a page of another site cannot open sockets from its
+/// visitors' browsers.
+fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiError> {
+    use axum::http::header;
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin.to_str().unwrap_or("").trim();
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("")
+        .trim();
+    let authority = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+        .unwrap_or("");
+    let same = !host.is_empty() && authority.eq_ignore_ascii_case(host);
+    let listed = allowed
+        .iter()
+        .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin));
+    if same || listed {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        StatusCode::FORBIDDEN,
+        "bad_origin",
+        format!("WebSockets are not served to pages of {origin:?}"),
+    ))
 }
 
 /// A `state` message of `view`.
@@ -111,6 +163,12 @@ fn snapshot(view: &GameView) -> String {
 const WS_READ_BUFFER: usize = 4 * 1024;
 /// Bytes buffered before a write goes out (messages larger are written at once).
 const WS_WRITE_BUFFER: usize = 16 * 1024;
+
+/// The most bytes a WebSocket buffers for its client beyond the kernel's
+/// send buffer (its largest message, a full view of a game at
+/// [`crate::ServerLimits::max_steps`], fits): each send first waits for the
+/// one before to be written, within [`crate::ServerLimits::write_timeout`].
+const WS_MAX_WRITE_BUFFER: usize = 2 * 1024 * 1024;
 
 /// One open WebSocket.
 struct Socket {
@@ -210,6 +268,36 @@ impl Socket {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sockets_are_served_to_the_servers_own_pages_and_listed_origins() {
+        let headers = |origin: Option<&str>| {
+            let mut h = HeaderMap::new();
+            h.insert(axum::http::header::HOST, "play.example:8080".parse().unwrap());
+            if let Some(o) = origin {
+                h.insert(axum::http::header::ORIGIN, o.parse().unwrap());
+            }
+            h
+        };
+        let listed = vec!["https://hoyito.example".to_string()];
+        for ok in [
+            None,
+            Some("http://play.example:8080"),
+            Some("https://PLAY.example:8080"),
+        ] {
+            assert!(check_origin(&headers(ok), &[]).is_ok(), "{ok:?}");
+        }
+        assert!(check_origin(&headers(Some("https://hoyito.example")), &listed).is_ok());
+        for bad in [
+            "https://evil.example",
+            "http://play.example",
+            "null",
+            "http://play.example:8080.evil.example",
+        ] {
+            let e = check_origin(&headers(Some(bad)), &listed).unwrap_err();
+            assert_eq!((e.status, e.code), (StatusCode::FORBIDDEN, "bad_origin"), "{bad}");
+        }
+    }
 
     #[test]
     fn chat_messages_are_known_by_their_start() {

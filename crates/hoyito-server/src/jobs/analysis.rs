@@ -3,6 +3,11 @@
 //! stored with the game (table `analyses`) so that a second visit gets it
 //! at once. What is sent and stored is [`crate::room::analysis`].
 //!
+//! Unless the request sets the engine's time, an analysis makes two passes:
+//! a quick one within the game's budget ([`GAME_BUDGET_MS`]), whose steps
+//! show at once, then a deeper one ([`REFINE_BUDGET_MS`], up to
+//! [`DEFAULT_MOVETIME_MS`] a position) whose steps replace them one by one.
+//!
 //! A request for a game already being analysed joins that analysis; the
 //! analyses in memory, the worker threads and each client address's budget
 //! are [`crate::state::analyses`]. Positions are reviewed by
@@ -14,8 +19,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hoyito_core::{Game, Move, Position, Side};
-use hoyito_engine::review::{self, Mark, PositionReview, SideStats};
+use hoyito_core::{Game, Move, Position, Rules, Side};
+use hoyito_engine::review::{self, Mark, PositionReview, Scale, SideStats};
 use hoyito_engine::{Engine, EngineKind, Limits};
 use hoyito_room::MoveHoles;
 
@@ -27,15 +32,19 @@ use crate::room::live::LiveGame;
 use crate::state::analyses::{IpGuard, Job};
 use crate::state::AppState;
 
-/// Engine time per position unless the request asks for another: the
-/// game's budget ([`GAME_BUDGET_MS`]) shared among its positions, from
-/// [`AUTO_MIN_MOVETIME_MS`] to this.
+/// Most engine time per position of the first pass, and the time of the
+/// second (deeper) pass unless its budget ([`REFINE_BUDGET_MS`]) gives less:
+/// the game's budget ([`GAME_BUDGET_MS`]) is shared among its positions,
+/// from [`AUTO_MIN_MOVETIME_MS`] to this.
 pub const DEFAULT_MOVETIME_MS: u64 = 250;
-/// Engine time for a whole game's analysis unless the request sets the time
-/// per position: a 40-ply game is analysed in about 1.6 s. Measured on 2×6
-/// games of every variant (`scripts/analysis-timing.mjs`), the marks of the
-/// played moves agree with those of a 1,000 ms analysis as often at 30–50 ms
-/// a position as at 250 ms (docs/PERFORMANCE.md).
+/// Engine time for a whole game's second, deeper pass: shared among its
+/// positions, from the first pass's time to [`DEFAULT_MOVETIME_MS`] (a
+/// 40-ply game: 250 ms a position, about 10 s).
+pub const REFINE_BUDGET_MS: u64 = 20_000;
+/// Engine time for a whole game's first, quick pass unless the request sets
+/// the time per position: a 40-ply game's first marks come in about 1.6 s.
+/// The marks still move with the depth (`scripts/analysis-marks.sh`,
+/// README), so a deeper pass follows ([`REFINE_BUDGET_MS`]).
 pub const GAME_BUDGET_MS: u64 = 1600;
 /// Least engine time per position the game's budget gives.
 pub const AUTO_MIN_MOVETIME_MS: u64 = 30;
@@ -98,13 +107,14 @@ fn frames(g: &LiveGame) -> Vec<Frame> {
     out
 }
 
-/// The analysis of step `seq`, from its review and the review of the
-/// position before it.
+/// The analysis of step `seq`, from its review (searched `movetime_ms` a
+/// position) and the review of the position before it.
 fn step_analysis(
     seq: usize,
     frame: &Frame,
     r: &PositionReview,
     before: Option<(&Frame, &PositionReview)>,
+    movetime_ms: u64,
 ) -> StepAnalysis {
     let pos = frame.game.position();
     let (eval, exact) = review::margin_for_south(pos, r);
@@ -112,13 +122,13 @@ fn step_analysis(
     let played = match (&frame.played, before) {
         (Some((side, m, token)), Some((bf, br))) => {
             let bpos = bf.game.position();
-            match (br.best(), br.get(*m), br.loss(*m)) {
-                (Some(b), Some(own), Some(loss)) => Some(PlayedMove {
+            match (br.best(), br.get(*m), br.loss(*m), br.mark(*m)) {
+                (Some(b), Some(own), Some(loss), Some(mark)) => Some(PlayedMove {
                     side: *side,
                     token: token.clone(),
                     score: own.score,
                     loss,
-                    mark: Mark::of_loss(loss).name().to_string(),
+                    mark: mark.name().to_string(),
                     best: bpos.move_token(b.mv).to_string(),
                     best_score: b.score,
                     comment: review::annotation(bpos, br, *m).unwrap_or_default(),
@@ -150,6 +160,8 @@ fn step_analysis(
             })
             .collect(),
         played,
+        depth: r.depth,
+        movetime_ms,
     }
 }
 
@@ -184,7 +196,11 @@ fn line(pos: &Position, pv: &[Move]) -> Vec<LineStep> {
 fn summary(steps: &[StepAnalysis]) -> HashMap<String, SideSummary> {
     let mut stats = [SideStats::default(); 2];
     for m in steps.iter().filter_map(|p| p.played.as_ref()) {
-        stats[usize::from(m.side == Side::North)].add(m.loss);
+        let mark = Mark::ALL
+            .into_iter()
+            .find(|k| k.name() == m.mark)
+            .unwrap_or(Mark::Best);
+        stats[usize::from(m.side == Side::North)].add(m.loss, mark);
     }
     [("south", stats[0]), ("north", stats[1])]
         .into_iter()
@@ -192,11 +208,13 @@ fn summary(steps: &[StepAnalysis]) -> HashMap<String, SideSummary> {
         .collect()
 }
 
-fn thresholds() -> Thresholds {
+/// The marks' thresholds of `rules`' variant ([`Scale::of`]).
+fn thresholds(rules: &Rules) -> Thresholds {
+    let s = Scale::of(rules);
     Thresholds {
-        inaccuracy: review::INACCURACY,
-        mistake: review::MISTAKE,
-        blunder: review::BLUNDER,
+        inaccuracy: s.inaccuracy,
+        mistake: s.mistake,
+        blunder: s.blunder,
     }
 }
 
@@ -248,7 +266,12 @@ pub(crate) async fn start(
         }
         (g.room.epoch(), g.room.seq(), frames(&g))
     };
-    let movetime_ms = movetime_ms.unwrap_or_else(|| auto_movetime_ms(frames.len()));
+    // The time asked for makes one pass; else a quick pass, then a deeper one.
+    let times = match movetime_ms {
+        Some(ms) => vec![ms],
+        None => pass_times(frames.len()),
+    };
+    let rules = *frames[0].game.rules();
     if frames.len() > MAX_POSITIONS {
         return Err(ApiError::unprocessable(
             "game_too_long",
@@ -287,20 +310,25 @@ pub(crate) async fn start(
         )
         .retry_after(10));
     }
-    let guard = st.analyses.charge(ip)?;
+    // An analysis is an engine job of its address, counted in the one
+    // engine queue, for as long as it runs.
+    let held = st.reserve_deep(ip)?;
+    let guard = (st.analyses.charge(ip)?, held, st.engine_job());
     let view = AnalysisView {
         id: crate::auth::random_id(10),
         status: "running".into(),
         epoch,
         seq,
-        movetime_ms,
+        movetime_ms: times[0],
+        pass: 1,
+        passes: times.len() as u32,
         created_ms: crate::store::now(),
         total: frames.len(),
         done: 0,
         from: 0,
         steps: Vec::new(),
         summary: None,
-        thresholds: thresholds(),
+        thresholds: thresholds(&rules),
     };
     let job = Arc::new(Job {
         view: Mutex::new(view.clone()),
@@ -308,8 +336,22 @@ pub(crate) async fn start(
     });
     jobs.insert(id.to_string(), job.clone());
     drop(jobs);
-    tokio::spawn(run(st.clone(), id.to_string(), job, frames, guard));
+    tokio::spawn(run(st.clone(), id.to_string(), job, frames, times, guard));
     Ok(view)
+}
+
+/// The engine time per position of each pass of a game of `positions`
+/// positions when the request sets none: [`auto_movetime_ms`], then, if
+/// longer, the second pass's ([`REFINE_BUDGET_MS`] shared among them, at
+/// most [`DEFAULT_MOVETIME_MS`]).
+pub fn pass_times(positions: usize) -> Vec<u64> {
+    let first = auto_movetime_ms(positions);
+    let second = (REFINE_BUDGET_MS / positions.max(1) as u64).clamp(first, DEFAULT_MOVETIME_MS);
+    if second > first {
+        vec![first, second]
+    } else {
+        vec![first]
+    }
 }
 
 /// The engine time per position of a game of `positions` positions when the
@@ -319,59 +361,79 @@ pub fn auto_movetime_ms(positions: usize) -> u64 {
     (GAME_BUDGET_MS / positions.max(1) as u64).clamp(AUTO_MIN_MOVETIME_MS, DEFAULT_MOVETIME_MS)
 }
 
-/// Reviews every frame, one blocking task per position (each waiting for a
-/// worker), publishing each step as it comes, then stores the analysis.
-async fn run(st: Arc<AppState>, id: String, job: Arc<Job>, frames: Vec<Frame>, guard: IpGuard) {
+/// Reviews every frame in each pass (engine time per position `times`),
+/// one blocking task per position (each waiting for a worker), publishing
+/// each step as it comes (a later pass's replacing the earlier's), then
+/// stores the analysis.
+async fn run(
+    st: Arc<AppState>,
+    id: String,
+    job: Arc<Job>,
+    frames: Vec<Frame>,
+    times: Vec<u64>,
+    guard: (IpGuard, crate::limits::Held, crate::state::JobTicket),
+) {
     let _guard = guard;
-    let (movetime, rules) = {
-        let v = job.view();
-        (Duration::from_millis(v.movetime_ms), *frames[0].game.rules())
-    };
+    let rules = *frames[0].game.rules();
     let tablebases = st.tablebases.clone();
     let mut engine = Engine::new(EngineKind::AlphaBeta);
     engine.set_hash_mb(HASH_MB);
     let mut engine = Some(Box::new(engine));
     let stop = Arc::new(AtomicBool::new(false));
-    let mut reviews: Vec<PositionReview> = Vec::with_capacity(frames.len());
     let mut first = true;
-    for (k, frame) in frames.iter().enumerate() {
-        if *st.shutdown.borrow() {
-            return; // not stored: the next request starts again
+    for (pass, &movetime_ms) in times.iter().enumerate() {
+        if pass > 0 {
+            let mut v = job.view.lock().unwrap_or_else(|e| e.into_inner());
+            v.summary = Some(summary(&v.steps));
+            v.pass = pass as u32 + 1;
+            v.movetime_ms = movetime_ms;
+            v.done = 0;
         }
-        let Ok(permit) = st.analyses.workers.clone().acquire_owned().await else {
-            st.analyses.forget(&id);
-            return;
-        };
-        let game = frame.game.clone();
-        let mut eng = engine.take().expect("the engine is back after each position");
-        let tb = tablebases.clone().filter(|_| first);
-        let stop2 = stop.clone();
-        let limits = Limits {
-            movetime: Some(movetime),
-            ..Limits::default()
-        };
-        let done = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            if let Some(t) = tb.as_deref().and_then(|t| t.for_rules(rules)) {
-                eng.set_tablebase(t);
+        let movetime = Duration::from_millis(movetime_ms);
+        let mut reviews: Vec<PositionReview> = Vec::with_capacity(frames.len());
+        for (k, frame) in frames.iter().enumerate() {
+            if *st.shutdown.borrow() {
+                return; // not stored: the next request starts again
             }
-            let r = eng.review(&game, limits, &stop2);
-            (eng, r)
-        })
-        .await;
-        first = false;
-        let Ok((eng, r)) = done else {
-            tracing::error!(game = %id, "an analysis task failed");
-            st.analyses.forget(&id);
-            return;
-        };
-        engine = Some(eng);
-        let before = k.checked_sub(1).map(|b| (&frames[b], &reviews[b]));
-        let step = step_analysis(k, frame, &r, before);
-        reviews.push(r);
-        let mut v = job.view.lock().unwrap_or_else(|e| e.into_inner());
-        v.steps.push(step);
-        v.done = v.steps.len();
+            let Ok(permit) = st.analyses.workers.clone().acquire_owned().await else {
+                st.analyses.forget(&id);
+                return;
+            };
+            let game = frame.game.clone();
+            let mut eng = engine.take().expect("the engine is back after each position");
+            let tb = tablebases.clone().filter(|_| first);
+            let stop2 = stop.clone();
+            let limits = Limits {
+                movetime: Some(movetime),
+                ..Limits::default()
+            };
+            let done = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                if let Some(t) = tb.as_deref().and_then(|t| t.for_rules(rules)) {
+                    eng.set_tablebase(t);
+                }
+                let r = eng.review(&game, limits, &stop2);
+                (eng, r)
+            })
+            .await;
+            first = false;
+            let Ok((eng, r)) = done else {
+                tracing::error!(game = %id, "an analysis task failed");
+                st.analyses.forget(&id);
+                return;
+            };
+            engine = Some(eng);
+            let before = k.checked_sub(1).map(|b| (&frames[b], &reviews[b]));
+            let step = step_analysis(k, frame, &r, before, movetime_ms);
+            reviews.push(r);
+            let mut v = job.view.lock().unwrap_or_else(|e| e.into_inner());
+            if k < v.steps.len() {
+                v.steps[k] = step;
+            } else {
+                v.steps.push(step);
+            }
+            v.done = k + 1;
+        }
     }
     let view = {
         let mut v = job.view.lock().unwrap_or_else(|e| e.into_inner());
@@ -400,5 +462,16 @@ mod tests {
         assert_eq!(auto_movetime_ms(0), DEFAULT_MOVETIME_MS);
         assert_eq!(auto_movetime_ms(500), AUTO_MIN_MOVETIME_MS);
         const { assert!(AUTO_MIN_MOVETIME_MS >= MIN_MOVETIME_MS) };
+    }
+
+    #[test]
+    fn a_second_pass_looks_deeper_within_its_budget() {
+        assert_eq!(pass_times(41), vec![39, DEFAULT_MOVETIME_MS]);
+        assert_eq!(pass_times(200), vec![AUTO_MIN_MOVETIME_MS, 100]);
+        assert!(pass_times(200)[1] * 200 <= REFINE_BUDGET_MS);
+        // Short games get the most time at once: one pass.
+        assert_eq!(pass_times(5), vec![DEFAULT_MOVETIME_MS]);
+        // Very long ones: no deeper pass than the first.
+        assert_eq!(pass_times(2000), vec![AUTO_MIN_MOVETIME_MS]);
     }
 }

@@ -37,7 +37,10 @@ pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Optio
         loop {
             let (game, level, epoch, seq, stop, input) = {
                 let mut g = slot.game.lock().await;
-                if !g.room.engine_to_move() || g.thinking {
+                if !g.room.engine_to_move()
+                    || g.thinking
+                    || crate::room::live::check_room_for_step(g.room.seq(), state.limits.max_steps).is_err()
+                {
                     return;
                 }
                 let Ok(input) = g.room.move_input() else {
@@ -114,31 +117,39 @@ pub(crate) fn kick_engine_for(state: Arc<AppState>, slot: Arc<Slot>, held: Optio
     });
 }
 
+/// How long a request waits for an engine permit before it is answered
+/// 503 `engine_busy` (its search then never starts).
+pub(crate) const REQUEST_QUEUE_WAIT: Duration = Duration::from_secs(10);
+
 /// A short search of `game` for a request that waits for it (a hint, the
-/// engine's answer to a draw offer): it counts in the engine queue (503
-/// when full), waits for an engine permit, and runs on a blocking thread
-/// for at most `movetime`, holding `held` (a share of deep searches) until
-/// it ends. `None` if the game is over.
+/// engine's answer to a draw offer), run as a job off the request path: it
+/// counts in the engine queue (503 when full), waits for an engine permit
+/// (at most [`REQUEST_QUEUE_WAIT`]), and runs on a blocking thread for at
+/// most `movetime`, holding `held` (the client's share of engine jobs, see
+/// [`AppState::reserve_deep`]) until it ends, even if the request is gone.
+/// `None` if the game is over.
 ///
 /// # Errors
-/// 503 `engine_busy` when the queue is full; 500 if the engine is gone.
+/// 503 `engine_busy` when the queue is full or no permit came in time;
+/// 500 if the engine is gone.
 pub(crate) async fn search_for_request(
     st: &AppState,
     game: hoyito_core::Game,
     level: u8,
     movetime: Duration,
-    held: Option<Held>,
+    held: Held,
 ) -> Result<Option<(String, i32)>, crate::error::ApiError> {
     use crate::error::ApiError;
     let ticket = st.try_engine_job()?;
-    let permit = st
-        .engine_permits
-        .clone()
-        .acquire_owned()
+    let busy =
+        || ApiError::unavailable("engine_busy", "the engine is busy; try again shortly").retry_after(2);
+    let permit = tokio::time::timeout(REQUEST_QUEUE_WAIT, st.engine_permits.clone().acquire_owned())
         .await
+        .map_err(|_| busy())?
         .map_err(|_| ApiError::internal("engine unavailable"))?;
     let tablebases = st.tablebases.clone();
-    tokio::task::spawn_blocking(move || {
+    // The job holds its permit, ticket and share until the search ends.
+    let job = tokio::task::spawn_blocking(move || {
         let (_permit, _ticket, _held) = (permit, ticket, held);
         ai::choose(
             &game,
@@ -147,7 +158,7 @@ pub(crate) async fn search_for_request(
             movetime,
             &AtomicBool::new(false),
         )
-    })
-    .await
-    .map_err(|e| ApiError::internal(format!("engine task failed: {e}")))
+    });
+    job.await
+        .map_err(|e| ApiError::internal(format!("engine task failed: {e}")))
 }

@@ -94,6 +94,14 @@ pub struct StepAnalysis {
     pub moves: Vec<MoveScore>,
     /// The move that led here, if step `seq` was a move.
     pub played: Option<PlayedMove>,
+    /// The depth the engine's search of this position completed, in plies
+    /// (0 once over; analyses stored before the field had none).
+    #[serde(default)]
+    pub depth: u32,
+    /// The engine time this position was searched, in ms (0 in analyses
+    /// stored before the field).
+    #[serde(default)]
+    pub movetime_ms: u64,
 }
 
 /// A side's totals: moves, average loss, marks.
@@ -120,7 +128,8 @@ impl From<SideStats> for SideSummary {
     }
 }
 
-/// The thresholds of the marks, in seeds lost.
+/// The thresholds of the marks of the game's variant, in seeds lost (a move
+/// that makes the result worse is a blunder whatever it lost).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Thresholds {
     /// Fewest seeds lost for an inaccuracy.
@@ -142,13 +151,22 @@ pub struct AnalysisView {
     pub epoch: u64,
     /// Steps analysed: 0 to `seq`.
     pub seq: u64,
-    /// Engine time per position.
+    /// Engine time per position of the pass under way (once done: of the
+    /// last pass, whose steps are sent).
     pub movetime_ms: u64,
+    /// The pass under way (once done: the last), from 1.
+    #[serde(default = "one")]
+    pub pass: u32,
+    /// Passes in all: a quick one, then (unless the request set the time)
+    /// a deeper one whose steps replace the first's one by one.
+    #[serde(default = "one")]
+    pub passes: u32,
     /// When it started (ms since the epoch).
     pub created_ms: i64,
     /// Positions in all (`seq + 1`).
     pub total: usize,
-    /// Positions analysed so far.
+    /// Positions analysed so far by the pass under way: in a later pass,
+    /// `steps` before `done` are this pass's, the others the last pass's.
     pub done: usize,
     /// The first step in `steps` (the `from` of the request).
     pub from: usize,
@@ -160,6 +178,11 @@ pub struct AnalysisView {
     pub summary: Option<HashMap<String, SideSummary>>,
     /// The thresholds of the marks.
     pub thresholds: Thresholds,
+}
+
+/// The pass of analyses stored before passes.
+fn one() -> u32 {
+    1
 }
 
 impl AnalysisView {
@@ -215,6 +238,8 @@ mod tests {
                 exact: false,
             }],
             played: None,
+            depth: 7,
+            movetime_ms: 40,
         };
         let view = AnalysisView {
             id: "a1".into(),
@@ -222,6 +247,8 @@ mod tests {
             epoch: 0,
             seq: 3,
             movetime_ms: 40,
+            pass: 1,
+            passes: 1,
             created_ms: 1,
             total: 4,
             done: 4,

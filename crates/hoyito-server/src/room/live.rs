@@ -59,6 +59,29 @@ pub struct LiveGame {
     /// The timer that tells the watchers when a claim against a player who
     /// left may be made.
     pub claim_timer: Option<tokio::task::AbortHandle>,
+    /// When each side's draw offer and takeback request were last declined
+    /// (ms since the epoch) and at which step, `[draw, takeback][south,
+    /// north]`, on this node: the same request at the same step waits for
+    /// the cool-down before it is made again.
+    pub declined_at: [[Option<(i64, u64)>; 2]; 2],
+}
+
+/// The most steps a game may have by default
+/// ([`crate::ServerLimits::max_steps`]).
+pub const MAX_STEPS: u64 = 3000;
+
+/// 422 `game_too_long` if a game of `seq` steps may take no more under a
+/// cap of `max` steps.
+pub fn check_room_for_step(seq: u64, max: u64) -> Result<(), ApiError> {
+    if seq >= max {
+        return Err(ApiError::unprocessable(
+            "game_too_long",
+            format!(
+                "this game has {seq} steps, the most a game may have: it can only end (resign, a draw, abort)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 impl LiveGame {
@@ -85,6 +108,7 @@ impl LiveGame {
             rematch: None,
             presence: crate::room::presence::Presence::new(crate::store::now()),
             claim_timer: None,
+            declined_at: [[None; 2]; 2],
         }
     }
 

@@ -73,6 +73,18 @@ impl Presence {
         }
     }
 
+    /// A player of `seat` tried to open a socket at `now` (perhaps refused):
+    /// a page that keeps reconnecting is not away, so the time away of its
+    /// sides counts from this attempt.
+    pub fn attempt(&mut self, seat: Option<Seat>, now: i64) {
+        for &side in Presence::sides(seat) {
+            let k = side.index();
+            if let Some(since) = &mut self.away_since[k] {
+                *since = (*since).max(now);
+            }
+        }
+    }
+
     /// Whether `side` has the game open.
     pub fn connected(&self, side: Side) -> bool {
         self.players[side.index()] > 0
@@ -133,5 +145,18 @@ mod tests {
         assert_eq!(p.spectators, 0);
         p.join(Some(Seat::Both));
         assert!(p.connected(Side::South) && p.connected(Side::North));
+    }
+
+    #[test]
+    fn a_player_trying_to_reconnect_is_away_since_the_last_attempt() {
+        let mut p = Presence::new(100);
+        let north = Some(Seat::One(Side::North));
+        p.attempt(north, 700);
+        assert_eq!(p.away_since, [Some(100), Some(700)]);
+        p.join(north);
+        p.attempt(north, 900);
+        assert_eq!(p.away_since, [Some(100), None], "connected stays connected");
+        p.attempt(None, 1000);
+        assert_eq!(p.away_since, [Some(100), None]);
     }
 }

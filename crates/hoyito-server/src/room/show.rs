@@ -65,6 +65,7 @@ impl LiveGame {
             presence: self.presence_view(now),
             rematch: self.rematch.clone(),
             created_ms: self.meta.created_ms,
+            public: self.meta.public,
             room,
         }
     }

@@ -60,6 +60,9 @@ pub struct GameView {
     pub rematch: Option<RematchView>,
     /// Creation time (ms since the epoch).
     pub created_ms: i64,
+    /// Whether the game is listed in the lobby: then anyone may read its
+    /// chat; else only its players.
+    pub public: bool,
     /// The room: mode, rules, status (`waiting` while an online game's
     /// second seat is free), how it ended, the position, the legal moves,
     /// the rounds and the steps. In a delta (a move's answer and WebSocket

@@ -69,8 +69,13 @@ pub struct AppState {
     pub(crate) rates: Rates,
     /// Open WebSockets per client IP.
     pub(crate) ws_per_ip: Arc<PerClient>,
+    /// Open WebSockets per client IP and game.
+    pub(crate) ws_per_ip_game: Arc<PerClient<(IpAddr, String)>>,
     /// Engine jobs queued or running per client IP.
     pub(crate) engine_per_ip: Arc<PerClient>,
+    /// The public games whose seat each client IP took from the lobby
+    /// ([`AppState::take_open_seat`]).
+    pub(crate) lobby_seats: Mutex<HashMap<IpAddr, Vec<String>>>,
     /// The metrics served at `/metrics`.
     pub(crate) metrics: Metrics,
     /// Asks for a game to be reloaded from the database (after another
@@ -87,6 +92,8 @@ pub(crate) struct Rates {
     pub(crate) moves: Arc<RateLimit>,
     pub(crate) hints: Arc<RateLimit>,
     pub(crate) chat: Arc<RateLimit>,
+    pub(crate) offers: Arc<RateLimit>,
+    pub(crate) joins: Arc<RateLimit>,
 }
 
 impl Rates {
@@ -96,12 +103,19 @@ impl Rates {
             moves: Arc::new(RateLimit::new("moves", limits.move_rate)),
             hints: Arc::new(RateLimit::new("hints", limits.hint_rate)),
             chat: Arc::new(RateLimit::new("chat messages", limits.chat_rate)),
+            offers: Arc::new(RateLimit::new("offers", limits.offer_rate)),
+            joins: Arc::new(RateLimit::new("joins", limits.join_rate)),
         }
     }
 
     /// Requests refused by the rate limits so far.
     pub(crate) fn refused(&self) -> u64 {
-        self.create.refused() + self.moves.refused() + self.hints.refused() + self.chat.refused()
+        self.create.refused()
+            + self.moves.refused()
+            + self.hints.refused()
+            + self.chat.refused()
+            + self.offers.refused()
+            + self.joins.refused()
     }
 
     /// Forgets clients back to their full allowance.
@@ -110,6 +124,8 @@ impl Rates {
         self.moves.forget_idle();
         self.hints.forget_idle();
         self.chat.forget_idle();
+        self.offers.forget_idle();
+        self.joins.forget_idle();
     }
 }
 
@@ -145,7 +161,9 @@ impl AppState {
             )),
             rates: Rates::new(&limits),
             ws_per_ip: PerClient::new(limits.max_websockets_per_ip),
+            ws_per_ip_game: PerClient::new(limits.max_websockets_per_ip_per_game),
             engine_per_ip: PerClient::new(limits.engine_jobs_per_ip),
+            lobby_seats: Mutex::new(HashMap::new()),
             metrics: Metrics::new(),
             reloads: std::sync::OnceLock::new(),
             storage_faults: crate::state::storage::Faults::default(),
@@ -236,6 +254,56 @@ impl AppState {
     /// Games held in memory.
     pub fn games_in_memory(&self) -> usize {
         self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+impl AppState {
+    /// Counts game `id`'s seat, taken from the lobby, among those `client`
+    /// holds: the seats of games that go on (in memory and not over).
+    ///
+    /// # Errors
+    /// 429 `too_many_seats` if `client` holds
+    /// [`ServerLimits::open_seats_per_ip`] such seats already.
+    pub(crate) async fn take_open_seat(&self, client: IpAddr, id: &str) -> Result<(), ApiError> {
+        let max = self.limits.open_seats_per_ip;
+        if max == 0 {
+            return Ok(());
+        }
+        let held: Vec<String> = {
+            let seats = self.lobby_seats.lock().unwrap_or_else(|e| e.into_inner());
+            seats.get(&client).cloned().unwrap_or_default()
+        };
+        let mut going_on = Vec::with_capacity(held.len() + 1);
+        for gid in held {
+            if let Some(slot) = self.cached(&gid) {
+                if !slot.game.lock().await.room.finished() {
+                    going_on.push(gid);
+                }
+            }
+        }
+        let mut seats = self.lobby_seats.lock().unwrap_or_else(|e| e.into_inner());
+        if going_on.len() >= max {
+            seats.insert(client, going_on);
+            return Err(ApiError::too_many(
+                "too_many_seats",
+                format!("your address holds {max} seats of public games that go on: finish one first"),
+            )
+            .retry_after(60));
+        }
+        going_on.push(id.to_string());
+        seats.insert(client, going_on);
+        Ok(())
+    }
+
+    /// Forgets `client`'s seat in game `id` (its join failed).
+    pub(crate) fn release_open_seat(&self, client: IpAddr, id: &str) {
+        let mut seats = self.lobby_seats.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(held) = seats.get_mut(&client) {
+            held.retain(|g| g != id);
+            if held.is_empty() {
+                seats.remove(&client);
+            }
+        }
     }
 }
 
@@ -332,6 +400,7 @@ pub(crate) async fn commit_stored(
     g: &mut LiveGame,
     prepared: Prepared,
 ) -> Result<MoveEvent, ApiError> {
+    crate::room::live::check_room_for_step(g.room.seq(), st.limits.max_steps)?;
     let token = prepared.token.clone();
     let event = g.room.commit(prepared);
     store_last_step(st, g, token).await?;

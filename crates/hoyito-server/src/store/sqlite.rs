@@ -200,10 +200,9 @@ impl Sqlite {
     pub fn append_at(&self, id: &str, seq: u64, token: &str, at_ms: i64, summary: &Summary) -> SqlResult<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
-        tx.execute(
-            "INSERT INTO moves (game_id, seq, token, at_ms) VALUES (?1, ?2, ?3, ?4)",
-            params![id, seq, token, at_ms],
-        )?;
+        // The statements of every move: prepared once per connection.
+        tx.prepare_cached("INSERT INTO moves (game_id, seq, token, at_ms) VALUES (?1, ?2, ?3, ?4)")?
+            .execute(params![id, seq, token, at_ms])?;
         update_summary(&tx, id, summary)?;
         tx.commit()
     }
@@ -503,20 +502,20 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> SqlResu
 }
 
 fn update_summary(tx: &rusqlite::Transaction<'_>, id: &str, s: &Summary) -> SqlResult<()> {
-    tx.execute(
+    tx.prepare_cached(
         "UPDATE games SET updated_ms = ?2, status = ?3, steps = ?4, result = ?5, score_south = ?6,
             score_north = ?7, to_move = ?8 WHERE id = ?1",
-        params![
-            id,
-            now_ms(),
-            s.status,
-            s.seq,
-            s.result,
-            s.score[0],
-            s.score[1],
-            s.to_move
-        ],
-    )?;
+    )?
+    .execute(params![
+        id,
+        now_ms(),
+        s.status,
+        s.seq,
+        s.result,
+        s.score[0],
+        s.score[1],
+        s.to_move
+    ])?;
     Ok(())
 }
 

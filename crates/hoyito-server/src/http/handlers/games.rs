@@ -44,6 +44,52 @@ fn check_served(rules: &hoyito_core::Rules, code: &'static str) -> Result<(), Ap
     Ok(())
 }
 
+/// Refuses a record whose `Position` tag has more seeds than the server's
+/// rules would ever have: [`SERVED_SEEDS_PER_HOLE`] a hole on the board,
+/// counted with the captured seeds and reserves. Reads the tag alone (no
+/// sowing), before anything is replayed.
+fn check_start_served(rules: &hoyito_core::Rules, record: &str) -> Result<(), ApiError> {
+    let tag = record
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.is_empty() || l.starts_with('['))
+        .find_map(|l| l.strip_prefix("[Position"));
+    let Some(tag) = tag else {
+        return Ok(());
+    };
+    let (Some(a), Some(b)) = (tag.find('"'), tag.rfind('"')) else {
+        return Ok(()); // malformed: the record's reader says why
+    };
+    let Some(text) = tag.get(a + 1..b) else {
+        return Ok(());
+    };
+    let Ok(pos) = hoyito_core::Position::from_notation(*rules, text) else {
+        return Ok(());
+    };
+    let most = rules.holes() as u32 * 2 * u32::from(SERVED_SEEDS_PER_HOLE);
+    let (captured, reserve) = (pos.captured(), pos.reserve());
+    let seeds = [
+        pos.in_play(),
+        captured.south,
+        captured.north,
+        reserve.south,
+        reserve.north,
+    ]
+    .iter()
+    .map(|&n| u32::from(n))
+    .sum::<u32>();
+    if seeds > most {
+        return Err(ApiError::unprocessable(
+            "invalid_record",
+            format!(
+                "the Position tag holds {seeds} seeds: this server plays at most {most} on this board \
+                 ({SERVED_SEEDS_PER_HOLE} a hole)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) async fn create(
     State(st): State<Arc<AppState>>,
     ApiJson(req): ApiJson<CreateRequest>,
@@ -145,6 +191,7 @@ pub(crate) async fn import(
     let rules = Record::read_rules(&req.record)
         .map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))?;
     check_served(&rules, "invalid_record")?;
+    check_start_served(&rules, &req.record)?;
     let text = req.record;
     let record = AppState::rules(move || {
         Record::read(&text).map_err(|e| ApiError::unprocessable("invalid_record", e.to_string()))
@@ -169,6 +216,16 @@ pub(crate) async fn import(
                 steps.extend(g.conceded().map(concession_token));
             }
         }
+    }
+    if steps.len() as u64 > st.limits.max_steps {
+        return Err(ApiError::unprocessable(
+            "game_too_long",
+            format!(
+                "this record has {} steps; a game here has at most {}",
+                steps.len(),
+                st.limits.max_steps
+            ),
+        ));
     }
     // How it was played, unless the request says: an engine game goes on
     // against the engine, at its level; it ends as the record says.

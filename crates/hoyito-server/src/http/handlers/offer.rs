@@ -19,10 +19,11 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
 use hoyito_core::Side;
-use hoyito_room::{OfferAction, OfferKind, OfferStep, Stop};
+use hoyito_room::{OfferAction, OfferKind, OfferStep, Seat, Stop};
 
 use crate::ai;
 use crate::error::ApiError;
+use crate::http::client_ip::ClientIp;
 use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::handlers::play::rewind;
 use crate::http::seat::seat;
@@ -38,20 +39,22 @@ const DRAW_THINK: std::time::Duration = std::time::Duration::from_millis(500);
 pub(crate) async fn draw(
     st: State<Arc<AppState>>,
     id: ApiPath<String>,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(req): ApiJson<OfferRequest>,
 ) -> Result<Json<OfferResponse>, ApiError> {
-    offer(st, id, headers, OfferKind::Draw, req.action).await
+    offer(st, id, client, headers, OfferKind::Draw, req.action).await
 }
 
 /// `POST /api/games/{id}/takeback`.
 pub(crate) async fn takeback(
     st: State<Arc<AppState>>,
     id: ApiPath<String>,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(req): ApiJson<OfferRequest>,
 ) -> Result<Json<OfferResponse>, ApiError> {
-    offer(st, id, headers, OfferKind::Takeback, req.action).await
+    offer(st, id, client, headers, OfferKind::Takeback, req.action).await
 }
 
 /// What the room decides `action` on an offer of `kind` does, for the
@@ -70,6 +73,7 @@ fn decide(
 async fn offer(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
     kind: OfferKind,
     action: OfferAction,
@@ -79,9 +83,22 @@ async fn offer(
     // Seat errors (403) come before a clock is flagged.
     seat(&g, &headers)?;
     crate::jobs::clock::flag_if_due(&st, &slot, &mut g).await?;
-    match decide(&g, &headers, kind, action)? {
+    let step = decide(&g, &headers, kind, action)?;
+    let kind_index = usize::from(kind == OfferKind::Takeback);
+    let now = crate::store::now();
+    // An offer made again soon after it was declined waits (accepting the
+    // other's offer never does).
+    if let OfferStep::Set(Some(side)) = step {
+        check_cooldown(&st, &g, kind, kind_index, side, now)?;
+    }
+    match step {
         OfferStep::Set(side) => {
             store_offer(&st, &mut g, kind, side).await?;
+            if action == OfferAction::Decline {
+                if let Seat::One(me) = seat(&g, &headers)? {
+                    g.declined_at[kind_index][me.other().index()] = Some((now, g.room.seq()));
+                }
+            }
             let view = g.view();
             drop(g);
             broadcast_state(&slot, &view);
@@ -103,6 +120,9 @@ async fn offer(
             Ok(Json(OfferResponse { accepted: true, game }))
         }
         OfferStep::AskEngine => {
+            // The engine's search is this client's engine job, in the one
+            // queue with moves, hints and analyses.
+            let held = st.reserve_deep(client)?;
             let me = g.room.position().to_move();
             let gm = &mut *g;
             gm.offers.offered_to_engine(me, &gm.room);
@@ -111,9 +131,42 @@ async fn offer(
             let engine = g.meta.engine_side.unwrap_or(me.other());
             let at = (g.room.epoch(), g.room.seq());
             drop(g);
-            engine_answer(&st, &slot, game, level, engine, at).await
+            engine_answer(&st, &slot, game, level, engine, at, held).await
         }
     }
+}
+
+/// 429 `offer_cooldown` (with `Retry-After`) if `side`'s offer of `kind`
+/// was declined at this step less than
+/// [`crate::ServerLimits::offer_cooldown`] ago.
+fn check_cooldown(
+    st: &AppState,
+    g: &LiveGame,
+    kind: OfferKind,
+    kind_index: usize,
+    side: Side,
+    now: i64,
+) -> Result<(), ApiError> {
+    let Some((at, seq)) = g.declined_at[kind_index][side.index()] else {
+        return Ok(());
+    };
+    if seq != g.room.seq() {
+        return Ok(()); // the game went on: another request
+    }
+    let left = st.limits.offer_cooldown.as_millis() as i64 - (now - at);
+    if left <= 0 {
+        return Ok(());
+    }
+    let what = match kind {
+        OfferKind::Draw => "draw offer",
+        OfferKind::Takeback => "takeback request",
+    };
+    let seconds = (left as u64).div_ceil(1000).max(1);
+    Err(ApiError::too_many(
+        "offer_cooldown",
+        format!("your {what} was declined just now: you may make it again in {seconds} s"),
+    )
+    .retry_after(seconds))
 }
 
 /// Stores `side`'s offer of `kind` at the game's current step (or with
@@ -159,10 +212,11 @@ async fn engine_answer(
     level: u8,
     engine: Side,
     at: (u64, u64),
+    held: crate::limits::Held,
 ) -> Result<Json<OfferResponse>, ApiError> {
     let to_move = game.position().to_move();
     let movetime = st.engine_movetime.min(DRAW_THINK);
-    let res = crate::jobs::engine::search_for_request(st, game, level, movetime, None).await?;
+    let res = crate::jobs::engine::search_for_request(st, game, level, movetime, held).await?;
     let Some((_, score)) = res else {
         return Err(ApiError::conflict("game_over", "the game is over"));
     };

@@ -16,13 +16,13 @@ use crate::http::client_ip::ClientIp;
 use crate::http::extract::{ApiJson, ApiJsonOpt, ApiPath};
 use crate::http::seat::seat;
 use crate::http::wire::{
-    HintResponse, JoinRequest, MoveRequest, MoveResponse, ResignRequest, ResignScope, SeatResponse,
-    UndoRequest,
+    HintResponse, JoinRequest, MoveAnswer, MoveRequest, MoveResponse, ResignRequest, ResignScope,
+    SeatResponse, UndoRequest,
 };
 use crate::jobs::engine::{kick_engine, kick_engine_for};
 use crate::room::live::LiveGame;
 use crate::room::view::GameView;
-use crate::state::{broadcast_move, broadcast_state};
+use crate::state::broadcast_state;
 use crate::state::{commit_stored, store_last_step, AppState, Slot};
 use crate::store::Mode;
 use hoyito_room::Stop;
@@ -34,7 +34,7 @@ pub(crate) async fn post_move(
     ClientIp(client): ClientIp,
     headers: HeaderMap,
     ApiJson(req): ApiJson<MoveRequest>,
-) -> Result<Json<MoveResponse>, ApiError> {
+) -> Result<MoveAnswer, ApiError> {
     let slot = st.slot(&id).await?;
     // The rules work runs on a blocking thread without the game's lock; if
     // the game changed meanwhile, the move is checked again.
@@ -52,6 +52,7 @@ pub(crate) async fn post_move(
                 }
             }
             refuse_after_flag(&st, &slot, &mut g).await?;
+            crate::room::live::check_room_for_step(g.room.seq(), st.limits.max_steps)?;
             // The seat's turn, the engine not searching, a timed game's
             // seats both taken (nobody's clock runs for an empty seat).
             g.room.check_move(seat, &g.host(crate::store::now()))?;
@@ -79,9 +80,13 @@ pub(crate) async fn post_move(
     // A delta: the client has the steps before this move.
     let view = g.view_since(event.seq - 1);
     drop(g);
-    broadcast_move(&slot, &event, &view);
+    // Written once, for the answer and the watchers.
+    let answer = MoveAnswer::new(&MoveResponse { event, game: view });
+    if slot.watchers() > 0 {
+        slot.send(answer.ws_message().into());
+    }
     kick_engine_for(st.clone(), slot.clone(), held);
-    Ok(Json(MoveResponse { event, game: view }))
+    Ok(answer)
 }
 
 /// 422 `bad_move` for a move token with a direction suffix (`3L`, `3R`) in a
@@ -236,6 +241,7 @@ pub(crate) async fn next_round(
     let mut g = slot.game.lock().await;
     seat(&g, &headers)?;
     g.room.check_next_round()?;
+    crate::room::live::check_room_for_step(g.room.seq(), st.limits.max_steps)?;
     g.room.commit_next_round();
     store_last_step(&st, &mut g, NEXT_ROUND.to_string()).await?;
     crate::jobs::clock::arm(st.clone(), slot.clone(), &mut g);
@@ -318,6 +324,7 @@ async fn end_with(
 pub(crate) async fn join(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
+    ClientIp(client): ClientIp,
     ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<SeatResponse>, ApiError> {
     let slot = st.slot(&id).await?;
@@ -336,6 +343,18 @@ pub(crate) async fn join(
     let invited = req.invite.as_deref().is_some_and(|i| secret_matches(i, &invite));
     if !invited && !g.meta.public {
         return Err(ApiError::forbidden("this invite is not valid for this game"));
+    }
+    // A seat taken from the lobby counts among the address's open seats
+    // (this game's lock is held: its own state is not looked at).
+    let from_lobby = !invited;
+    if from_lobby {
+        drop(g);
+        st.take_open_seat(client, &id).await?;
+        g = slot.game.lock().await;
+        if g.meta.invite.is_none() {
+            st.release_open_seat(client, &id);
+            return Err(ApiError::conflict("seat_taken", "both seats are taken"));
+        }
     }
     let side = if g.meta.tokens.south.is_none() {
         Side::South
@@ -357,6 +376,9 @@ pub(crate) async fn join(
         g.meta.tokens[side] = None;
         g.meta.names[side] = None;
         g.meta.invite = Some(invite);
+        if from_lobby {
+            st.release_open_seat(client, &id);
+        }
         return Err(e);
     }
     let view = g.view();
@@ -410,7 +432,7 @@ pub(crate) async fn hint(
     let held = st.reserve_deep(client)?;
     let pos = *game.position();
     let movetime = st.engine_movetime.min(ai::HINT_MOVETIME);
-    let res = crate::jobs::engine::search_for_request(&st, game, level, movetime, Some(held)).await?;
+    let res = crate::jobs::engine::search_for_request(&st, game, level, movetime, held).await?;
     let (token, score) = res.ok_or_else(|| ApiError::conflict("game_over", "the game is over"))?;
     let sown = hoyito_room::MoveHoles::read(&pos, &token)
         .ok_or_else(|| ApiError::internal(format!("the engine's hint {token:?} is no move")))?;

@@ -73,7 +73,7 @@ async fn idle_games_are_evicted_and_reloaded_from_the_store() {
         token: "3".into(),
         seq: None,
     };
-    let Json(played) = post_move(
+    let answer = post_move(
         State(st.clone()),
         ApiPath(created.id.clone()),
         ClientIp(LOCAL),
@@ -82,14 +82,16 @@ async fn idle_games_are_evicted_and_reloaded_from_the_store() {
     )
     .await
     .unwrap();
+    let played: serde_json::Value = serde_json::from_str(&answer.json).unwrap();
     assert_eq!(st.games_in_memory(), 1);
     // The legal moves after the move were worked out with it, on a
     // rules thread, not under the game's lock afterwards.
     {
         let slot = st.cached(&created.id).unwrap();
         let g = slot.game.lock().await;
-        assert_eq!(g.room.legal_cached(), Some(&played.game.room.legal));
-        assert_eq!(played.game.room.legal, g.room.position().legal_tokens());
+        let legal: Vec<String> = serde_json::from_value(played["game"]["legal"].clone()).unwrap();
+        assert_eq!(g.room.legal_cached(), Some(&legal));
+        assert_eq!(legal, g.room.position().legal_tokens());
     }
     // The spawned engine checks (which lock the game briefly) have run.
     settled(&st, &created.id).await;
@@ -103,7 +105,10 @@ async fn idle_games_are_evicted_and_reloaded_from_the_store() {
         .unwrap();
     assert_eq!(st.games_in_memory(), 1);
     assert_eq!(view.room.seq, 1);
-    assert_eq!(view.room.state, played.game.room.state);
+    assert_eq!(
+        serde_json::to_value(&view.room.state).unwrap(),
+        played["game"]["state"]
+    );
     // A watched game is never evicted.
     let slot = st.cached(&created.id).unwrap();
     let _rx = slot.subscribe();
@@ -270,4 +275,57 @@ async fn one_hint_per_game_at_a_time_and_a_bounded_engine_queue() {
     // And the game takes hints again.
     let again = hint(State(st.clone()), ApiPath(id), ClientIp(LOCAL), headers).await;
     assert!(again.is_ok(), "{again:?}");
+}
+
+#[tokio::test]
+async fn the_engines_answer_to_a_draw_offer_counts_in_the_clients_engine_jobs() {
+    use crate::http::handlers::offer::draw;
+    use crate::http::wire::OfferRequest;
+    use hoyito_room::OfferAction;
+    let (_stop, rx) = watch::channel(false);
+    let limits = ServerLimits {
+        engine_jobs_per_ip: 1,
+        ..ServerLimits::default()
+    };
+    let st = AppState::with_options(Store::in_memory().unwrap(), 1, rx, None, limits);
+    let busy = st.engine_permits.clone().acquire_many_owned(1).await.unwrap();
+    // A hint of this address waits for the engine, holding its one job...
+    let (hinted, h) = new_game(&st, Mode::Hotseat, 3, None).await;
+    let waiting = tokio::spawn(hint(State(st.clone()), ApiPath(hinted), ClientIp(LOCAL), h));
+    until("the hint is queued", || st.engine_queue_depth() >= 1).await;
+    // ...so its draw offer to a deep engine is refused at once, not queued.
+    let (id, headers) = new_game(&st, Mode::Engine, 8, Some(Side::South)).await;
+    let offer = || OfferRequest {
+        action: OfferAction::Offer,
+    };
+    let refused = tokio::time::timeout(
+        Duration::from_secs(5),
+        draw(
+            State(st.clone()),
+            ApiPath(id.clone()),
+            ClientIp(LOCAL),
+            headers.clone(),
+            ApiJson(offer()),
+        ),
+    )
+    .await
+    .expect("a draw offer over the address's share must not wait")
+    .unwrap_err();
+    assert_eq!(
+        (refused.status, refused.code),
+        (StatusCode::TOO_MANY_REQUESTS, "too_many_engine_jobs")
+    );
+    // Another address's offer is a job in the same queue.
+    let other = tokio::spawn(draw(
+        State(st.clone()),
+        ApiPath(id),
+        ClientIp([10, 0, 0, 7].into()),
+        headers,
+        ApiJson(offer()),
+    ));
+    until("the draw offer is queued", || st.engine_queue_depth() >= 2).await;
+    drop(busy);
+    assert!(waiting.await.unwrap().is_ok());
+    let answered = other.await.unwrap();
+    assert!(answered.is_ok(), "{answered:?}");
 }

@@ -26,7 +26,12 @@ export function startServer(db, addr = '127.0.0.1:0', extra = []) {
   const dbPath = db || join(dir, 'test.db');
   // The tests drive games through the API from one address as fast as they
   // can: no rate limits per address (their own tests are in the server crate).
-  const limits = ['--create-rate', '0', '--create-quota', '0', '--move-rate', '0', '--hint-rate', '0', '--chat-rate', '0'];
+  const limits = [
+    '--create-rate', '0', '--create-quota', '0', '--move-rate', '0', '--hint-rate', '0', '--chat-rate', '0',
+    '--offer-rate', '0', '--join-rate', '0', '--open-seats-per-ip', '0', '--offer-cooldown', '0',
+    // Every page of a test is on one address, often several on one game.
+    '--max-websockets-per-ip-per-game', '0',
+  ];
   const proc = spawn(binary, ['serve', '--no-default-tables', '--addr', addr, '--db', dbPath, ...limits, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });

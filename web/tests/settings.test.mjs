@@ -166,13 +166,13 @@ test('the last ten seconds of your own clock tick, once a second', async () => {
   await context.addInitScript(fakeAudio);
   await page.clock.install();
   await page.goto(`${server.url}/g/${made.id}`);
-  await page.waitForSelector(`#clock .clock-side.running[data-side="${mover}"]`);
+  await page.waitForSelector(`.player .clock-side.running[data-side="${mover}"]`);
   const ticks = () => page.evaluate(() => window.__tones.filter((f) => f === 1200).length);
   assert.equal(await ticks(), 0, 'no tick with most of a minute left');
   // A second at a time to the first tick, under ten seconds left; then one a second.
   for (let s = 0; s < 60 && await ticks() === 0; s++) await page.clock.runFor(1000);
   assert.equal(await ticks(), 1);
-  assert.match(await page.textContent(`#clock .clock-side[data-side="${mover}"] .clock-time`), /^⚠ (9\.\d|10\.0)$/);
+  assert.match(await page.textContent(`.player .clock-side[data-side="${mover}"] .clock-time`), /^⚠ (9\.\d|10\.0)$/);
   await page.clock.runFor(3000);
   assert.equal(await ticks(), 4);
   await context.close();

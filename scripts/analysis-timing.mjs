@@ -23,7 +23,7 @@ const perVariant = Number(process.argv[3] || 3);
 const dir = mkdtempSync(join(tmpdir(), 'hoyito-analysis-timing-'));
 
 function serve() {
-  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'games.db')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, HOYITO_LOG: 'warn' } });
+  const proc = spawn(bin, ['serve', '--no-default-tables', '--addr', '127.0.0.1:0', '--db', join(dir, 'games.db')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, HOYITO_LOG: 'warn' } });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.on('exit', (c) => reject(new Error(`hoyito serve exited with ${c}`)));

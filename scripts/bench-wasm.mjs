@@ -72,7 +72,7 @@ for (const options of [{ variant: 'I' }, { variant: 'II' }, { variant: 'III' }, 
 // 4. Time to interactive on Slow 3G after the first visit.
 const { chromium } = createRequire(join(root, 'web', 'package.json'))('playwright-core');
 const dbDir = mkdtempSync(join(tmpdir(), 'hoyito-bench-'));
-const server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', join(dbDir, 'bench.db')], { stdio: ['ignore', 'pipe', 'ignore'] });
+const server = spawn(bin, ['serve', '--no-default-tables', '--addr', '127.0.0.1:0', '--db', join(dbDir, 'bench.db')], { stdio: ['ignore', 'pipe', 'ignore'] });
 const url = await new Promise((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (d) => { out += d; const m = /listening on (http:\/\/[\d.:]+)/.exec(out); if (m) resolve(m[1]); });

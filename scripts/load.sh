@@ -36,7 +36,7 @@ start() { # start PORT [flags…]: hoyito serve on 127.0.0.1:PORT, a fresh datab
     psql "$HOYITO_TEST_POSTGRES" -q -c "DROP DATABASE IF EXISTS hoyito_load" -c "CREATE DATABASE hoyito_load"
     db="${HOYITO_TEST_POSTGRES%/*}/hoyito_load"
   fi
-  HOYITO_LOG=off "$bin" serve --addr "127.0.0.1:$port" --db "$db" "$@" >"$dir/out" &
+  HOYITO_LOG=off "$bin" serve --no-default-tables --addr "127.0.0.1:$port" --db "$db" "$@" >"$dir/out" &
   pid=$!
   until grep -q listening "$dir/out" 2>/dev/null; do sleep 0.1; done
 }

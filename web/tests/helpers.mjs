@@ -32,7 +32,7 @@ export function startServer(db, addr = '127.0.0.1:0', extra = []) {
     // Every page of a test is on one address, often several on one game.
     '--max-websockets-per-ip-per-game', '0',
   ];
-  const proc = spawn(binary, ['serve', '--addr', addr, '--db', dbPath, ...limits, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(binary, ['serve', '--no-default-tables', '--addr', addr, '--db', dbPath, ...limits, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   return new Promise((resolve, reject) => {

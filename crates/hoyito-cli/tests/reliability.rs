@@ -31,6 +31,7 @@ fn serve_db(dir: &Path, db: &std::ffi::OsStr) -> (Child, String) {
     let mut child = Command::new(BIN)
         .args([
             "serve",
+            "--no-default-tables",
             "--addr",
             "127.0.0.1:0",
             "--create-rate",

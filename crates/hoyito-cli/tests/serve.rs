@@ -11,7 +11,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_hoyito");
 /// the process and its `host:port`.
 fn serve(dir: &std::path::Path) -> (Child, String) {
     let mut child = Command::new(BIN)
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .args(["serve", "--no-default-tables", "--addr", "127.0.0.1:0", "--db"])
         .arg(dir.join("games.db"))
         .current_dir(dir)
         .stdout(Stdio::piped())
@@ -105,7 +105,7 @@ fn a_second_server_on_the_same_database_refuses_to_start() {
     let (mut first, _addr) = serve(&dir);
     let db = dir.join("games.db");
     let second = Command::new(BIN)
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .args(["serve", "--no-default-tables", "--addr", "127.0.0.1:0", "--db"])
         .arg(&db)
         .current_dir(&dir)
         .stdin(Stdio::null())

@@ -1,50 +1,14 @@
 //! The engine behind engine games and hints, run on blocking threads.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hoyito_core::{Game, Rules};
+use hoyito_core::Game;
 use hoyito_engine::{Engine, Limits};
-use hoyito_tablebase::Tablebase;
+
+pub use crate::tables::Tablebases;
 
 pub use hoyito_engine::{HINT_LEVEL, HINT_MOVETIME, PLAY_MOVETIME};
-
-/// The endgame tablebases of a server (`hoyito tablebase build` output
-/// under one directory), for level-10 engine moves and hints: perfect play
-/// where they cover the position. The tables of a rule set are opened (and
-/// their files checked) on first use and kept for the server's life.
-pub struct Tablebases {
-    dir: PathBuf,
-    opened: Mutex<HashMap<Rules, Arc<Tablebase>>>,
-}
-
-impl Tablebases {
-    /// The tablebases stored under `dir`; nothing is opened yet.
-    pub fn new(dir: PathBuf) -> Tablebases {
-        Tablebases {
-            dir,
-            opened: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// The tables of `rules`, opened on first use; `None` if there are
-    /// none for these rules (they are looked for again next time, so
-    /// tables built while the server runs are found). Blocks while opening:
-    /// call from a blocking thread.
-    pub fn for_rules(&self, rules: Rules) -> Option<Arc<Tablebase>> {
-        if let Some(tb) = self.opened.lock().unwrap_or_else(|e| e.into_inner()).get(&rules) {
-            return Some(Arc::clone(tb));
-        }
-        // Opened without the lock: a second request may open the same
-        // tables meanwhile, and the first one stored is kept.
-        let tb = Arc::new(Tablebase::open(rules, &self.dir).ok()?);
-        let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
-        Some(Arc::clone(opened.entry(rules).or_insert(tb)))
-    }
-}
 
 /// The engine's move at `level` for the side to move, as a token, with its
 /// score in seeds; `None` if the game is over. With `tablebases`, the

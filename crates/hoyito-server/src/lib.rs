@@ -39,6 +39,7 @@ mod metrics;
 mod room;
 mod state;
 pub mod store;
+pub mod tables;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -66,8 +67,12 @@ pub struct Config {
     /// How to connect to PostgreSQL besides its URL (a password file).
     pub db_options: store::DbOptions,
     /// Endgame tablebases (`hoyito tablebase build`) for level-10 engine
-    /// moves and hints: perfect play where they cover the position.
+    /// moves, hints and exact values (`GET /api/tablebase`): perfect play
+    /// where they cover the position.
     pub tablebases: Option<PathBuf>,
+    /// Build the default tables ([`tables::default_plan`]) into
+    /// `tablebases` in the background (existing valid layers are kept).
+    pub build_tables: bool,
     /// Timeouts, caps and rate limits.
     pub limits: ServerLimits,
 }
@@ -79,6 +84,7 @@ impl Default for Config {
             db: PathBuf::from("./hoyito.db"),
             db_options: store::DbOptions::default(),
             tablebases: None,
+            build_tables: false,
             limits: ServerLimits::default(),
         }
     }
@@ -105,6 +111,7 @@ pub async fn serve_on(
 ) -> std::io::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let state = AppState::with_options(store, engine_threads(), stop_rx, tablebases, limits.clone());
+    jobs::tables::start(&state);
     // Other server nodes on the same database (PostgreSQL).
     let nodes = jobs::nodes::follow(state.clone())
         .await
@@ -233,7 +240,12 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> Result<(), Run
         let bind = |source| RunError::Bind { addr, source };
         let listener = TcpListener::bind(addr).await.map_err(bind)?;
         on_listen(listener.local_addr().map_err(bind)?);
-        let tablebases = config.tablebases.map(ai::Tablebases::new);
+        let plan = if config.build_tables {
+            tables::default_plan()
+        } else {
+            Vec::new()
+        };
+        let tablebases = config.tablebases.map(|dir| ai::Tablebases::with_plan(dir, plan));
         serve_on(listener, store, tablebases, config.limits, shutdown_signal())
             .await
             .map_err(RunError::Serve)
@@ -281,11 +293,24 @@ pub async fn spawn_local_with(
     store: Store,
     limits: ServerLimits,
 ) -> std::io::Result<(SocketAddr, LocalServer)> {
+    spawn_local_tables(store, limits, None).await
+}
+
+/// [`spawn_local_with`] with endgame tablebases (and the tables they are
+/// to build in the background, [`tables::Tablebases::with_plan`]).
+///
+/// # Errors
+/// If binding fails.
+pub async fn spawn_local_tables(
+    store: Store,
+    limits: ServerLimits,
+    tablebases: Option<ai::Tablebases>,
+) -> std::io::Result<(SocketAddr, LocalServer)> {
     let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
-        let _ = serve_on(listener, store, None, limits, async {
+        let _ = serve_on(listener, store, tablebases, limits, async {
             let _ = rx.await;
         })
         .await;

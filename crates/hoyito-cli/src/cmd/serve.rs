@@ -23,9 +23,17 @@ pub struct Args {
     /// the URL, which the process list shows (else PGPASSWORD is used).
     #[arg(long, value_name = "FILE")]
     pub db_password_file: Option<PathBuf>,
-    /// Endgame tablebases for the level-10 engine (default: ./tablebases if it exists).
+    /// Endgame tablebases for the level-10 engine, hints and exact values
+    /// (default: ./tablebases). Unless --no-default-tables, the server
+    /// builds every 2x4 position and every 2x6 position with up to 16 seeds
+    /// in play, in the three variants, there in the background.
     #[arg(long, value_name = "DIR")]
     pub tablebases: Option<PathBuf>,
+    /// Do not build the default tables in the background (only tables
+    /// already in the directory are used; without --tablebases, only if
+    /// ./tablebases exists).
+    #[arg(long)]
+    pub no_default_tables: bool,
     /// Open HTTP connections at most (WebSockets count separately).
     #[arg(long, default_value_t = ServerLimits::default().max_connections, value_name = "N")]
     pub max_connections: usize,
@@ -109,7 +117,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         tablebases: args
             .tablebases
-            .or_else(|| Some(PathBuf::from("tablebases")).filter(|d| d.is_dir())),
+            .or_else(|| Some(PathBuf::from("tablebases")).filter(|d| !args.no_default_tables || d.is_dir())),
+        build_tables: !args.no_default_tables,
         limits: ServerLimits {
             max_connections: args.max_connections,
             max_connections_per_ip: args.max_connections_per_ip,

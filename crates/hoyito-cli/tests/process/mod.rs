@@ -36,6 +36,7 @@ pub fn serve(dir: &Path, db: &std::ffi::OsStr, args: &[&str], envs: &[(&str, &st
     let mut child = Command::new(BIN)
         .args([
             "serve",
+            "--no-default-tables",
             "--addr",
             "127.0.0.1:0",
             "--create-rate",
@@ -74,7 +75,7 @@ pub fn fails_to_start(
     envs: &[(&str, &str)],
 ) -> (Option<i32>, String) {
     let mut child = Command::new(BIN)
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .args(["serve", "--no-default-tables", "--addr", "127.0.0.1:0", "--db"])
         .arg(db)
         .args(args)
         .envs(envs.iter().copied())

@@ -118,6 +118,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/lobby", get(lobby::lobby))
         .route(
+            "/tablebase",
+            get(handlers::tablebase::probe).route_layer(rated(&state.rates.hints)),
+        )
+        .route(
             "/games/{id}/join",
             post(play::join).route_layer(rated(&state.rates.joins)),
         )

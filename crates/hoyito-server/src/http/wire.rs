@@ -307,6 +307,28 @@ pub struct HintResponse {
     pub dir: char,
 }
 
+/// The answer of `GET /api/tablebase`.
+#[derive(Debug, Serialize)]
+pub struct TablebaseAnswer {
+    /// The seeds the side to move gains from here on with perfect play
+    /// (negative: loses); 0 once the game is over.
+    pub value: i32,
+    /// Every legal move with its value for the mover (the same scale).
+    pub moves: Vec<MoveValue>,
+    /// Seeds in play.
+    pub seeds: u32,
+}
+
+/// A move and its exact value.
+#[derive(Debug, Serialize)]
+pub struct MoveValue {
+    /// The move's token.
+    #[serde(rename = "move")]
+    pub token: String,
+    /// The seeds the mover gains from here on with perfect play after it.
+    pub value: i32,
+}
+
 /// `POST /api/games/{id}/analysis`: every field optional.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -5,7 +5,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use hoyito_server::{spawn_local_with, LocalServer, ServerLimits, Store};
+use hoyito_server::{LocalServer, ServerLimits, Store};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -52,7 +52,18 @@ impl Api {
     }
 
     pub async fn start_with(store: Store, limits: ServerLimits) -> Api {
-        let (addr, server) = spawn_local_with(store, limits).await.expect("bind");
+        Api::start_tables(store, limits, None).await
+    }
+
+    /// A server with endgame tablebases.
+    pub async fn start_tables(
+        store: Store,
+        limits: ServerLimits,
+        tablebases: Option<hoyito_server::ai::Tablebases>,
+    ) -> Api {
+        let (addr, server) = hoyito_server::spawn_local_tables(store, limits, tablebases)
+            .await
+            .expect("bind");
         Api {
             base: format!("http://{addr}"),
             // A fresh connection per request: the server closes a connection

@@ -8,6 +8,7 @@ pub(crate) mod lobby;
 pub(crate) mod offer;
 pub(crate) mod play;
 pub(crate) mod rematch;
+pub(crate) mod tablebase;
 #[cfg(test)]
 mod tests;
 

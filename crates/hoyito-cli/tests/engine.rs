@@ -237,7 +237,8 @@ fn analyze_annotate_marks_every_move() {
         .find(|l| l.starts_with("1. 2 {"))
         .unwrap_or_else(|| panic!("{out}"));
     assert!(
-        first.contains("blunder") && (first.contains("best 1 ") || first.contains("best 3 ")),
+        // Still a win (+12 → +4): marked by the seeds lost on Hoyito III's scale.
+        first.contains("mistake") && (first.contains("best 1 ") || first.contains("best 3 ")),
         "{first}"
     );
     assert!(lines.iter().any(|l| l.starts_with("2. 4 {")), "{out}");

@@ -49,7 +49,7 @@ pub struct Args {
     /// Open WebSockets per client IP address on one game at most (0: no cap).
     #[arg(long, default_value_t = ServerLimits::default().max_websockets_per_ip_per_game, value_name = "N")]
     pub max_websockets_per_ip_per_game: usize,
-    /// An origin (https://example.org) whose pages may open the game's
+    /// An origin (`https://example.org`) whose pages may open the game's
     /// WebSockets besides the server's own (repeat for several).
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
     pub allowed_origins: Vec<String>,

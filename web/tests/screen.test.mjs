@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, callApi, waitForSteps, seriousViolations, viewport, withMenu, newPage,
+  startServer, launchBrowser, openPage, callApi, waitForSteps, waitUntil, seriousViolations, viewport, withMenu, newPage,
 } from './helpers.mjs';
 
 let server;
@@ -149,8 +149,11 @@ test('the claim against a player who left is in view', async () => {
   const invite = new URL(c.invite, own.url).searchParams.get('invite');
   const j = await callApi(own.url, 'POST', `/api/games/${c.id}/join`, { invite, name: 'Jean' });
   const open = (seat) => openPage(browser, `${own.url}/g/${c.id}`, { storage: { [`hoyito.seat.${c.id}`]: JSON.stringify(seat) } });
-  const ana = await open({ seat: 'south', token: c.token });
+  // Jean has the game open first: the view Ana's page opens with says she
+  // may not claim (he is there); the claim comes by the presence messages.
   const jean = await open({ seat: 'north', token: j.token });
+  await waitUntil(async () => (await callApi(own.url, 'GET', `/api/games/${c.id}`)).presence.connected.north, 'Jean is connected');
+  const ana = await open({ seat: 'south', token: c.token });
   try {
     await ana.page.waitForFunction(() => /online/.test(document.querySelector('#p-top .presence')?.textContent || ''));
     await jean.context.close();

@@ -184,7 +184,8 @@ export function drawStatus(G, frames = buildFrames(G.S.view)) {
     else if (engineToMove(v)) s = t('game.thinking');
     else s = turn(v.state.to_move);
     if (v.match) s = `${t('game.round', { round: v.round })} · ${s}`;
-    if (S.first !== null) s += ` — ${t('game.pick_second')}`;
+    // How to take the first hole back: a tap on a touch screen; a click, or Esc, with a mouse and keys.
+    if (S.first !== null) s += ` — ${t(matchMedia('(hover: hover) and (pointer: fine)').matches ? 'game.pick_second_keys' : 'game.pick_second')}`;
   }
   $('status').textContent = s;
   drawLastMove(G, frames);

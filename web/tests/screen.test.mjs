@@ -225,23 +225,33 @@ test('a direction chosen at the hole: a tap offers both directions by it, in vie
   }
 });
 
-test("the two-hole opening's prompt is whole and says what a touch does; a tap on the first hole takes it back", async () => {
+test("the two-hole opening's prompt is whole and says what a touch (or a click and Esc) does; a tap on the first hole takes it back", async () => {
   const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II', two_hole_opening: true } });
-  const { context, page } = await seated(c.id, { seat: 'both', token: c.token });
-  try {
-    await page.waitForSelector('.hole.legal');
-    const first = page.locator('.hole.legal').first();
-    const hole = await first.getAttribute('data-hole');
-    await first.click();
-    await page.waitForFunction(() => /pick the second hole/.test(document.getElementById('status').textContent));
-    assert.match(await page.textContent('#status'), /tap the first one again/);
-    await inView(page, 'opening', BARS);
-    const status = await page.$eval('#status', (e) => ({ sh: e.scrollHeight, ch: e.clientHeight, sw: e.scrollWidth, cw: e.clientWidth }));
-    assert.ok(status.sh <= status.ch + 1 && status.sw <= status.cw + 1, `the status is not cut: ${JSON.stringify(status)}`);
-    await page.click(`.hole[data-hole="${hole}"]`);
-    await page.waitForFunction(() => !/pick the second hole/.test(document.getElementById('status').textContent));
-  } finally {
-    await context.close();
+  // On a touch screen (a phone at the phone sizes) the prompt speaks of taps,
+  // not of a key the phone does not have; with a mouse, of a click and Esc.
+  for (const touch of [true, false]) {
+    const { context, page } = await seated(c.id, { seat: 'both', token: c.token }, touch ? { hasTouch: true, isMobile: viewport.width < 800 } : {});
+    try {
+      await page.waitForSelector('.hole.legal');
+      const first = page.locator('.hole.legal').first();
+      const hole = await first.getAttribute('data-hole');
+      if (touch) await first.tap(); else await first.click();
+      await page.waitForFunction(() => /pick the second hole/.test(document.getElementById('status').textContent));
+      const said = await page.textContent('#status');
+      if (touch) {
+        assert.match(said, /tap the first one again to cancel/);
+        assert.doesNotMatch(said, /Esc/, 'no key named to a touch screen');
+      } else {
+        assert.match(said, /click the first one again, or press Esc, to cancel/);
+      }
+      await inView(page, touch ? 'opening' : 'opening-mouse', BARS);
+      const status = await page.$eval('#status', (e) => ({ sh: e.scrollHeight, ch: e.clientHeight, sw: e.scrollWidth, cw: e.clientWidth }));
+      assert.ok(status.sh <= status.ch + 1 && status.sw <= status.cw + 1, `the status is not cut: ${JSON.stringify(status)}`);
+      if (touch) await page.tap(`.hole[data-hole="${hole}"]`); else await page.click(`.hole[data-hole="${hole}"]`);
+      await page.waitForFunction(() => !/pick the second hole/.test(document.getElementById('status').textContent));
+    } finally {
+      await context.close();
+    }
   }
 });
 

@@ -385,6 +385,9 @@ function drawSummary(G) {
     const el = document.activeElement;
     if (!el || el === document.body || !el.isConnected || el.closest('#board-wrap')) box.firstElementChild.focus({ preventScroll: true });
   }
+  // The rounds table shows its last rounds where it scrolls (a long match on a phone).
+  const rounds = box.querySelector('.rounds-box');
+  if (rounds) rounds.scrollTop = rounds.scrollHeight;
   const nr = $('next-round');
   if (nr) nr.addEventListener('click', G.nextRound);
   bindAfter(G);

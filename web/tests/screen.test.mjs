@@ -282,6 +282,19 @@ test('a match: the round over with its next round, and the new round from the to
     assert.deepEqual(cut, []);
     assert.match(await page.textContent('#moves li:last-child'), /Round 2/);
     assert.notEqual(await page.evaluate(() => document.activeElement === document.body), true, 'the focus is not lost');
+    // Round 2 played out (by the first legal move each time, round 1 left
+    // a reserve): the status line's score is the round's score the view
+    // gives, captured seeds and reserve, as the standing says.
+    v = await api('GET', `/api/games/${c.id}`);
+    while (!v.state.over) v = (await api('POST', `/api/games/${c.id}/moves`, { move: v.legal[0], seq: v.seq }, c.token)).game;
+    assert.ok(v.state.reserve.some((n) => n > 0), 'round 2 was played with a reserve');
+    const round = v.rounds.find((r) => r.round === 2);
+    const [w, l] = v.state.winner === 'north' ? [round.score[1], round.score[0]] : round.score;
+    await page.waitForFunction(() => /Round 2 · Game over/.test(document.getElementById('status').textContent));
+    const line = await page.textContent('#status');
+    assert.ok(line.endsWith(` ${w}–${l}`), `${line} (the round's score: ${round.score.join('–')})`);
+    assert.match(await page.textContent('#standing'), new RegExp(`seeds: South ${round.score[0]}, North ${round.score[1]}`));
+    await inView(page, 'round-2-over', [...BARS, '#standing', '#next-round', '.rounds tbody tr:last-child', '.rounds thead th']);
   } finally {
     await context.close();
   }

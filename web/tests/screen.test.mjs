@@ -316,6 +316,21 @@ test('a finished game: the result, its score and Rematch in view, the focus on t
   }
 });
 
+test('a game played out: the result, its score and how it ended in view, with Rematch', async () => {
+  const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II' } });
+  let v = await api('GET', `/api/games/${c.id}`);
+  while (!v.state.over) v = (await api('POST', `/api/games/${c.id}/moves`, { move: v.legal[0], seq: v.seq }, c.token)).game;
+  const { context, page } = await seated(c.id, { seat: 'both', token: c.token });
+  try {
+    await page.waitForSelector('.summary h2');
+    await inView(page, 'played-out', [...BARS, '.summary h2', '.summary p', '#rematch', '#new-game-link']);
+    const [s, n] = v.state.captured;
+    assert.match(await page.textContent('.summary p'), new RegExp(`South ${s} – ${n} North`));
+  } finally {
+    await context.close();
+  }
+});
+
 test('while a move is shown seed by seed, Skip is in view and ends it', async () => {
   const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II' } });
   const { context, page } = await seated(c.id, { seat: 'both', token: c.token }, { animate: true, storage: { 'hoyito.speed': 'slow' } });
@@ -406,6 +421,13 @@ test('a link to a step opens the replay there; the share link and the image of t
       document.getElementById('share-link').click();
     }));
     assert.equal(url, `${server.url}/g/${c.id}?step=2`);
+    // With a share sheet (a phone's), the link goes to it.
+    const shared = await page.evaluate(() => new Promise((resolve) => {
+      Object.defineProperty(navigator, 'share', { value: (data) => { resolve(data); return Promise.resolve(); }, configurable: true });
+      document.getElementById('share-link').click();
+    }));
+    assert.equal(shared.url, `${server.url}/g/${c.id}?step=2`);
+    assert.ok(shared.title, 'the share sheet gets a title');
     const [download] = await Promise.all([page.waitForEvent('download'), withMenu(page, (p) => p.click('#share-image'))]);
     assert.match(download.suggestedFilename(), new RegExp(`^hoyito-${c.id}-2\\.png$`));
   } finally {

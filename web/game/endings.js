@@ -39,8 +39,11 @@ export function resultSentence(S, v) {
   if (!w || w === 'aborted') return '';
   const name = w === 'draw' ? t('game.draw') : say(S, 'game.wins', w);
   if (v.match_result || stopped) return name;
-  // The seeds each holds, as the standing and the rounds table count them: captured and reserve.
-  const [a, b] = [0, 1].map((k) => st.captured[k] + ((st.reserve && st.reserve[k]) || 0));
+  // The seeds each holds, as the standing and the rounds table count them:
+  // in a match the round's score the view gives (captured and reserve),
+  // else the seeds captured.
+  const round = v.match && v.rounds ? v.rounds.find((r) => r.round === v.round) : null;
+  const [a, b] = round ? round.score : st.captured;
   return `${name} ${w === 'north' ? `${b}–${a}` : `${a}–${b}`}`;
 }
 

@@ -48,6 +48,13 @@ function drawClaim(G, p) {
   const mine = !!c && c.by === S.seat;
   // The buttons once the room says this player may claim.
   const ready = mine && c.ready && !!may(S).claim;
+  // The presence message says the claim is open, but the view it came with
+  // was made before (while the opponent was there): ask the server for the
+  // view as it is now, whose `may` says whether this player may claim.
+  if (mine && c.ready && !ready && S.claimAsked !== c.at_ms) {
+    S.claimAsked = c.at_ms;
+    G.resync();
+  }
   const key = mine ? `${ready}` : '';
   if (box.dataset.key === key) return;
   box.dataset.key = key;

@@ -184,7 +184,8 @@ export function drawStatus(G, frames = buildFrames(G.S.view)) {
     else if (engineToMove(v)) s = t('game.thinking');
     else s = turn(v.state.to_move);
     if (v.match) s = `${t('game.round', { round: v.round })} · ${s}`;
-    if (S.first !== null) s += ` — ${t('game.pick_second')}`;
+    // How to take the first hole back: a tap on a touch screen; a click, or Esc, with a mouse and keys.
+    if (S.first !== null) s += ` — ${t(matchMedia('(hover: hover) and (pointer: fine)').matches ? 'game.pick_second_keys' : 'game.pick_second')}`;
   }
   $('status').textContent = s;
   drawLastMove(G, frames);
@@ -384,6 +385,9 @@ function drawSummary(G) {
     const el = document.activeElement;
     if (!el || el === document.body || !el.isConnected || el.closest('#board-wrap')) box.firstElementChild.focus({ preventScroll: true });
   }
+  // The rounds table shows its last rounds where it scrolls (a long match on a phone).
+  const rounds = box.querySelector('.rounds-box');
+  if (rounds) rounds.scrollTop = rounds.scrollHeight;
   const nr = $('next-round');
   if (nr) nr.addEventListener('click', G.nextRound);
   bindAfter(G);

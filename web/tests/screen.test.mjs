@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, callApi, waitForSteps, seriousViolations, viewport, withMenu, newPage,
+  startServer, launchBrowser, openPage, callApi, waitForSteps, waitUntil, seriousViolations, viewport, withMenu, newPage,
 } from './helpers.mjs';
 
 let server;
@@ -149,8 +149,11 @@ test('the claim against a player who left is in view', async () => {
   const invite = new URL(c.invite, own.url).searchParams.get('invite');
   const j = await callApi(own.url, 'POST', `/api/games/${c.id}/join`, { invite, name: 'Jean' });
   const open = (seat) => openPage(browser, `${own.url}/g/${c.id}`, { storage: { [`hoyito.seat.${c.id}`]: JSON.stringify(seat) } });
-  const ana = await open({ seat: 'south', token: c.token });
+  // Jean has the game open first: the view Ana's page opens with says she
+  // may not claim (he is there); the claim comes by the presence messages.
   const jean = await open({ seat: 'north', token: j.token });
+  await waitUntil(async () => (await callApi(own.url, 'GET', `/api/games/${c.id}`)).presence.connected.north, 'Jean is connected');
+  const ana = await open({ seat: 'south', token: c.token });
   try {
     await ana.page.waitForFunction(() => /online/.test(document.querySelector('#p-top .presence')?.textContent || ''));
     await jean.context.close();
@@ -222,23 +225,33 @@ test('a direction chosen at the hole: a tap offers both directions by it, in vie
   }
 });
 
-test("the two-hole opening's prompt is whole and says what a touch does; a tap on the first hole takes it back", async () => {
+test("the two-hole opening's prompt is whole and says what a touch (or a click and Esc) does; a tap on the first hole takes it back", async () => {
   const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II', two_hole_opening: true } });
-  const { context, page } = await seated(c.id, { seat: 'both', token: c.token });
-  try {
-    await page.waitForSelector('.hole.legal');
-    const first = page.locator('.hole.legal').first();
-    const hole = await first.getAttribute('data-hole');
-    await first.click();
-    await page.waitForFunction(() => /pick the second hole/.test(document.getElementById('status').textContent));
-    assert.match(await page.textContent('#status'), /tap the first one again/);
-    await inView(page, 'opening', BARS);
-    const status = await page.$eval('#status', (e) => ({ sh: e.scrollHeight, ch: e.clientHeight, sw: e.scrollWidth, cw: e.clientWidth }));
-    assert.ok(status.sh <= status.ch + 1 && status.sw <= status.cw + 1, `the status is not cut: ${JSON.stringify(status)}`);
-    await page.click(`.hole[data-hole="${hole}"]`);
-    await page.waitForFunction(() => !/pick the second hole/.test(document.getElementById('status').textContent));
-  } finally {
-    await context.close();
+  // On a touch screen (a phone at the phone sizes) the prompt speaks of taps,
+  // not of a key the phone does not have; with a mouse, of a click and Esc.
+  for (const touch of [true, false]) {
+    const { context, page } = await seated(c.id, { seat: 'both', token: c.token }, touch ? { hasTouch: true, isMobile: viewport.width < 800 } : {});
+    try {
+      await page.waitForSelector('.hole.legal');
+      const first = page.locator('.hole.legal').first();
+      const hole = await first.getAttribute('data-hole');
+      if (touch) await first.tap(); else await first.click();
+      await page.waitForFunction(() => /pick the second hole/.test(document.getElementById('status').textContent));
+      const said = await page.textContent('#status');
+      if (touch) {
+        assert.match(said, /tap the first one again to cancel/);
+        assert.doesNotMatch(said, /Esc/, 'no key named to a touch screen');
+      } else {
+        assert.match(said, /click the first one again, or press Esc, to cancel/);
+      }
+      await inView(page, touch ? 'opening' : 'opening-mouse', BARS);
+      const status = await page.$eval('#status', (e) => ({ sh: e.scrollHeight, ch: e.clientHeight, sw: e.scrollWidth, cw: e.clientWidth }));
+      assert.ok(status.sh <= status.ch + 1 && status.sw <= status.cw + 1, `the status is not cut: ${JSON.stringify(status)}`);
+      if (touch) await page.tap(`.hole[data-hole="${hole}"]`); else await page.click(`.hole[data-hole="${hole}"]`);
+      await page.waitForFunction(() => !/pick the second hole/.test(document.getElementById('status').textContent));
+    } finally {
+      await context.close();
+    }
   }
 });
 
@@ -269,6 +282,19 @@ test('a match: the round over with its next round, and the new round from the to
     assert.deepEqual(cut, []);
     assert.match(await page.textContent('#moves li:last-child'), /Round 2/);
     assert.notEqual(await page.evaluate(() => document.activeElement === document.body), true, 'the focus is not lost');
+    // Round 2 played out (by the first legal move each time, round 1 left
+    // a reserve): the status line's score is the round's score the view
+    // gives, captured seeds and reserve, as the standing says.
+    v = await api('GET', `/api/games/${c.id}`);
+    while (!v.state.over) v = (await api('POST', `/api/games/${c.id}/moves`, { move: v.legal[0], seq: v.seq }, c.token)).game;
+    assert.ok(v.state.reserve.some((n) => n > 0), 'round 2 was played with a reserve');
+    const round = v.rounds.find((r) => r.round === 2);
+    const [w, l] = v.state.winner === 'north' ? [round.score[1], round.score[0]] : round.score;
+    await page.waitForFunction(() => /Round 2 · Game over/.test(document.getElementById('status').textContent));
+    const line = await page.textContent('#status');
+    assert.ok(line.endsWith(` ${w}–${l}`), `${line} (the round's score: ${round.score.join('–')})`);
+    assert.match(await page.textContent('#standing'), new RegExp(`seeds: South ${round.score[0]}, North ${round.score[1]}`));
+    await inView(page, 'round-2-over', [...BARS, '#standing', '#next-round', '.rounds tbody tr:last-child', '.rounds thead th']);
   } finally {
     await context.close();
   }
@@ -285,6 +311,21 @@ test('a finished game: the result, its score and Rematch in view, the focus on t
     await inView(page, 'over', [...BARS, '.summary h2', '.summary p', '#rematch', '#new-game-link']);
     assert.equal(await page.evaluate(() => !!document.activeElement?.closest('#summary')), true, 'the focus on the result');
     assert.deepEqual(await seriousViolations(page), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a game played out: the result, its score and how it ended in view, with Rematch', async () => {
+  const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II' } });
+  let v = await api('GET', `/api/games/${c.id}`);
+  while (!v.state.over) v = (await api('POST', `/api/games/${c.id}/moves`, { move: v.legal[0], seq: v.seq }, c.token)).game;
+  const { context, page } = await seated(c.id, { seat: 'both', token: c.token });
+  try {
+    await page.waitForSelector('.summary h2');
+    await inView(page, 'played-out', [...BARS, '.summary h2', '.summary p', '#rematch', '#new-game-link']);
+    const [s, n] = v.state.captured;
+    assert.match(await page.textContent('.summary p'), new RegExp(`South ${s} – ${n} North`));
   } finally {
     await context.close();
   }
@@ -380,6 +421,13 @@ test('a link to a step opens the replay there; the share link and the image of t
       document.getElementById('share-link').click();
     }));
     assert.equal(url, `${server.url}/g/${c.id}?step=2`);
+    // With a share sheet (a phone's), the link goes to it.
+    const shared = await page.evaluate(() => new Promise((resolve) => {
+      Object.defineProperty(navigator, 'share', { value: (data) => { resolve(data); return Promise.resolve(); }, configurable: true });
+      document.getElementById('share-link').click();
+    }));
+    assert.equal(shared.url, `${server.url}/g/${c.id}?step=2`);
+    assert.ok(shared.title, 'the share sheet gets a title');
     const [download] = await Promise.all([page.waitForEvent('download'), withMenu(page, (p) => p.click('#share-image'))]);
     assert.match(download.suggestedFilename(), new RegExp(`^hoyito-${c.id}-2\\.png$`));
   } finally {

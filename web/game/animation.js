@@ -94,9 +94,15 @@ export async function pump(G) {
       S.animating = false;
       S.sowing = null;
     }
+    // A view of the same step (presence, an offer, the socket's first
+    // snapshot) keeps the player's half-made choice: the first hole of a
+    // two-hole opening, a hole waiting for its direction.
+    const moved = !S.view || item.game.seq !== S.view.seq || item.game.epoch !== S.view.epoch;
     S.view = item.game;
-    S.first = null;
-    S.pick = null;
+    if (moved || item.game.result) {
+      S.first = null;
+      S.pick = null;
+    }
     G.render();
     if (item.ev) announce(G, item.ev);
   }

@@ -172,6 +172,28 @@ test('the two-hole opening is played by two clicks, and both holes stay marked',
   }
 });
 
+test('the first hole of a two-hole opening stays picked while a view of the same step arrives', async () => {
+  const created = await api('POST', '/api/games', { mode: 'online', name: 'Ana', side: 'south', rules: { variant: 'I', holes: 6, two_hole_opening: true } });
+  const invite = new URL(created.invite, 'http://x').searchParams.get('invite');
+  const north = await api('POST', `/api/games/${created.id}/join`, { invite, name: 'Jean' });
+  const { context, page } = await openSeated(created.id, { token: created.token, seat: created.seat });
+  try {
+    await page.waitForSelector('.hole.legal');
+    await page.click('.hole[data-hole="1"]');
+    await page.waitForSelector('.hole[data-hole="1"].selected');
+    // North offers a draw: the game's view changes at the same step.
+    await api('POST', `/api/games/${created.id}/draw`, { action: 'offer' }, north.token);
+    await page.waitForSelector('.draw-offer');
+    assert.ok(await page.locator('.hole[data-hole="1"].selected').isVisible(), 'the first hole is still picked');
+    await page.click('.hole[data-hole="4"]');
+    await waitForSteps(page, 1);
+    const game = await api('GET', `/api/games/${created.id}`);
+    assert.equal(game.history[0].token, '2+5');
+  } finally {
+    await context.close();
+  }
+});
+
 test('a move played with the keyboard alone, and every move announced politely in the page\'s language', async () => {
   for (const [locale, mine, theirs] of [
     ['en-US', /^You played \d+\./, /^Computer \(level 1\) played \d+\./],

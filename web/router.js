@@ -32,9 +32,10 @@ function pageFor(path) {
 function analysisBoard() {
   let stop = null;
   let gone = false;
-  import('./pages/board.js').then((m) => {
+  import('./pages/board.js').then(async (m) => {
+    await m.loaded();
     if (!gone) stop = m.boardPage(app);
-  }).catch(() => notFoundPage(app));
+  }).catch((e) => { console.error(e); notFoundPage(app); });
   return () => { gone = true; if (stop) stop(); };
 }
 

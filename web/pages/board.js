@@ -15,6 +15,8 @@ import { html, setHtml, scriptUrl } from '../html.js';
 import { sideName, errorText } from '../ui.js';
 
 export const BOARD_PATH = '/analysis';
+/** Loads the WebAssembly rules the page needs (before `boardPage` and `analysisPath`). */
+export const loaded = ready;
 const LEVEL = 10;
 const ENGINE_MS = 1200;
 const TOUCH = 44; // the least size of a hole's cell, in CSS pixels
@@ -360,7 +362,7 @@ export function boardPage(app) {
 
   const onResize = () => { if (st.base) show(); };
   window.addEventListener('resize', onResize);
-  ready().then(() => {
+  Promise.resolve().then(() => {
     if (st.closed) return;
     if (!(params.get('position') && open(params.get('position')))) {
       if (!st.base) { st.base = startPosition(); validate(); }

@@ -32,8 +32,12 @@ export function positionNotation({ board, closed = [], toMove, captured = [0, 0]
 /** The analysis board's path for `rules` (variant, holes, …) and a position. */
 export function analysisPath(rules, pos) {
   const q = new URLSearchParams();
-  const names = new Set(rulesOptions().map((o) => o.name));
-  for (const [k, v] of Object.entries(rules || {})) if (names.has(k) && k !== 'seeds') q.set(k, String(v));
+  // The variant and board size, and any other option not at its standard value.
+  for (const o of rulesOptions()) {
+    const v = rules ? rules[o.name] : undefined;
+    if (v === undefined || o.name === 'seeds') continue;
+    if (o.name === 'variant' || o.name === 'holes' || String(v) !== String(o.default)) q.set(o.name, String(v));
+  }
   q.set('position', positionNotation(pos));
   return `${BOARD_PATH}?${q}`;
 }
@@ -111,7 +115,8 @@ export function boardPage(app) {
   const names = new Set(rulesOptions().map((o) => o.name));
   const params = new URLSearchParams(location.search);
   const options = { variant: 'II', holes: 6 };
-  for (const [k, v] of params) if (names.has(k)) options[k] = /^\d+$/.test(v) ? Number(v) : v;
+  const value = (v) => (/^\d+$/.test(v) ? Number(v) : v === 'true' ? true : v === 'false' ? false : v);
+  for (const [k, v] of params) if (names.has(k)) options[k] = value(v);
   if (![4, 6].includes(options.holes)) options.holes = 6;
 
   const st = {

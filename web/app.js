@@ -10,7 +10,8 @@
 //   board.js        the SVG board
 //   sowing.js       a move's sowing shown seed by seed from its trace (game and How to play)
 //   markdown.js     the rules page's Markdown
-//   pages/*.js      new game, games (the lobby and the list), rules, how to play
+//   pages/*.js      new game, games (the lobby and the list), rules, how to play,
+//                   the analysis board (pages/board.js, /analysis)
 //   game/view.js    the game page, built from
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
 //     game/render.js    drawing the state

@@ -22,10 +22,22 @@ function pageFor(path) {
   if (path === '/rules') return () => rulesPage(app);
   if (path === '/how-to-play') return () => howToPlayPage(app);
   if (path === '/about') return () => aboutPage(app);
+  // The analysis board is loaded when first shown.
+  if (path === '/analysis') return () => analysisBoard();
   if (path === '/' || path === '/new') return () => newGamePage(app);
   return () => notFoundPage(app);
 }
 
+/** Loads and shows the analysis board (pages/board.js); its teardown once it shows. */
+function analysisBoard() {
+  let stop = null;
+  let gone = false;
+  import('./pages/board.js').then(async (m) => {
+    await m.loaded();
+    if (!gone) stop = m.boardPage(app);
+  }).catch((e) => { console.error(e); notFoundPage(app); });
+  return () => { gone = true; if (stop) stop(); };
+}
 
 /** Shows the page of the current address. */
 export function route() {

@@ -1,10 +1,13 @@
 // Sharing the game shown: a link to it at the step shown (`/g/ID?step=N`
 // opens the replay there), through the device's share sheet where it has
 // one, else copied; and an image of the position, the board drawn to a
-// PNG file.
+// PNG file; and the analysis board opened at the position shown.
 
 import { t } from '../i18n.js';
 import { toast } from '../ui.js';
+import { buildFrames } from './state.js';
+import { ready } from '../local/backend.js';
+import { navigate } from '../nav.js';
 
 /** The step shown: the replay's, or the last one. */
 const stepShown = (S) => (S.frame !== null ? S.frame : S.view.history.length);
@@ -78,8 +81,23 @@ async function shareImage(G) {
   a.remove();
 }
 
-/** Wires the menu's Share buttons. */
+/** Opens the analysis board at the position shown (the replay's step, or the last). */
+async function analyseHere(G) {
+  const { S } = G;
+  if (!S.view) return;
+  const frame = buildFrames(S.view)[stepShown(S)];
+  if (!frame) return;
+  await ready();
+  const { analysisPath } = await import('../pages/board.js');
+  const last = S.view.state;
+  navigate(analysisPath(S.view.rules, {
+    board: frame.board, closed: frame.closed || [], captured: frame.captured, toMove: frame.toMove || last.to_move || 'south',
+  }));
+}
+
+/** Wires the menu's Share buttons and Analyse from here. */
 export function bindShare(G) {
+  G.$('analyse-here').addEventListener('click', () => analyseHere(G).catch(() => toast(t('board.unavailable'), 'error')));
   G.$('share-link').addEventListener('click', () => shareLink(G));
   G.$('share-image').addEventListener('click', () => shareImage(G).catch(() => toast(t('share.failed'), 'error')));
 }

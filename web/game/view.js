@@ -127,6 +127,7 @@ function layout(id, speed) {
             <a id="download" class="button" href="/api/games/${id}/record" download>${t('game.download')}</a>
             <button type="button" id="share-link">${t('share.link')}</button>
             <button type="button" id="share-image">${t('share.image')}</button>
+            <button type="button" id="analyse-here">${t('game.analyse_here')}</button>
             <button type="button" id="to-chat" hidden>${t('chat.title')}</button>
           </div>
         </div>

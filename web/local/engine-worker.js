@@ -5,16 +5,25 @@
 // tokens (replayed by the room, so the engine sees the repetition history);
 // the answer is
 //   {job, move, error}.
+// The analysis board asks for every move's estimate of a position instead:
+//   {job, analyze: {options, setup}, level, timeMs}
+// (`Game.fromSetup(options, setup)`), answered by {job, analysis, error}
+// with `Game.analyze`'s result.
 
-import init, { Room } from '../wasm/hoyito_wasm.js';
+import init, { Game, Room } from '../wasm/hoyito_wasm.js';
 
 const ready = init();
 
 self.onmessage = async (e) => {
-  const { job, setup, steps, level, timeMs } = e.data;
+  const { job, setup, steps, level, timeMs, analyze } = e.data;
   let room = null;
   try {
     await ready;
+    if (analyze) {
+      room = Game.fromSetup(analyze.options, analyze.setup);
+      self.postMessage({ job, analysis: room.analyze({ level, timeMs }), error: null });
+      return;
+    }
     room = new Room(setup, steps, 0);
     const move = room.bestMove(level, timeMs);
     self.postMessage({ job, move, error: null });

@@ -113,7 +113,7 @@ test('every page links to the About page, which gives the licence and the third-
   for (const locale of ['en-US', 'es-ES', 'ht']) {
     const { context, page } = await open('/games', { locale });
     try {
-      await page.click('footer.site a');
+      await page.click('footer.site a[href="/about"]');
       await page.waitForURL(/\/about$/);
       await page.waitForSelector('#notices h2');
       assert.match(await page.textContent('#app h1'), /Hoyito/);

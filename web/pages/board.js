@@ -42,28 +42,6 @@ export function analysisPath(rules, pos) {
   return `${BOARD_PATH}?${q}`;
 }
 
-/**
- * Reads the notation's board, side to move and captures (the form of
- * NOTATION.md without its optional fields); null when it is not that form.
- * Whether the position is possible is the rules' to say (`Game.fromSetup`).
- */
-export function readNotation(text) {
-  const m = /^\s*([0-9x,]+)\/([0-9x,]+)\s+([sn])(?:\s+(\d+)-(\d+))?\s*$/i.exec(text || '');
-  if (!m) return null;
-  const cells = [...m[1].split(','), ...m[2].split(',')];
-  if (cells.some((c) => !/^(\d+|x)$/i.test(c))) return null;
-  const closed = [];
-  const board = cells.map((c, i) => {
-    if (c.toLowerCase() === 'x') { closed.push(i); return 0; }
-    return Math.min(Number(c), 255);
-  });
-  return {
-    board, closed, rows: [m[1].split(',').length, m[2].split(',').length],
-    toMove: m[3].toLowerCase() === 'n' ? 'north' : 'south',
-    captured: [Number(m[4] || 0), Number(m[5] || 0)],
-  };
-}
-
 const other = (side) => (side === 'south' ? 'north' : 'south');
 const signed = (v) => (v > 0 ? `+${v}` : String(v));
 
@@ -123,9 +101,12 @@ export function boardPage(app) {
     options, base: null, game: null, played: [], editing: false, removing: false, job: 0, board: null, worker: null, closed: false,
   };
 
+  /** The rules' own start (the seeds per hole are theirs to say). */
   function startPosition() {
-    const n = st.options.holes;
-    return { board: Array(2 * n).fill(4), closed: [], toMove: 'south', captured: [0, 0] };
+    const game = new Game(st.options);
+    const s = game.state();
+    game.free();
+    return { board: s.board, closed: s.closed, toMove: s.to_move, captured: [0, 0] };
   }
 
   /** The position shown: the set-up one after the moves played. */
@@ -134,7 +115,7 @@ export function boardPage(app) {
     const s = st.game.state();
     return {
       board: s.board, closed: s.closed, toMove: s.to_move || st.base.toMove, over: s.over,
-      captured: [st.base.captured[0] + s.captured[0], st.base.captured[1] + s.captured[1]],
+      captured: [s.captured[0], s.captured[1]],
     };
   }
 
@@ -143,7 +124,9 @@ export function boardPage(app) {
     if (st.game) { st.game.free(); st.game = null; }
     st.played = [];
     try {
-      st.game = Game.fromSetup(st.options, { board: st.base.board, closed: st.base.closed, to_move: st.base.toMove });
+      st.game = Game.fromSetup(st.options, {
+        board: st.base.board, closed: st.base.closed, to_move: st.base.toMove, captured: st.base.captured,
+      });
       $('ab-error').textContent = '';
       return true;
     } catch (e) {
@@ -352,16 +335,27 @@ export function boardPage(app) {
     show();
   });
 
-  /** Opens the position written in `text`; says what is wrong with it otherwise. */
+  /** Opens the position written in `text` (read by the rules' own code); says what is wrong with it otherwise. */
   function open(text) {
-    const p = readNotation(text);
-    if (!p) {
+    const value = String(text || '').trim();
+    // The board's size is its rows' length (2×4 or 2×6); the rest is the core's to read.
+    const holes = value.split('/')[0].split(',').length;
+    const options = [4, 6].includes(holes) ? { ...st.options, holes } : st.options;
+    let game;
+    try {
+      game = Game.fromNotation(options, value);
+    } catch (e) {
       if (st.game) { st.game.free(); st.game = null; }
-      $('ab-error').textContent = t('board.bad_notation');
+      // Without a slash it is no position at all: say how one is written.
+      $('ab-error').textContent = value.includes('/')
+        ? t('board.invalid', { error: String(e.message || e).replace(/^invalid setup: /, '') })
+        : t('board.bad_notation');
       return false;
     }
-    if (p.rows[0] === p.rows[1] && [4, 6].includes(p.rows[0])) st.options.holes = p.rows[0];
-    st.base = { board: p.board, closed: p.closed, toMove: p.toMove, captured: p.captured };
+    const s = game.state();
+    game.free();
+    st.options = options;
+    st.base = { board: s.board, closed: s.closed, toMove: s.to_move, captured: [s.captured[0], s.captured[1]] };
     return validate();
   }
 

@@ -76,12 +76,29 @@ export class Game {
         return ret !== 0;
     }
     /**
+     * A game from a position in the one-line notation of NOTATION.md
+     * (`1,0,3,0/0,2,0,2 s 20-4`) under `options`. Throws an `Error` that
+     * says what is wrong with the text or the position.
+     * @param {any} options
+     * @param {string} text
+     * @returns {Game}
+     */
+    static fromNotation(options, text) {
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.game_fromNotation(options, ptr0, len0);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return Game.__wrap(ret[0]);
+    }
+    /**
      * A game from a position under `options`: `setup` is `{board,
-     * closed, to_move}` (seeds per hole in index order, South's row
-     * first; the closed holes' indices, default none; `"south"` or
-     * `"north"`, default South). Throws an `Error` if the position is not
-     * valid (a board of the wrong length, seeds in a closed hole, too
-     * many seeds).
+     * closed, to_move, captured}` (seeds per hole in index order, South's
+     * row first; the closed holes' indices, default none; `"south"` or
+     * `"north"`, default South; the seeds South and North captured,
+     * default none). Throws an `Error` if the position is not valid (a
+     * board of the wrong length, seeds in a closed hole, too many seeds).
      * @param {any} options
      * @param {any} setup
      * @returns {Game}

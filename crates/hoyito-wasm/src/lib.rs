@@ -9,7 +9,8 @@
 //! code. The JavaScript API (`docs/WASM.md`):
 //!
 //! - `new Game(options)`, `Game.fromSetup(options, {board, closed,
-//!   to_move})` and `new Match(options)`, where `options` is
+//!   to_move, captured})`, `Game.fromNotation(options, text)` and
+//!   `new Match(options)`, where `options` is
 //!   `{variant, holes, seeds, skip_origin, direction, two_hole_opening,
 //!   repetition, capture_side}` with the RULES.md spellings (missing ones
 //!   take their standard values); `legalMoves()`, `play(token)` (throws an
@@ -68,7 +69,7 @@ pub enum Error {
         /// Its value.
         value: f64,
     },
-    /// `Game.fromSetup`'s position is not valid.
+    /// `Game.fromSetup`'s or `Game.fromNotation`'s position is not valid.
     #[error("invalid setup: {0}")]
     Setup(String),
     /// The next round cannot start.
@@ -270,15 +271,24 @@ impl Game {
     }
 
     /// A game from a position under `options`: `setup` is `{board,
-    /// closed, to_move}` (seeds per hole in index order, South's row
-    /// first; the closed holes' indices, default none; `"south"` or
-    /// `"north"`, default South). Throws an `Error` if the position is not
-    /// valid (a board of the wrong length, seeds in a closed hole, too
-    /// many seeds).
+    /// closed, to_move, captured}` (seeds per hole in index order, South's
+    /// row first; the closed holes' indices, default none; `"south"` or
+    /// `"north"`, default South; the seeds South and North captured,
+    /// default none). Throws an `Error` if the position is not valid (a
+    /// board of the wrong length, seeds in a closed hole, too many seeds).
     #[wasm_bindgen(js_name = fromSetup)]
     pub fn from_setup(options: JsValue, setup: JsValue) -> Result<Game, Error> {
         let rules = play::parse_options(&json_of(&options, "options")?)?;
         Ok(Game(Play::from_setup(rules, &json_of(&setup, "setup")?)?))
+    }
+
+    /// A game from a position in the one-line notation of NOTATION.md
+    /// (`1,0,3,0/0,2,0,2 s 20-4`) under `options`. Throws an `Error` that
+    /// says what is wrong with the text or the position.
+    #[wasm_bindgen(js_name = fromNotation)]
+    pub fn from_notation(options: JsValue, text: &str) -> Result<Game, Error> {
+        let rules = play::parse_options(&json_of(&options, "options")?)?;
+        Ok(Game(Play::from_notation(rules, text)?))
     }
 
     /// Takes back the last move; returns its token (null at the start).

@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use hoyito_core::{
-    playout, Contest, Game, GameResult, MoveError, Position, Record, RepetitionTracker, RoundSummary, Rules,
-    Setup, Side, State, TracedMove, MAX_TRACE_EVENTS,
+    playout, ByPlayer, Contest, Game, GameResult, MoveError, Position, Record, RepetitionTracker,
+    RoundSummary, Rules, Setup, Side, State, TracedMove, MAX_TRACE_EVENTS,
 };
 use hoyito_engine::{Engine, Limits};
 use rand::{RngCore, SeedableRng};
@@ -81,6 +81,9 @@ struct SetupArgs {
     closed: Vec<usize>,
     #[serde(default = "south")]
     to_move: Side,
+    /// Seeds captured so far, South's then North's.
+    #[serde(default)]
+    captured: [u8; 2],
 }
 
 fn south() -> Side {
@@ -111,17 +114,28 @@ impl Play {
     }
 
     /// A single game from a position given by `setup` (the JSON text of
-    /// `{board, closed, to_move}`: seeds per hole in index order, the
-    /// closed holes' indices, `"south"` or `"north"`; the last two may be
-    /// left out), validated by the core's [`Position::from_setup`].
+    /// `{board, closed, to_move, captured}`: seeds per hole in index
+    /// order, the closed holes' indices, `"south"` or `"north"`, the seeds
+    /// captured by South and North; all but `board` may be left out),
+    /// validated by the core's [`Position::from_setup`].
     pub fn from_setup(rules: Rules, setup: &str) -> Result<Play, Error> {
         let s: SetupArgs = serde_json::from_str(setup).map_err(|e| Error::Setup(e.to_string()))?;
         let mut full = Setup::start(&rules);
         full.board = s.board;
         full.closed = s.closed;
         full.to_move = s.to_move;
+        full.captured = ByPlayer::new(s.captured[0], s.captured[1]);
         full.opening = false;
         let pos = Position::from_setup(rules, &full).map_err(|e| Error::Setup(e.to_string()))?;
+        Ok(Play {
+            contest: Contest::Game(Game::from_position(pos)),
+        })
+    }
+
+    /// A single game from a position in the notation of NOTATION.md,
+    /// read by the core's [`Position::from_notation`].
+    pub fn from_notation(rules: Rules, text: &str) -> Result<Play, Error> {
+        let pos = Position::from_notation(rules, text).map_err(|e| Error::Setup(e.to_string()))?;
         Ok(Play {
             contest: Contest::Game(Game::from_position(pos)),
         })

@@ -206,3 +206,18 @@ test('a room on this device refuses a game between two devices, a bad setup and 
   assert.equal(room.view().legal.includes(room.bestMove(1)), true);
   room.free();
 });
+
+test('a position from notation or a setup with captures is the core\'s; a bad one throws its reason', () => {
+  const o = { variant: 'II', holes: 4 };
+  const text = '1,0,3,0/0,2,0,2 s 20-4';
+  const g = Game.fromNotation(o, text);
+  assert.equal(g.notation(), text);
+  assert.deepEqual(g.state().captured, [20, 4]);
+  const s = Game.fromSetup(o, { board: [1, 0, 3, 0, 0, 2, 0, 2], to_move: 'south', captured: [20, 4] });
+  assert.equal(s.notation(), text);
+  assert.deepEqual(s.legalMoves(), g.legalMoves());
+  assert.throws(() => Game.fromNotation(o, 'not a position'), /^Error: invalid setup: /);
+  assert.throws(() => Game.fromNotation(o, '1,0,3/0,2,0,2 s 0-0'), /^Error: invalid setup: /);
+  // 8 seeds on the board and 233 captured: 241 seeds in all.
+  assert.throws(() => Game.fromSetup(o, { board: [1, 0, 3, 0, 0, 2, 0, 2], captured: [233, 0] }), /^Error: invalid setup: /);
+});

@@ -312,7 +312,12 @@ async fn a_database_for_newer_nodes_only_is_refused() {
         client
             .execute("UPDATE hoyito_schema SET version = $1", &[&newer])
             .unwrap();
-        let err = Store::open(std::path::Path::new(&u)).unwrap_err().to_string();
+        let err = Store::open(std::path::Path::new(&u)).unwrap_err();
+        // The whole chain, as the command prints it: where, then why.
+        let err = std::iter::successors(Some(&err as &dyn std::error::Error), |e| e.source())
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join(": ");
         assert!(
             err.contains(&format!(
                 "for nodes of version {newer} or later; this hoyito has version {PG_SCHEMA_VERSION}"

@@ -273,8 +273,16 @@ export function gamePage(app, id) {
     if (closed) return;
     // The messages so far are fetched each time the socket opens, so none
     // sent before it was listening (or while it was down) is missed.
-    closeSocket = openSocket(id, G.accept, (up) => {
+    // `#conn[data-synced]`: the socket's first view has been taken (the
+    // page then follows the server; tests wait for it).
+    const synced = (game, move) => {
+      const taken = G.accept(game, move);
+      G.$('conn').dataset.synced = 'true';
+      return taken;
+    };
+    closeSocket = openSocket(id, synced, (up) => {
       G.$('conn').hidden = up;
+      if (!up) delete G.$('conn').dataset.synced;
       clockConnection(G, up);
       if (up) loadChat(G);
     }, (m) => onChat(G, m), (p) => { takePresence(S, p); drawPresence(G); });

@@ -167,6 +167,8 @@ test('the last ten seconds of your own clock tick, once a second', async () => {
   await page.clock.install();
   await page.goto(`${server.url}/g/${made.id}`);
   await page.waitForSelector(`.player .clock-side.running[data-side="${mover}"]`);
+  // The socket's first view sets the clock again from the server's time: run it after that.
+  await page.waitForSelector('#conn[data-synced="true"]', { state: 'attached' });
   const ticks = () => page.evaluate(() => window.__tones.filter((f) => f === 1200).length);
   assert.equal(await ticks(), 0, 'no tick with most of a minute left');
   // A second at a time to the first tick, under ten seconds left; then one a second.

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use process::{fails_to_start, request, serve, TempDir, PATIENCE};
+use process::{fails_to_start, request, serve, wait_healthy, TempDir};
 use serde_json::json;
 
 /// A tmpfs of `size` mounted at a directory, unmounted when dropped.
@@ -144,14 +144,7 @@ fn a_full_disk_is_503_storage_full_and_a_start_on_it_says_why() {
         Some(&json!({ "mode": "hotseat" })),
     );
     assert_eq!(created.status, 201, "{created:?}");
-    let deadline = std::time::Instant::now() + PATIENCE;
-    while request(addr, "GET", "/api/health", None, None).status != 200 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the health check says ok again"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait_healthy(addr);
     drop(server);
     drop(disk);
 }

@@ -11,7 +11,7 @@ mod process;
 
 use std::time::Duration;
 
-use process::{request, request_within, serve, PgCluster, TempDir, PATIENCE};
+use process::{request, request_within, serve, wait_healthy, PgCluster, TempDir};
 use serde_json::{json, Value};
 
 /// How long the client waits for an answer while the database is frozen:
@@ -91,14 +91,7 @@ fn a_frozen_postgresql_is_503_within_seconds_and_the_node_recovers() {
     );
 
     pg.signal("CONT");
-    let deadline = std::time::Instant::now() + PATIENCE;
-    while request(addr, "GET", "/api/health", None, None).status != 200 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the health check says ok again"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_healthy(addr);
     // What was refused while the database was frozen was not stored: a
     // second node reads the game from the database as acknowledged.
     let other = serve(&dir.0, pg.url.as_ref(), &[], &[("HOYITO_LOG", "off")]);

@@ -313,3 +313,16 @@ impl Drop for PgCluster {
             .status();
     }
 }
+
+/// Waits until the server at `addr` answers `GET /api/health` with 200
+/// again (asking every 100 ms); panics after [`PATIENCE`].
+pub fn wait_healthy(addr: &str) {
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while request(addr, "GET", "/api/health", None, None).status != 200 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the health check says ok again"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

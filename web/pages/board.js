@@ -19,7 +19,9 @@ export const BOARD_PATH = '/analysis';
 export const loaded = ready;
 const LEVEL = 10;
 const ENGINE_MS = 1200;
-const TOUCH = 44; // the least size of a hole's cell, in CSS pixels
+// The least cell of a hole lying across (CSS px): a 2×6 board lies across a
+// 360 px phone (43 px cells); narrower, it stands upright.
+const MIN_CELL = 40;
 
 /** A position's one-line notation (docs/NOTATION.md) from its board, closed holes, side to move and captures. */
 export function positionNotation({ board, closed = [], toMove, captured = [0, 0] }) {
@@ -138,7 +140,7 @@ export function boardPage(app) {
   function ensureBoard() {
     const n = st.options.holes;
     const wrap = $('ab-board');
-    const across = wrap.clientWidth / (n + 2) >= TOUCH;
+    const across = wrap.clientWidth / (n + 2) >= MIN_CELL;
     if (!st.board || st.board.n !== n || st.board.vertical === across) {
       wrap.replaceChildren();
       st.board = new Board(wrap, n, onHole, !across);

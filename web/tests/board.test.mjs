@@ -1,5 +1,5 @@
 // End-to-end tests of the analysis board (/analysis), against a server with
-// the endgame tables of /tmp/tbm/tablebases (or $HOYITO_TABLEBASES): a 2×6
+// Hoyito II's 2×6 endgame tables up to 8 seeds (built by the test): a 2×6
 // position typed in shows the tables' exact values (as /api/tablebase
 // gives them), the best move marked; a position set up by taps; an
 // impossible position's error; a move played and stepped back; the address
@@ -9,18 +9,23 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
-  startServer, launchBrowser, openPage, createGame, callApi, seriousViolations,
+  startServer, launchBrowser, openPage, createGame, callApi, seriousViolations, binary,
 } from './helpers.mjs';
 
-const TABLES = process.env.HOYITO_TABLEBASES || '/tmp/tbm/tablebases';
-// 16 seeds in play on 2×6: in the tables of Hoyito II.
+const TABLES = mkdtempSync(join(tmpdir(), 'hoyito-tables-'));
+// 8 seeds in play on 2×6: in the tables of Hoyito II built below.
 const POS = '0,0,1,0,2,0/0,3,0,1,0,1 s 20-20';
 
 let server;
 let browser;
 
 before(async () => {
+  execFileSync(binary, ['tablebase', 'build', '--variant', 'II', '--holes', '6', '--max-seeds', '8', '--dir', TABLES, '--quiet']);
   server = await startServer(null, '127.0.0.1:0', ['--tablebases', TABLES]);
   browser = await launchBrowser();
 });
@@ -29,6 +34,7 @@ after(async () => {
   await browser?.close();
   await server?.stop();
   server?.cleanup();
+  rmSync(TABLES, { recursive: true, force: true });
 });
 
 const open = (path, opts) => openPage(browser, server.url + path, opts);

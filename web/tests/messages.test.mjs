@@ -59,6 +59,7 @@ for (const lang of ['es', 'ht']) {
     // Starting an online game from the New game form, whose options'
     // tooltips are in the reader's language too.
     await page.goto(`${server.url}/`);
+    await page.waitForSelector('select[name="variant"]');
     const title = await page.$eval('select[name="variant"]', (el) => el.closest('label').title);
     assert.equal(title, fill(cat['new.option_title'], { meaning: cat['optinfo.variant'], section: '§3' }));
     await page.check('input[name="mode"][value="online"]');

@@ -13,9 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ulimit -n 65536 || ulimit -n "$(ulimit -Hn)"
 echo "open files limit: $(ulimit -n)"
-cargo build --profile test -p hoyito-cli -p hoyito-server --example capacity --example loadtest
-bin=target/debug/hoyito
-cap=target/debug/examples/capacity
+cargo build --release -p hoyito-cli --bin hoyito -p hoyito-server --example capacity --example loadtest
+bin=target/release/hoyito
+cap=target/release/examples/capacity
 dir=$(mktemp -d)
 pid=
 pg=
@@ -44,7 +44,7 @@ stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
 latency() {
   echo "== move latency over 1,000 active games (one move every 333 ms each: 3,000 moves/s offered)"
   start $port --create-rate 0 --create-quota 0 --move-rate 0 --max-connections-per-ip 0 --max-websockets-per-ip 0
-  target/debug/examples/loadtest --url "http://127.0.0.1:$port" --games 1000 --think-ms 333 --seconds 20
+  target/release/examples/loadtest --url "http://127.0.0.1:$port" --games 1000 --think-ms 333 --seconds 20
   stop
 }
 

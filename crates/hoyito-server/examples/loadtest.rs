@@ -93,7 +93,20 @@ impl Stats {
         let how = match res {
             Ok(r) => r.status().as_u16().to_string(),
             Err(e) if e.is_timeout() => "timed out".to_string(),
-            Err(e) if e.is_connect() => "no connection".to_string(),
+            Err(e) if e.is_connect() => {
+                // The cause, once per run: the error's chain of sources.
+                static SHOWN: std::sync::Once = std::sync::Once::new();
+                SHOWN.call_once(|| {
+                    let mut cause = String::new();
+                    let mut source = std::error::Error::source(e);
+                    while let Some(s) = source {
+                        cause.push_str(&format!(": {s}"));
+                        source = s.source();
+                    }
+                    eprintln!("first failed connection: {e}{cause}");
+                });
+                "no connection".to_string()
+            }
             Err(_) => "no answer".to_string(),
         };
         *self

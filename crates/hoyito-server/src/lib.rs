@@ -238,7 +238,7 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> Result<(), Run
     let addr = config.addr;
     let result = rt.block_on(async move {
         let bind = |source| RunError::Bind { addr, source };
-        let listener = TcpListener::bind(addr).await.map_err(bind)?;
+        let listener = listen(addr).map_err(bind)?;
         on_listen(listener.local_addr().map_err(bind)?);
         let plan = if config.build_tables {
             tables::default_plan()
@@ -339,4 +339,23 @@ impl LocalServer {
         }
         let _ = (&mut self.handle).await;
     }
+}
+
+/// Connections waiting to be accepted, at most: a burst of clients
+/// connecting at once (thousands of players after a restart) waits in the
+/// kernel's queue instead of being refused. The kernel caps it at
+/// `net.core.somaxconn` (4096 by default).
+pub const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listening socket on `addr` with a queue of [`LISTEN_BACKLOG`].
+fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As std's and tokio's own bind: a restarted server may take the port at once.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
 }

@@ -414,7 +414,7 @@ pub(crate) async fn store_last_step(st: &AppState, g: &mut LiveGame, token: Stri
     let at = crate::store::now();
     g.times.resize(seq as usize - 1, None);
     g.times.push(Some(at));
-    if let Err(e) = st.db(move |s| s.append_at(&gid, seq, &token, at, &summary)).await {
+    if let Err(e) = st.append_step(gid, seq, token, at, summary).await {
         g.rollback(seq - 1);
         return Err(e);
     }

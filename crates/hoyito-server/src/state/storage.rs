@@ -80,23 +80,54 @@ impl AppState {
         };
         let result = joined
             .map_err(|e| ApiError::internal(format!("storage task failed: {e}")))
-            .and_then(|r| {
-                r.map_err(|e| {
-                    // Another node stored first: this node's copy is stale.
-                    if let (StoreError::Conflict { id, .. }, Some(reloads)) = (&e, self.reloads.get()) {
-                        let _ = reloads.send(crate::store::Change {
-                            node: String::new(),
-                            game: id.clone(),
-                            chat: None,
-                        });
-                    }
-                    ApiError::from(e)
-                })
-            });
+            .and_then(|r| self.stored(r));
         if result.is_err() {
             self.metrics.db_errors.inc();
         }
         result
+    }
+
+    /// Stores step `seq` of game `id` (and the game's new summary): queued
+    /// for the store's writer when it has one, else as [`AppState::db`].
+    pub(crate) async fn append_step(
+        &self,
+        id: String,
+        seq: u64,
+        token: String,
+        at_ms: i64,
+        summary: crate::store::Summary,
+    ) -> Result<(), ApiError> {
+        let Some(answer) = self.store.append_queued(&id, seq, &token, at_ms, &summary) else {
+            return self
+                .db(move |s| s.append_at(&id, seq, &token, at_ms, &summary))
+                .await;
+        };
+        let result = answer
+            .await
+            .map_err(|_| ApiError::internal("the store's writer stopped before answering"))
+            .and_then(|r| self.stored(r));
+        if let Err(e) = &result {
+            self.metrics.db_errors.inc();
+            if e.status == StatusCode::SERVICE_UNAVAILABLE {
+                self.storage_faults.record(e);
+            }
+        }
+        result
+    }
+
+    /// A storage call's result as the API answers it.
+    fn stored<T>(&self, r: StoreResult<T>) -> Result<T, ApiError> {
+        r.map_err(|e| {
+            // Another node stored first: this node's copy is stale.
+            if let (StoreError::Conflict { id, .. }, Some(reloads)) = (&e, self.reloads.get()) {
+                let _ = reloads.send(crate::store::Change {
+                    node: String::new(),
+                    game: id.clone(),
+                    chat: None,
+                });
+            }
+            ApiError::from(e)
+        })
     }
 
     /// The health of the storage: the number of stored games once a test

@@ -474,6 +474,23 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// [`Storage::append_at`] for a caller that must not block: the step is
+    /// queued and its answer comes through the receiver (SQLite: its writer
+    /// thread commits the steps queued together in one transaction).
+    /// `None` if this store has no queue: call [`Storage::append_at`] on a
+    /// blocking thread.
+    fn append_queued(
+        &self,
+        id: &str,
+        seq: u64,
+        token: &str,
+        at_ms: i64,
+        summary: &Summary,
+    ) -> Option<tokio::sync::oneshot::Receiver<StoreResult<()>>> {
+        let _ = (id, seq, token, at_ms, summary);
+        None
+    }
+
     /// This node's name in [`Change`]s (PostgreSQL); `None` for a database
     /// only this server uses.
     fn node(&self) -> Option<&str> {

@@ -2,11 +2,14 @@
 //!
 //! The database runs in WAL mode with `synchronous = NORMAL`: a committed
 //! move survives the server process being killed; a power failure may lose
-//! the last moves committed before it.
+//! the last moves committed before it. Moves are committed in groups by a
+//! thread of the store's (`sqlite/appends.rs`), and the log is copied back
+//! into the database by another (`sqlite/checkpoint.rs`), so that neither
+//! a move's commit nor a checkpoint's sync waits on the other.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use fs4::fs_std::FileExt;
 
@@ -35,13 +38,17 @@ type SqlResult<T> = rusqlite::Result<T>;
 /// writer only.
 #[derive(Debug)]
 pub struct Sqlite {
-    conn: Mutex<Connection>,
+    /// The thread that writes moves (first: it stops before the rest goes).
+    appender: appends::Appender,
+    conn: Arc<Mutex<Connection>>,
     /// Read-only connections (none in memory).
     readers: Vec<Mutex<Connection>>,
     /// Where the next read starts looking for a free reader.
     next_reader: std::sync::atomic::AtomicUsize,
     /// The health check's connection (none in memory).
     health: Option<Mutex<Connection>>,
+    /// The thread that checkpoints the log (none in memory).
+    _checkpointer: Option<checkpoint::Checkpointer>,
     /// The locked `<db>.lock` file (`None` in memory); the lock goes with it.
     _lock: Option<File>,
 }
@@ -104,6 +111,9 @@ impl Sqlite {
         let health = Connection::open(path)?;
         health.busy_timeout(HEALTH_BUSY_TIMEOUT)?;
         store.health = Some(Mutex::new(health));
+        // The writer leaves checkpoints to their own thread.
+        store.conn().pragma_update(None, "wal_autocheckpoint", 0)?;
+        store._checkpointer = Some(checkpoint::Checkpointer::start(path)?);
         store._lock = Some(lock);
         Ok(store)
     }
@@ -122,11 +132,20 @@ impl Sqlite {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
+        let conn = Arc::new(Mutex::new(conn));
+        let appender = appends::Appender::start(conn.clone()).map_err(|e| {
+            rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+                Some(format!("cannot start the writer thread: {e}")),
+            )
+        })?;
         Ok(Sqlite {
-            conn: Mutex::new(conn),
+            appender,
+            conn,
             readers: Vec::new(),
             next_reader: std::sync::atomic::AtomicUsize::new(0),
             health: None,
+            _checkpointer: None,
             _lock: None,
         })
     }
@@ -188,7 +207,7 @@ impl Sqlite {
     ///
     /// # Errors
     /// If SQLite fails (e.g. the step exists).
-    pub fn append(&self, id: &str, seq: u64, token: &str, summary: &Summary) -> SqlResult<()> {
+    pub fn append(&self, id: &str, seq: u64, token: &str, summary: &Summary) -> StoreResult<()> {
         self.append_at(id, seq, token, now_ms(), summary)
     }
 
@@ -197,14 +216,20 @@ impl Sqlite {
     ///
     /// # Errors
     /// If SQLite fails (e.g. the step exists).
-    pub fn append_at(&self, id: &str, seq: u64, token: &str, at_ms: i64, summary: &Summary) -> SqlResult<()> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        // The statements of every move: prepared once per connection.
-        tx.prepare_cached("INSERT INTO moves (game_id, seq, token, at_ms) VALUES (?1, ?2, ?3, ?4)")?
-            .execute(params![id, seq, token, at_ms])?;
-        update_summary(&tx, id, summary)?;
-        tx.commit()
+    /// Steps appended at the same time by several callers are committed
+    /// together, each in a savepoint of its own (`sqlite/appends.rs`).
+    pub fn append_at(
+        &self,
+        id: &str,
+        seq: u64,
+        token: &str,
+        at_ms: i64,
+        summary: &Summary,
+    ) -> StoreResult<()> {
+        self.appender
+            .append(id, seq, token, at_ms, summary)
+            .blocking_recv()
+            .unwrap_or_else(|_| Err(appends::writer_gone().into()))
     }
 
     /// Deletes every step after `keep`, counts one more undo and clears
@@ -527,7 +552,17 @@ impl Storage for Sqlite {
         Ok(Sqlite::insert_game_with_steps(self, meta, steps, summary)?)
     }
     fn append_at(&self, id: &str, seq: u64, token: &str, at_ms: i64, summary: &Summary) -> StoreResult<()> {
-        Ok(Sqlite::append_at(self, id, seq, token, at_ms, summary)?)
+        Sqlite::append_at(self, id, seq, token, at_ms, summary)
+    }
+    fn append_queued(
+        &self,
+        id: &str,
+        seq: u64,
+        token: &str,
+        at_ms: i64,
+        summary: &Summary,
+    ) -> Option<tokio::sync::oneshot::Receiver<StoreResult<()>>> {
+        Some(self.appender.append(id, seq, token, at_ms, summary))
     }
     fn truncate(&self, id: &str, keep: u64, summary: &Summary) -> StoreResult<()> {
         Ok(Sqlite::truncate(self, id, keep, summary)?)
@@ -593,5 +628,7 @@ impl Storage for Sqlite {
     }
 }
 
+mod appends;
+mod checkpoint;
 #[cfg(test)]
 mod tests;

@@ -260,3 +260,74 @@ fn version_6_databases_keep_their_step_counts_as_steps() {
     assert_eq!(store.games_by_id(&["b".into()]).unwrap()[0].seq, 3);
     assert_eq!(store.set_draw_offer("b", 3, Some(Side::North)).unwrap(), 1);
 }
+
+/// Steps appended at once by many threads are all stored, each game's in
+/// order, with each game's last summary.
+#[test]
+fn steps_appended_at_once_by_many_threads_are_all_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = std::sync::Arc::new(Sqlite::open(&dir.path().join("games.db")).unwrap());
+    let games: Vec<String> = (0..8).map(|g| format!("g{g}")).collect();
+    for id in &games {
+        let (meta, summary) = game(id);
+        store.insert_game(&meta, &summary).unwrap();
+    }
+    let threads: Vec<_> = games
+        .iter()
+        .map(|id| {
+            let (store, id) = (store.clone(), id.clone());
+            std::thread::spawn(move || {
+                let summary = game(&id).1;
+                for seq in 1..=40u64 {
+                    let summary = Summary {
+                        seq,
+                        ..summary.clone()
+                    };
+                    store
+                        .append(&id, seq, &format!("{}", seq % 6 + 1), &summary)
+                        .unwrap();
+                }
+                // The same step again: refused, nothing else changes.
+                assert!(store
+                    .append(&id, 40, "1", &Summary { seq: 40, ..summary })
+                    .is_err());
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    for id in &games {
+        let loaded = store.load(id).unwrap().unwrap();
+        let expected: Vec<String> = (1..=40u64).map(|seq| format!("{}", seq % 6 + 1)).collect();
+        assert_eq!(loaded.steps, expected, "{id}");
+        let steps: u64 = store
+            .conn()
+            .query_row("SELECT steps FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .unwrap();
+        assert_eq!(steps, 40, "{id}");
+    }
+}
+
+/// A step that fails inside a batch (here: a step already stored) is
+/// refused alone; the steps before and after it in the batch are stored.
+#[test]
+fn a_failing_step_in_a_batch_leaves_the_others_stored() {
+    let store = Sqlite::in_memory().unwrap();
+    for id in ["a", "b"] {
+        let (meta, summary) = game(id);
+        store.insert_game(&meta, &summary).unwrap();
+    }
+    let summary = |seq| Summary { seq, ..game("a").1 };
+    store.append("a", 1, "1", &summary(1)).unwrap();
+    let (first, first_answer) = appends::Append::new("b", 1, "2", 5, &summary(1));
+    let (duplicate, duplicate_answer) = appends::Append::new("a", 1, "3", 5, &summary(1));
+    let (last, last_answer) = appends::Append::new("a", 2, "4", 5, &summary(2));
+    appends::write(&mut store.conn(), vec![first, duplicate, last]);
+    assert!(first_answer.blocking_recv().unwrap().is_ok());
+    let err = duplicate_answer.blocking_recv().unwrap().unwrap_err();
+    assert!(err.to_string().contains("UNIQUE"), "{err}");
+    assert!(last_answer.blocking_recv().unwrap().is_ok());
+    assert_eq!(store.load("a").unwrap().unwrap().steps, ["1", "4"]);
+    assert_eq!(store.load("b").unwrap().unwrap().steps, ["2"]);
+}

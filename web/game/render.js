@@ -34,8 +34,13 @@ export function dropStaleNote(G) {
 
 // Narrowest hole cell (CSS px) of a board drawn across; narrower stands it upright.
 const MIN_CELL = 48;
-// The least size (CSS px) of a hole upright: a finger's.
+// A finger's size (CSS px): a board drawn with holes this large keeps its way.
 const TOUCH = 44;
+// The least size (CSS px) of a hole: the smallest target WCAG 2.2 allows
+// (2.5.8, AA). A long row on a short screen draws its holes smaller than a
+// finger rather than push the players' bars and the actions out of view;
+// below this the page grows and scrolls.
+const LEAST = 24;
 
 /**
  * Whether a board of `n` holes a row stands upright in the room the game's
@@ -83,9 +88,9 @@ export function ensureBoard(G) {
   if (!S.board || S.board.n !== n || S.board.vertical !== vertical) {
     S.board = new Board(G.$('board-wrap'), n, G.onHole, vertical);
   }
-  // Upright, the board is never so short that a hole is smaller than a
-  // finger (44 px): a long row makes the page taller rather.
-  G.$('board-wrap').parentElement.style.minHeight = vertical ? `${(n + 2) * TOUCH}px` : '';
+  // Upright, the board is never so short that a hole is smaller than the
+  // least target (24 px): a longer row makes the page taller rather.
+  G.$('board-wrap').parentElement.style.minHeight = vertical ? `${(n + 2) * LEAST}px` : '';
   // North's player sees their row at the bottom; the Flip button turns it round.
   S.board.setFlipped((S.seat === 'north') !== !!S.flip);
 }

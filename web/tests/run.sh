@@ -13,10 +13,11 @@ if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 export HOYITO_BIN="${HOYITO_BIN:-$(cd .. && pwd)/target/release/hoyito}"
-# Every test at a desktop's screen size and at a phone's: the two runs at
-# once (each server, browser and test process waits on the page most of the
-# time, so two runs share the cores), each test file in turn within a run.
-# Each run's report is printed whole when both have ended.
+# Every test at a desktop's screen size and at a phone's, and the screen and
+# layout tests at a small phone's and turned: the runs at once (each server,
+# browser and test process waits on the page most of the time, so the runs
+# share the cores), each test file in turn within a run. Each run's report
+# is printed whole when all have ended.
 logs=$(mktemp -d)
 pids=()
 # An interrupted run stops both test runs (and, with them, their servers and browsers).
@@ -26,13 +27,23 @@ for size in "${sizes[@]}"; do
   HOYITO_E2E_VIEWPORT=$size node --test --test-concurrency=1 tests/ >"$logs/$size" 2>&1 &
   pids+=($!)
 done
+# The whole game on one screen at a small phone's size and turned: the
+# screen and layout tests only (the rest is the same page as at 390x844).
+small=(360x640 844x390)
+(
+  for size in "${small[@]}"; do
+    HOYITO_E2E_VIEWPORT=$size node --test --test-concurrency=1 tests/screen.test.mjs tests/layout.test.mjs || exit 1
+  done
+) >"$logs/small" 2>&1 &
+pids+=($!)
+sizes+=("${small[*]} (screen, layout)")
 failed=()
 for i in "${!sizes[@]}"; do
   wait "${pids[$i]}" || failed+=("${sizes[$i]}")
 done
-for size in "${sizes[@]}"; do
-  echo "# screen $size"
-  cat "$logs/$size"
+for i in "${!sizes[@]}"; do
+  echo "# screen ${sizes[$i]}"
+  if [ "$i" -lt 2 ]; then cat "$logs/${sizes[$i]}"; else cat "$logs/small"; fi
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "browser tests failed at ${failed[*]}" >&2

@@ -122,6 +122,24 @@ test('a game against the computer: the board, both bars, the status and the acti
   }
 });
 
+test('long rows (8, 10 and 12 holes) fit the window: the board, both bars and the actions, holes of 24 px at least', async () => {
+  for (const holes of [8, 10, 12]) {
+    const g = await engineGame({ variant: 'II', holes });
+    const { context, page } = await seated(g.id, g.seat);
+    try {
+      await page.waitForSelector('.hole.legal');
+      await inView(page, `holes-${holes}`, [...BARS, '#hint', '#resign']);
+      const least = await page.$$eval('#board-wrap .hole', (targets) => Math.min(...targets.map((p) => {
+        const r = p.getBoundingClientRect();
+        return Math.min(r.width, r.height);
+      })));
+      assert.ok(least >= 24, `2×${holes}: a hole of ${least} px`);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test("a timed online game: the guest sees both clocks, and a draw offer's Accept and Decline, at once", async () => {
   const g = await onlineGame({ initial: 180, increment: 2 });
   await play(g.id, g.ana.token);

@@ -4,7 +4,9 @@
 //! for the side to move, and the result is a win or a draw: every other
 //! move either gives a worse result (a win becomes a draw or a loss, a draw
 //! a loss) or, keeping a win, ends at least [`CLEAR_MARGIN`] seeds worse
-//! under perfect play. A **puzzle** is a step, followed while play
+//! under perfect play; and the result is at stake: at least one other move
+//! gives a worse result (a game already won whatever is played is no
+//! puzzle). A **puzzle** is a step, followed while play
 //! alternates by the opponent's forced reply (their only move keeping their
 //! best value) and the solver's next step, up to [`MAX_SOLVER_MOVES`]
 //! solver moves. The line stops before a reply that is not forced, a
@@ -93,11 +95,11 @@ pub fn step(tb: &Tablebase, pos: &Position) -> Result<Option<Step>, TablebaseErr
     if outlook == Outlook::Loss {
         return Ok(None);
     }
-    let clear = moves
-        .iter()
-        .filter(|&&(o, _)| o != m)
-        .all(|&(_, v)| Outlook::of_margin(margin + v) < outlook || value - v >= CLEAR_MARGIN);
-    Ok(clear.then_some(Step {
+    let others = || moves.iter().filter(|&&(o, _)| o != m).map(|&(_, v)| v);
+    let worse = |v: i32| Outlook::of_margin(margin + v) < outlook;
+    let clear = others().all(|v| worse(v) || value - v >= CLEAR_MARGIN);
+    let at_stake = others().any(worse);
+    Ok((clear && at_stake).then_some(Step {
         best: m,
         value,
         outlook,
@@ -256,6 +258,10 @@ mod tests {
                         found += 1;
                         let s = step(&tb, &pos).unwrap().unwrap();
                         let margin = pos.margin(pos.to_move());
+                        assert!(s
+                            .moves
+                            .iter()
+                            .any(|&(_, v)| Outlook::of_margin(margin + v) < s.outlook));
                         for &(m, v) in &s.moves {
                             if m != s.best {
                                 assert!(v < s.value);
@@ -290,7 +296,10 @@ mod tests {
                     break;
                 }
             }
-            assert!(found > 0 && refused > 0, "{variant}: {found} puzzles, {refused} refused");
+            assert!(
+                found > 0 && refused > 0,
+                "{variant}: {found} puzzles, {refused} refused"
+            );
         }
     }
 

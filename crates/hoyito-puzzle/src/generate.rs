@@ -1,6 +1,7 @@
 //! Generating a puzzle set: candidates from the engine's own games (and
 //! from any other games given), certified by the tables ([`certify`]),
-//! the same position never twice.
+//! the same position never twice. The positions of a self-play game are
+//! taken after its random opening moves.
 //!
 //! Reproducible byte for byte: game `i` of a seed is the same game whatever
 //! the machine and the number of threads (its openings and the levels'
@@ -48,6 +49,9 @@ pub struct Plan {
     pub per_game: usize,
     /// Most self-play games played, whatever the count reached.
     pub max_games: u32,
+    /// Most seeds in play in a candidate position (the tables must answer
+    /// every position with up to this many).
+    pub max_seeds: u32,
 }
 
 /// A plan that cannot be carried out.
@@ -91,6 +95,7 @@ impl Figures {
 /// Puzzles taken in order from games, the same board and side to move never twice.
 pub struct Collector<'a> {
     tb: &'a Tablebase,
+    max_seeds: u32,
     per_game: usize,
     count: usize,
     seen: HashSet<(Vec<u8>, Side)>,
@@ -105,26 +110,34 @@ pub struct GamePuzzles {
 }
 
 /// Certifies every position of `game` (before each of its moves, and the
-/// last) that the tables answer.
+/// last) from move `from_ply` on, with at most `max_seeds` seeds in play that the tables answer
+/// (a round of a match with closed holes is skipped).
 ///
 /// # Errors
-/// [`TablebaseError`] other than a missing layer (other rules).
-pub fn examine(tb: &Tablebase, game: &Game) -> Result<GamePuzzles, TablebaseError> {
-    let top = tb.layers().last().copied().unwrap_or(0);
+/// [`TablebaseError`] if the tables do not answer one of them.
+pub fn examine(
+    tb: &Tablebase,
+    game: &Game,
+    max_seeds: u32,
+    from_ply: usize,
+) -> Result<GamePuzzles, TablebaseError> {
+    let top = max_seeds;
     let mut out = GamePuzzles {
         candidates: 0,
         puzzles: Vec::new(),
     };
-    for pos in game.positions() {
+    for pos in game.positions().into_iter().skip(from_ply) {
         if pos.is_over() || pos.in_play() as u32 > top {
             continue;
         }
-        out.candidates += 1;
         match certify(tb, &pos) {
-            Ok(Some(p)) => out.puzzles.push(p),
-            Ok(None) => {}
-            // A position whose moves reach a layer not built: not a candidate.
-            Err(TablebaseError::Missing { .. }) => out.candidates -= 1,
+            Ok(found) => {
+                out.candidates += 1;
+                out.puzzles.extend(found);
+            }
+            // Closed holes, the last four to a fixed player (rounds of a
+            // match): not positions the tables answer.
+            Err(TablebaseError::Unsupported(_)) => {}
             Err(e) => return Err(e),
         }
     }
@@ -132,10 +145,12 @@ pub fn examine(tb: &Tablebase, game: &Game) -> Result<GamePuzzles, TablebaseErro
 }
 
 impl<'a> Collector<'a> {
-    /// A collector of at most `count` puzzles, `per_game` from one game.
-    pub fn new(tb: &'a Tablebase, count: usize, per_game: usize) -> Collector<'a> {
+    /// A collector of at most `count` puzzles, `per_game` from one game,
+    /// from positions of at most `max_seeds` seeds in play.
+    pub fn new(tb: &'a Tablebase, max_seeds: u32, count: usize, per_game: usize) -> Collector<'a> {
         Collector {
             tb,
+            max_seeds,
             per_game: per_game.max(1),
             count,
             seen: HashSet::new(),
@@ -163,7 +178,10 @@ impl<'a> Collector<'a> {
             if self.full() || taken == self.per_game {
                 break;
             }
-            if !self.seen.insert((p.position.board().to_vec(), p.position.to_move())) {
+            if !self
+                .seen
+                .insert((p.position.board().to_vec(), p.position.to_move()))
+            {
                 continue;
             }
             taken += 1;
@@ -181,7 +199,7 @@ impl<'a> Collector<'a> {
     /// # Errors
     /// As [`examine`].
     pub fn take_game(&mut self, game: &Game) -> Result<(), TablebaseError> {
-        let found = examine(self.tb, game)?;
+        let found = examine(self.tb, game, self.max_seeds, 0)?;
         self.take(found);
         Ok(())
     }
@@ -220,7 +238,7 @@ pub fn self_play(rules: Rules, seed: u64, index: u32, levels: (u8, u8)) -> Game 
         game.play(legal[rng.random_range(0..legal.len())])
             .expect("a legal move");
     }
-    let mut engine = |rng: &mut SmallRng| {
+    let engine = |rng: &mut SmallRng| {
         let mut e = Engine::with_level(rng.random_range(levels.0..=levels.1));
         e.set_seed(rng.random());
         e
@@ -269,8 +287,21 @@ pub fn generate(
         ))
         .into());
     }
+    let top = tb.layers().last().copied().unwrap_or(0);
+    if plan.max_seeds > top {
+        return Err(TablebaseError::Missing {
+            seeds: plan.max_seeds,
+            built: tb
+                .layers()
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+        .into());
+    }
     let began = Instant::now();
-    let mut collector = Collector::new(tb, plan.count, plan.per_game);
+    let mut collector = Collector::new(tb, plan.max_seeds, plan.count, plan.per_game);
     for game in extra {
         if collector.full() {
             break;
@@ -283,7 +314,14 @@ pub fn generate(
         next = batch.end;
         let found: Vec<GamePuzzles> = batch
             .into_par_iter()
-            .map(|i| examine(tb, &self_play(plan.rules, plan.seed, i, plan.levels)))
+            .map(|i| {
+                examine(
+                    tb,
+                    &self_play(plan.rules, plan.seed, i, plan.levels),
+                    plan.max_seeds,
+                    RANDOM_PLIES as usize,
+                )
+            })
             .collect::<Result<_, _>>()?;
         for f in found {
             collector.take(f);

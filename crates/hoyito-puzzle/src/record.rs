@@ -92,7 +92,8 @@ impl PuzzleRecord {
     /// A message if the rules or the position do not read.
     pub fn to_position(&self) -> Result<Position, String> {
         let rules = self.rules()?;
-        Position::from_notation(rules, &self.position).map_err(|e| format!("position {:?}: {e}", self.position))
+        Position::from_notation(rules, &self.position)
+            .map_err(|e| format!("position {:?}: {e}", self.position))
     }
 
     /// The themes.
@@ -202,7 +203,10 @@ mod tests {
     fn a_line_round_trips() {
         let r = record();
         let line = r.to_line();
-        assert!(line.starts_with(r#"{"id":"II-4-0001","variant":"II","holes":4,"#), "{line}");
+        assert!(
+            line.starts_with(r#"{"id":"II-4-0001","variant":"II","holes":4,"#),
+            "{line}"
+        );
         assert_eq!(read_set(&format!("{line}\n\n")).unwrap(), vec![r]);
     }
 
@@ -211,11 +215,17 @@ mod tests {
         let mut r = record();
         r.solution = vec!["1".into(), "2".into()];
         let e = read_set(&r.to_line()).unwrap_err().to_string();
-        assert!(e.starts_with("line 1: puzzle II-4-0001: the solution has 2 moves"), "{e}");
+        assert!(
+            e.starts_with("line 1: puzzle II-4-0001: the solution has 2 moves"),
+            "{e}"
+        );
         let mut r = record();
         r.themes.push("fork".into());
         let e = read_set(&format!("\n{}", r.to_line())).unwrap_err().to_string();
-        assert!(e.starts_with("line 2: puzzle II-4-0001: unknown theme \"fork\""), "{e}");
+        assert!(
+            e.starts_with("line 2: puzzle II-4-0001: unknown theme \"fork\""),
+            "{e}"
+        );
         let mut r = record();
         r.solution = vec!["2".into()];
         let e = read_set(&r.to_line()).unwrap_err().to_string();

@@ -124,7 +124,9 @@ mod tests {
         // South's single seed falls into an empty hole.
         let rules = Rules::new(Variant::III, 4).unwrap();
         let pos = Position::from_notation(rules, "1,0,0,3/1,1,1,9 s 4-12").unwrap();
-        let t = Game::from_position(pos).play_traced("1", MAX_TRACE_EVENTS).unwrap();
+        let t = Game::from_position(pos)
+            .play_traced("1", MAX_TRACE_EVENTS)
+            .unwrap();
         assert!(t.captures().is_empty() && t.laps() == 1, "{t:?}");
         assert!(Theme::of_move(&t).is_empty());
     }

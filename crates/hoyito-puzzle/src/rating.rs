@@ -103,7 +103,7 @@ mod tests {
         let first = step(&tb, &pos).unwrap().expect("a step");
         let traced = pos.prepare(first.best, MAX_TRACE_EVENTS).unwrap();
         let plain = rating(&pos, &first, &traced, 1);
-        assert!((MIN..=MAX).contains(&plain) && plain % 10 == 0);
+        assert!((MIN..=MAX).contains(&plain) && plain.is_multiple_of(10));
         // The same step seen as the start of a longer line rates higher.
         assert_eq!(rating(&pos, &first, &traced, 2), (plain + 250).min(MAX));
         let p = certify(&tb, &pos).unwrap().unwrap();

@@ -113,7 +113,7 @@ impl PuzzleRecord {
         if pos.is_over() {
             return Err(format!("the position {:?} is a finished game", self.position));
         }
-        if self.solution.len() % 2 == 0 {
+        if self.solution.len().is_multiple_of(2) {
             return Err(format!(
                 "the solution has {} moves: expected an odd number (solver, opponent, …, solver)",
                 self.solution.len()

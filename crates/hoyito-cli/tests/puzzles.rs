@@ -48,7 +48,10 @@ fn generate_writes_the_same_set_twice_and_check_certifies_it() {
     let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
     let (code, out, err) = generate(a.to_str().unwrap(), &[]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("Hoyito III 2x4: ") && out.contains(" accepted ("), "{out}");
+    assert!(
+        out.contains("Hoyito III 2x4: ") && out.contains(" accepted ("),
+        "{out}"
+    );
     assert!(out.contains("themes: casa "), "{out}");
     assert!(out.contains("wrote 8 puzzles to"), "{out}");
     assert!(err.contains("tables of layers [4, 8, 12] ready"), "{err}");
@@ -57,7 +60,10 @@ fn generate_writes_the_same_set_twice_and_check_certifies_it() {
     assert!(err.is_empty(), "{err}");
     let text = std::fs::read_to_string(&a).unwrap();
     assert_eq!(text.lines().count(), 8);
-    assert!(text.starts_with(r#"{"id":"III-4-0001","variant":"III","holes":4,"#), "{text}");
+    assert!(
+        text.starts_with(r#"{"id":"III-4-0001","variant":"III","holes":4,"#),
+        "{text}"
+    );
     assert_eq!(text, std::fs::read_to_string(&b).unwrap());
 
     let (code, out, err) = hoyito(&["puzzles", "check", a.to_str().unwrap()]);
@@ -71,7 +77,10 @@ fn generate_writes_the_same_set_twice_and_check_certifies_it() {
     std::fs::write(&b, format!("{v}\n")).unwrap();
     let (code, out, _) = hoyito(&["puzzles", "check", b.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("III-4-0001 is not certified again") && out.contains("1 puzzles FAILED"), "{out}");
+    assert!(
+        out.contains("III-4-0001 is not certified again") && out.contains("1 puzzles FAILED"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -82,10 +91,16 @@ fn bad_arguments_are_usage_errors_and_write_nothing() {
     let o = out.to_str().unwrap();
     let (code, _, err) = generate(o, &["--levels", "0-4"]);
     assert_eq!(code, 2);
-    assert_eq!(err, "hoyito: --levels \"0-4\": expected LOW-HIGH within 1-9, e.g. 3-6\n");
+    assert_eq!(
+        err,
+        "hoyito: --levels \"0-4\": expected LOW-HIGH within 1-9, e.g. 3-6\n"
+    );
     let (code, _, err) = generate(o, &["--skip-origin"]);
     assert_eq!(code, 2);
-    assert!(err.contains("the other rules options must keep their defaults"), "{err}");
+    assert!(
+        err.contains("the other rules options must keep their defaults"),
+        "{err}"
+    );
     let (code, _, err) = hoyito(&["puzzles", "check", o]);
     assert_eq!(code, 2);
     assert!(err.starts_with("hoyito: cannot read "), "{err}");

@@ -3,10 +3,10 @@
 //! Puzzles certified by the solution: positions of Hoyito where exactly
 //! one move keeps the best result, proved by the endgame tablebases
 //! (`hoyito-tablebase`), with the opponent's forced replies and the
-//! solver's next only moves up to three solver moves ([`certify`]); their
+//! solver's next only moves up to three solver moves ([`certify()`]); their
 //! themes read from the traced moves ([`Theme`]); a deterministic rating
-//! ([`rating`]); the puzzle files, one JSON object a line ([`record`]); and
-//! the generation of a set from the engine's own games ([`generate`]).
+//! ([`rating`](mod@rating)); the puzzle files, one JSON object a line ([`record`](mod@record)); and
+//! the generation of a set from the engine's own games ([`generate()`]).
 //!
 //! ```
 //! use hoyito_core::{Position, Rules, Variant};

@@ -84,6 +84,64 @@ fn generate_writes_the_same_set_twice_and_check_certifies_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The positions of a game record come first: its puzzle is the first one.
+#[test]
+fn the_positions_of_records_are_examined_first() {
+    use hoyito_core::{Game, Position, Record, Rules, Variant};
+    let dir = temp_dir("records");
+    let rules = Rules::new(Variant::II, 4).unwrap();
+    // South's hole 1 makes a casa in hole 4: the only move that wins.
+    let start = "3,0,0,3/1,1,1,7 s 4-12";
+    let mut game = Game::from_position(Position::from_notation(rules, start).unwrap());
+    game.play_token("1").unwrap();
+    let record = dir.join("game.hoy");
+    std::fs::write(&record, Record::from_game(game).write()).unwrap();
+    let out = dir.join("p.jsonl");
+    let (code, stdout, err) = hoyito(&[
+        "puzzles",
+        "generate",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "16",
+        "--count",
+        "1",
+        "--quiet",
+        "--records",
+        record.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains(": 1 games, "), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.starts_with(&format!(r#"{{"id":"II-4-0001","variant":"II","holes":4,"position":"{start}","solution":["1"],"themes":["casa","extra_turn"]"#)),
+        "{text}"
+    );
+    // A record of other rules is refused.
+    let (code, _, err) = hoyito(&[
+        "puzzles",
+        "generate",
+        "--variant",
+        "III",
+        "--holes",
+        "4",
+        "--records",
+        record.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("a record of Hoyito II 2x4, not of Hoyito III 2x4"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_arguments_are_usage_errors_and_write_nothing() {
     let dir = temp_dir("bad");

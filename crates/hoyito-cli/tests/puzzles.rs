@@ -153,6 +153,12 @@ fn bad_arguments_are_usage_errors_and_write_nothing() {
         err,
         "hoyito: --levels \"0-4\": expected LOW-HIGH within 1-9, e.g. 3-6\n"
     );
+    let (code, _, err) = hoyito(&["puzzles", "generate", "--max-seeds", "2", "--out", o]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("hoyito: --max-seeds 2: expected 4 or more"),
+        "{err}"
+    );
     let (code, _, err) = generate(o, &["--skip-origin"]);
     assert_eq!(code, 2);
     assert!(

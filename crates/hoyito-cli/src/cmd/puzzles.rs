@@ -133,6 +133,9 @@ fn run_generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         .max_seeds
         .unwrap_or(if rules.holes() <= 4 { whole } else { 16 })
         .min(whole);
+    if max_seeds < 4 {
+        bail!("--max-seeds {max_seeds}: expected 4 or more (the smallest table holds 4 seeds in play)");
+    }
     let mut extra = Vec::new();
     for path in &args.records {
         let record =

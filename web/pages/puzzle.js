@@ -27,6 +27,8 @@ const MIN_CELL = 40;
 // A pause before the opponent's forced reply, so that the player sees it come.
 const REPLY_MS = 500;
 
+/** The side to move in a puzzle's position: the solver. */
+const solver = (p) => (p.position.split(' ')[1] === 'n' ? 'north' : 'south');
 const signed = (v) => (v > 0 ? `+${v}` : String(v));
 
 function read(key, fallback) {
@@ -105,9 +107,8 @@ export function puzzlePage(app, id) {
     write(LAST_KEY, p.id);
     if (st.game) st.game.free();
     st.game = Game.fromNotation({ variant: p.variant, holes: p.holes }, p.position);
-    const solver = st.game.state().to_move;
     $('pz-info').textContent = t('puzzle.info', { id: p.id, variant: p.variant, holes: p.holes, rating: p.rating });
-    $('pz-task').textContent = t(p.result === 'draw' ? 'puzzle.find_draw' : 'puzzle.find_win', { side: sideName(solver) });
+    $('pz-task').textContent = t(p.result === 'draw' ? 'puzzle.find_draw' : 'puzzle.find_win', { side: sideName(solver(p)) });
     status('');
     setState('playing');
     show();
@@ -131,6 +132,8 @@ export function puzzlePage(app, id) {
 
   function show() {
     ensureBoard();
+    // The solver's row nearest the player, as on a game page.
+    st.board.setFlipped(solver(st.puzzle) === 'north');
     const s = st.game.state();
     const legal = new Set();
     const solving = section.dataset.state === 'playing' && st.step % 2 === 0 && !s.over;

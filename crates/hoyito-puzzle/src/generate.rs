@@ -110,8 +110,8 @@ pub struct GamePuzzles {
 }
 
 /// Certifies every position of `game` (before each of its moves, and the
-/// last) from move `from_ply` on, with at most `max_seeds` seeds in play that the tables answer
-/// (a round of a match with closed holes is skipped).
+/// last) from move `from_ply` on with at most `max_seeds` seeds in play,
+/// if the tables answer it (a round of a match with closed holes does not).
 ///
 /// # Errors
 /// [`TablebaseError`] if the tables do not answer one of them.
@@ -121,13 +121,12 @@ pub fn examine(
     max_seeds: u32,
     from_ply: usize,
 ) -> Result<GamePuzzles, TablebaseError> {
-    let top = max_seeds;
     let mut out = GamePuzzles {
         candidates: 0,
         puzzles: Vec::new(),
     };
     for pos in game.positions().into_iter().skip(from_ply) {
-        if pos.is_over() || pos.in_play() as u32 > top {
+        if pos.is_over() || pos.in_play() as u32 > max_seeds {
             continue;
         }
         match certify(tb, &pos) {

@@ -24,6 +24,8 @@ function pageFor(path) {
   if (path === '/about') return () => aboutPage(app);
   // The analysis board is loaded when first shown.
   if (path === '/analysis') return () => analysisBoard();
+  const pz = /^\/puzzles(?:\/([A-Za-z0-9-]+))?\/?$/.exec(path);
+  if (pz) return () => puzzle(pz[1]);
   if (path === '/' || path === '/new') return () => newGamePage(app);
   return () => notFoundPage(app);
 }
@@ -35,6 +37,17 @@ function analysisBoard() {
   import('./pages/board.js').then(async (m) => {
     await m.loaded();
     if (!gone) stop = m.boardPage(app);
+  }).catch((e) => { console.error(e); notFoundPage(app); });
+  return () => { gone = true; if (stop) stop(); };
+}
+
+/** Loads and shows a puzzle (pages/puzzle.js): `id`, or the next of the set. */
+function puzzle(id) {
+  let stop = null;
+  let gone = false;
+  import('./pages/puzzle.js').then(async (m) => {
+    await m.loaded();
+    if (!gone) stop = m.puzzlePage(app, id);
   }).catch((e) => { console.error(e); notFoundPage(app); });
   return () => { gone = true; if (stop) stop(); };
 }

@@ -46,6 +46,8 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Engine-against-engine series in parallel: W/D/L, score and Elo difference.
     Selfplay(cmd::selfplay::Args),
+    /// Puzzles certified by the tablebases: generate a set from self-play, check a set.
+    Puzzles(cmd::puzzles::Args),
     /// Write the web app as static files to DIR (games on the device work from any static host, offline too).
     ExportSite(cmd::export_site::Args),
     // (more subcommands are added here, one line each)
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
         Command::Ugi(a) => cmd::ugi::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::ExportSite(a) => cmd::export_site::run(a),
+        Command::Puzzles(a) => cmd::puzzles::run(a),
     };
     match result {
         Ok(code) => code,

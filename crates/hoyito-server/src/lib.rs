@@ -36,6 +36,7 @@ mod http;
 mod jobs;
 mod limits;
 mod metrics;
+mod puzzles;
 mod room;
 mod state;
 pub mod store;

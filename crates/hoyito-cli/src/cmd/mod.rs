@@ -25,6 +25,7 @@ pub mod common;
 pub mod export_site;
 pub mod perft;
 pub mod play;
+pub mod puzzles;
 pub mod replay;
 pub mod selfplay;
 pub mod serve;

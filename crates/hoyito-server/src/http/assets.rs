@@ -1,7 +1,7 @@
 //! The browser UI: the static files of `web/`, embedded in the binary.
 //!
 //! Every path that is not an API path or a file below serves `index.html`,
-//! so `/g/<id>`, `/rules`, `/games` and `/analysis` are pages of the one-page app.
+//! so `/g/<id>`, `/rules`, `/games`, `/analysis` and `/puzzles` are pages of the one-page app.
 //! With `HOYITO_WEB_DIR` set, the files are read from that directory at
 //! each request instead (for working on the UI without rebuilding).
 //!
@@ -48,6 +48,7 @@ assets! {
     "/pages/not-found.js" => "text/javascript; charset=utf-8",
     "/pages/how-to-play.js" => "text/javascript; charset=utf-8",
     "/pages/board.js" => "text/javascript; charset=utf-8",
+    "/pages/puzzle.js" => "text/javascript; charset=utf-8",
     "/game/view.js" => "text/javascript; charset=utf-8",
     "/game/state.js" => "text/javascript; charset=utf-8",
     "/game/render.js" => "text/javascript; charset=utf-8",

@@ -117,6 +117,8 @@ pub fn router(state: Arc<AppState>) -> Router {
                 .get(chat::get_chat),
         )
         .route("/lobby", get(lobby::lobby))
+        .route("/puzzles/next", get(handlers::puzzles::next))
+        .route("/puzzles/{id}", get(handlers::puzzles::get))
         .route(
             "/tablebase",
             get(handlers::tablebase::probe).route_layer(rated(&state.rates.hints)),

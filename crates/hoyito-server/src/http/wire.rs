@@ -243,6 +243,23 @@ pub struct ChatResponse {
     pub messages: Vec<crate::store::ChatMessage>,
 }
 
+/// `GET /api/puzzles/next` query: every field optional. The answer of both
+/// puzzle routes is a [`hoyito_puzzle::PuzzleRecord`], as the shipped files hold it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleQuery {
+    /// Only puzzles of this variant: `I`, `II` or `III`.
+    pub variant: Option<String>,
+    /// Only puzzles of this board: holes per row.
+    pub holes: Option<u8>,
+    /// The puzzle after this one in the set's order (default: the first).
+    pub after: Option<String>,
+    /// Only puzzles rated this or more.
+    pub min_rating: Option<u32>,
+    /// Only puzzles rated this or less.
+    pub max_rating: Option<u32>,
+}
+
 /// `GET /api/lobby` query.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,0 +1,119 @@
+//! `GET /api/puzzles/{id}` and `GET /api/puzzles/next`: the shipped puzzles,
+//! filtered and walked in order, and their errors.
+
+mod common;
+
+use common::{error_code, Api};
+use hoyito_core::{Game, Position, Rules, Variant};
+use hoyito_server::Store;
+use reqwest::StatusCode;
+use serde_json::Value;
+
+/// The puzzle's solution plays from its position, alternating sides.
+fn check_shape(p: &Value) {
+    let variant: Variant = p["variant"].as_str().unwrap().parse().unwrap();
+    let rules = Rules::new(variant, p["holes"].as_u64().unwrap() as usize).unwrap();
+    let pos = Position::from_notation(rules, p["position"].as_str().unwrap()).unwrap();
+    let solver = pos.to_move();
+    let mut game = Game::from_position(pos);
+    let solution = p["solution"].as_array().unwrap();
+    assert_eq!(solution.len() % 2, 1, "{p}");
+    for (i, m) in solution.iter().enumerate() {
+        let side = if i % 2 == 0 { solver } else { solver.other() };
+        assert_eq!(game.position().to_move(), side, "{p}");
+        game.play_token(m.as_str().unwrap()).unwrap();
+    }
+    assert!(
+        p["themes"].is_array() && p["rating"].is_u64() && p["value"].is_i64(),
+        "{p}"
+    );
+    assert!(["win", "draw"].contains(&p["result"].as_str().unwrap()), "{p}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn puzzles_are_served_by_id_and_in_order() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (status, first) = api.get("/api/puzzles/next").await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(first["id"], "I-6-0001");
+    check_shape(&first);
+
+    let (status, p) = api.get("/api/puzzles/next?variant=II&holes=4").await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(
+        (
+            p["id"].as_str().unwrap(),
+            p["variant"].as_str().unwrap(),
+            p["holes"].as_u64()
+        ),
+        ("II-4-0001", "II", Some(4))
+    );
+    check_shape(&p);
+    let (status, same) = api.get("/api/puzzles/II-4-0001").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(same, p);
+
+    let (_, second) = api
+        .get("/api/puzzles/next?variant=II&holes=4&after=II-4-0001")
+        .await;
+    assert_eq!(second["id"], "II-4-0002");
+    // The last one of a filter wraps around to its first.
+    let (_, last) = api.get("/api/puzzles/II-4-0150").await;
+    assert_eq!(last["id"], "II-4-0150");
+    let (_, wrapped) = api
+        .get("/api/puzzles/next?variant=II&holes=4&after=II-4-0150")
+        .await;
+    assert_eq!(wrapped["id"], "II-4-0001");
+
+    let (status, hard) = api
+        .get("/api/puzzles/next?holes=6&min_rating=1500&max_rating=1600")
+        .await;
+    assert_eq!(status, StatusCode::OK, "{hard}");
+    let r = hard["rating"].as_u64().unwrap();
+    assert!((1500..=1600).contains(&r) && hard["holes"] == 6, "{hard}");
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn puzzle_errors_say_what_was_wrong() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    for (path, status, code) in [
+        (
+            "/api/puzzles/II-6-9999",
+            StatusCode::NOT_FOUND,
+            "puzzle_not_found",
+        ),
+        (
+            "/api/puzzles/next?after=nope",
+            StatusCode::NOT_FOUND,
+            "puzzle_not_found",
+        ),
+        (
+            "/api/puzzles/next?holes=5",
+            StatusCode::NOT_FOUND,
+            "puzzle_not_found",
+        ),
+        (
+            "/api/puzzles/next?variant=IV",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/puzzles/next?holes=six",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/puzzles/next?level=3",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+    ] {
+        let (got, v) = api.get(path).await;
+        assert_eq!((got, error_code(&v)), (status, code), "{path}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{path}: {v}");
+    }
+    let (_, v) = api.get("/api/puzzles/next?variant=IV").await;
+    assert_eq!(v["error"], "variant must be I, II or III");
+    api.stop().await;
+}

@@ -1,0 +1,129 @@
+// End-to-end tests of the puzzle page (/puzzles), against a server with
+// Hoyito II's 2×4 endgame tables up to 8 seeds (built by the test): a wrong
+// move is refused with its exact value beside the solution's (as
+// /api/tablebase gives them), the hints say the theme then the hole, the
+// solution solves it; a longer solution with the opponent's forced reply
+// played for the player; the solution shown; Next puzzle with the filters;
+// an unknown puzzle's message; no serious axe-core violation.
+// Run with tests/run.sh (desktop and phone sizes).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startServer, launchBrowser, openPage, callApi, seriousViolations, binary,
+} from './helpers.mjs';
+
+const TABLES = mkdtempSync(join(tmpdir(), 'hoyito-tables-'));
+const SET = readFileSync(new URL('../../data/puzzles/II-4.jsonl', import.meta.url), 'utf8')
+  .trim().split('\n').map((l) => JSON.parse(l));
+const seeds = (p) => p.position.split(' ')[0].split(/[,/]/).reduce((a, x) => a + Number(x), 0);
+// Puzzles with 8 seeds in play, in the tables built below: one move to find
+// (with a theme), and three (solver, forced reply, solver).
+const ONE = SET.find((p) => seeds(p) === 8 && p.solution.length === 1 && p.themes.length > 0);
+const THREE = SET.find((p) => seeds(p) === 8 && p.solution.length === 3);
+
+let server;
+let browser;
+
+before(async () => {
+  execFileSync(binary, ['tablebase', 'build', '--variant', 'II', '--holes', '4', '--max-seeds', '8', '--dir', TABLES, '--quiet']);
+  server = await startServer(null, '127.0.0.1:0', ['--tablebases', TABLES]);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+  rmSync(TABLES, { recursive: true, force: true });
+});
+
+const open = (path, opts) => openPage(browser, server.url + path, opts);
+const api = (path) => callApi(server.url, 'GET', path);
+const solver = (p) => (p.position.split(' ')[1] === 's' ? 'south' : 'north');
+/** The board index of the solver's (or the opponent's) hole `token`. */
+const hole = (p, token, side = solver(p)) => (side === 'south' ? 0 : p.holes) + Number(token) - 1;
+const click = (page, i) => page.locator(`.hole[data-hole="${i}"]`).click();
+/** Waits until the page's address is `path` (the app navigates without loading a page). */
+const at = (page, path) => page.waitForFunction((x) => location.pathname === x, path, { timeout: 20000 });
+const state = (page, s) => page.waitForFunction((x) => document.querySelector('.puzzle')?.dataset.state === x, s, { timeout: 20000 });
+
+test('a wrong move shows its exact value, the hints the theme then the hole, and the solution solves it', async () => {
+  assert.ok(ONE, 'a one-move puzzle with 8 seeds');
+  const { context, page } = await open(`/puzzles/${ONE.id}`);
+  await state(page, 'playing');
+  assert.match(await page.textContent('#pz-info'), new RegExp(`Puzzle ${ONE.id} · Hoyito II · 2×4 · rating ${ONE.rating}`));
+  const side = solver(ONE) === 'south' ? 'South' : 'North';
+  assert.match(await page.textContent('#pz-task'), new RegExp(`${side} to move: find the only move that ${ONE.result === 'win' ? 'wins' : 'saves the draw'}`));
+
+  const truth = await api(`/api/tablebase?variant=II&holes=4&position=${encodeURIComponent(ONE.position)}`);
+  const wrong = truth.moves.find((m) => m.move !== ONE.solution[0]);
+  const best = truth.moves.find((m) => m.move === ONE.solution[0]);
+  await click(page, hole(ONE, wrong.move));
+  await page.waitForFunction(() => document.querySelector('.puzzle').dataset.wrongValue !== undefined, null, { timeout: 20000 });
+  const signed = (v) => (v > 0 ? `+${v}` : String(v));
+  assert.equal(await page.textContent('#pz-status'),
+    `Not ${wrong.move}: with perfect play it gains ${signed(wrong.value)} seeds from here, the solution ${signed(best.value)}. Try again.`);
+  // The wrong move was not played.
+  assert.equal(await page.$eval('.puzzle', (e) => e.dataset.state), 'playing');
+
+  await page.click('#pz-hint');
+  const themes = { casa: 'a casa captured', relay: 'a relay sowing', last_four: 'the last four seeds', extra_turn: 'an extra turn', chain: 'a chain of casas', long_sowing: 'a long sowing', pass: 'the opponent must pass' };
+  assert.equal(await page.textContent('#pz-status'), `Hint: ${ONE.themes.map((x) => themes[x]).join(', ')}.`);
+  await page.click('#pz-hint');
+  assert.equal(await page.textContent('#pz-status'), `Hint: hole ${ONE.solution[0]}.`);
+  const marked = await page.$$eval('.hole.hint', (els) => els.map((e) => Number(e.dataset.hole)));
+  assert.deepEqual(marked, [hole(ONE, ONE.solution[0])]);
+  assert.deepEqual(await seriousViolations(page), []);
+
+  await click(page, hole(ONE, ONE.solution[0]));
+  await state(page, 'solved');
+  assert.equal(await page.textContent('#pz-status'), `Solved! The solution: ${ONE.solution[0]}`);
+  assert.equal(await page.isDisabled('#pz-hint'), true);
+  await context.close();
+});
+
+test('a longer solution: the opponent\'s forced reply is played, then the last move solves it', async () => {
+  assert.ok(THREE, 'a three-move puzzle with 8 seeds');
+  const { context, page } = await open(`/puzzles/${THREE.id}`);
+  await state(page, 'playing');
+  await click(page, hole(THREE, THREE.solution[0]));
+  await page.waitForFunction((m) => document.getElementById('pz-status').textContent === `Good move. The opponent replies ${m}: your move again.`, THREE.solution[1], { timeout: 20000 });
+  const opponent = solver(THREE) === 'south' ? 'north' : 'south';
+  assert.equal(await page.$eval(`.hole[data-hole="${hole(THREE, THREE.solution[1], opponent)}"]`, (e) => e.classList.contains('last-from')), true);
+  await click(page, hole(THREE, THREE.solution[2]));
+  await state(page, 'solved');
+  await context.close();
+});
+
+test('the solution shown, Next puzzle with the filters, and an unknown puzzle', async () => {
+  const { context, page } = await open(`/puzzles/${THREE.id}`);
+  await state(page, 'playing');
+  await page.click('#pz-show');
+  await state(page, 'shown');
+  assert.equal(await page.textContent('#pz-status'), `The solution: ${THREE.solution.join(' ')}`);
+  // Every move of the solution is played on the board, one after another.
+  await page.waitForFunction(() => document.getElementById('pz-show').disabled);
+  await page.selectOption('#pz-variant', 'III');
+  await page.selectOption('#pz-holes', '6');
+  await page.click('#pz-next');
+  await at(page, '/puzzles/III-6-0001');
+  await state(page, 'playing');
+  assert.match(await page.textContent('#pz-info'), /Puzzle III-6-0001 · Hoyito III · 2×6/);
+  await page.click('#pz-next');
+  await at(page, '/puzzles/III-6-0002');
+  // The page remembers where the set was left: /puzzles goes on from there.
+  await page.goto(`${server.url}/puzzles`);
+  await at(page, '/puzzles/III-6-0003');
+  await state(page, 'playing');
+  assert.deepEqual(await seriousViolations(page), []);
+
+  await page.goto(`${server.url}/puzzles/II-6-9999`);
+  await state(page, 'failed');
+  assert.equal(await page.textContent('#pz-status'), 'No puzzle has this id, or none matches these filters.');
+  await context.close();
+});

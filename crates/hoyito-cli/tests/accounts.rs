@@ -30,7 +30,7 @@ fn session_cookie(a: &Answer) -> (String, String) {
 }
 
 /// The headers of a request from the server's own page with session `token`.
-fn own_page<'a>(cookie: &'a str) -> Vec<(&'a str, &'a str)> {
+fn own_page(cookie: &str) -> Vec<(&str, &str)> {
     vec![("Cookie", cookie), ("Sec-Fetch-Site", "same-origin")]
 }
 
@@ -54,16 +54,38 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
     let server = serve_to(
         &dir.0,
         db.as_os_str(),
-        &["--behind-tls", "--account-sign-in-rate", "0", "--sign-in-rate", "0"],
+        &[
+            "--behind-tls",
+            "--account-sign-in-rate",
+            "0",
+            "--sign-in-rate",
+            "0",
+        ],
         &[("HOYITO_LOG", "debug")],
         Stdio::from(log),
     );
     let addr = server.addr.as_str();
 
     // Sign up: a weak password is refused, nothing stored.
-    let weak = request_with(addr, "POST", "/api/account", &[], Some(&credentials("Ana", "password1")));
-    assert_eq!((weak.status, weak.json()["code"].as_str()), (422, Some("weak_password")), "{weak:?}");
-    let up = request_with(addr, "POST", "/api/account", &[], Some(&credentials("Ana", PASSWORD)));
+    let weak = request_with(
+        addr,
+        "POST",
+        "/api/account",
+        &[],
+        Some(&credentials("Ana", "password1")),
+    );
+    assert_eq!(
+        (weak.status, weak.json()["code"].as_str()),
+        (422, Some("weak_password")),
+        "{weak:?}"
+    );
+    let up = request_with(
+        addr,
+        "POST",
+        "/api/account",
+        &[],
+        Some(&credentials("Ana", PASSWORD)),
+    );
     assert_eq!(up.status, 201, "{up:?}");
     let codes: Vec<String> = serde_json::from_value(up.json()["recovery_codes"].clone()).unwrap();
     assert_eq!(codes.len(), 8);
@@ -76,20 +98,50 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
     assert_eq!(who(addr, &first_cookie).as_deref(), Some("Ana"));
     // A look-alike of the name is taken (in full-width letters), and a name
     // mixing look-alike scripts is no name ("Аna" with a Cyrillic А).
-    let mixed = request_with(addr, "POST", "/api/account", &[], Some(&credentials("\u{410}na", PASSWORD)));
-    assert_eq!((mixed.status, mixed.json()["code"].as_str()), (422, Some("invalid_name")));
-    let alike = request_with(addr, "POST", "/api/account", &[], Some(&credentials("\u{ff21}\u{ff4e}\u{ff41}", PASSWORD)));
-    assert_eq!((alike.status, alike.json()["code"].as_str()), (409, Some("username_taken")));
+    let mixed = request_with(
+        addr,
+        "POST",
+        "/api/account",
+        &[],
+        Some(&credentials("\u{410}na", PASSWORD)),
+    );
+    assert_eq!(
+        (mixed.status, mixed.json()["code"].as_str()),
+        (422, Some("invalid_name"))
+    );
+    let alike = request_with(
+        addr,
+        "POST",
+        "/api/account",
+        &[],
+        Some(&credentials("\u{ff21}\u{ff4e}\u{ff41}", PASSWORD)),
+    );
+    assert_eq!(
+        (alike.status, alike.json()["code"].as_str()),
+        (409, Some("username_taken"))
+    );
 
     // Fixation: a session id planted before sign-in is never the one used,
     // and the session the browser had ends.
     let planted = format!("hoyito_session={}", "ab".repeat(32));
-    let a = request_with(addr, "POST", "/api/session", &[("Cookie", &planted)], Some(&credentials("ana", PASSWORD)));
+    let a = request_with(
+        addr,
+        "POST",
+        "/api/session",
+        &[("Cookie", &planted)],
+        Some(&credentials("ana", PASSWORD)),
+    );
     assert_eq!(a.status, 200, "{a:?}");
     let (second, _) = session_cookie(&a);
     assert_ne!(second, "ab".repeat(32));
     assert_eq!(who(addr, &planted), None);
-    let b = request_with(addr, "POST", "/api/session", &[("Cookie", &first_cookie)], Some(&credentials("ANA", PASSWORD)));
+    let b = request_with(
+        addr,
+        "POST",
+        "/api/session",
+        &[("Cookie", &first_cookie)],
+        Some(&credentials("ANA", PASSWORD)),
+    );
     let (third, _) = session_cookie(&b);
     assert_ne!(third, first);
     assert_eq!(who(addr, &first_cookie), None, "the session signed in over ended");
@@ -109,10 +161,20 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
             vec![("Cookie", cookie.as_str()), ("Sec-Fetch-Site", "cross-site")],
         ] {
             let a = request_with(addr, method, path, &from, body.as_ref());
-            assert_eq!((a.status, a.json()["code"].as_str()), (403, Some("cross_site")), "{method} {path}: {a:?}");
+            assert_eq!(
+                (a.status, a.json()["code"].as_str()),
+                (403, Some("cross_site")),
+                "{method} {path}: {a:?}"
+            );
         }
     }
-    let a = request_with(addr, "POST", "/api/session", &[("Origin", "https://evil.example")], Some(&credentials("Ana", PASSWORD)));
+    let a = request_with(
+        addr,
+        "POST",
+        "/api/session",
+        &[("Origin", "https://evil.example")],
+        Some(&credentials("Ana", PASSWORD)),
+    );
     assert_eq!(a.status, 403, "a sign-in from another site: {a:?}");
     assert_eq!(who(addr, &cookie).as_deref(), Some("Ana"));
     let games = request_with(addr, "GET", "/api/account/games", &[("Cookie", &cookie)], None);
@@ -120,35 +182,84 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
 
     // A signed-in player's game is the account's, named after it, and its
     // seat is handed to the account's other device with a new token.
-    let made = request_with(addr, "POST", "/api/games", &own_page(&cookie), Some(&json!({ "mode": "online" })));
+    let made = request_with(
+        addr,
+        "POST",
+        "/api/games",
+        &own_page(&cookie),
+        Some(&json!({ "mode": "online" })),
+    );
     assert_eq!(made.status, 201, "{made:?}");
     let id = made.json()["id"].as_str().unwrap().to_string();
     let old_token = made.json()["token"].as_str().unwrap().to_string();
     assert_eq!(made.json()["game"]["names"]["south"], "Ana");
-    let listed = request_with(addr, "GET", "/api/account/games", &[("Cookie", &second_cookie)], None);
+    let listed = request_with(
+        addr,
+        "GET",
+        "/api/account/games",
+        &[("Cookie", &second_cookie)],
+        None,
+    );
     assert_eq!(listed.json()["games"][0]["id"], id.as_str(), "{listed:?}");
     assert_eq!(listed.json()["games"][0]["seat"], "south");
     let seat_path = format!("/api/games/{id}/seat");
     let taken = request_with(addr, "POST", &seat_path, &own_page(&second_cookie), None);
-    assert_eq!((taken.status, taken.json()["seat"].as_str()), (200, Some("south")), "{taken:?}");
+    assert_eq!(
+        (taken.status, taken.json()["seat"].as_str()),
+        (200, Some("south")),
+        "{taken:?}"
+    );
     let new_token = taken.json()["token"].as_str().unwrap().to_string();
     let resign = format!("/api/games/{id}/resign");
     let bearer = |t: &str| format!("Bearer {t}");
-    let old = request_with(addr, "POST", &resign, &[("Authorization", &bearer(&old_token))], Some(&json!({})));
-    assert_eq!(old.status, 403, "the former token holds the seat no more: {old:?}");
+    let old = request_with(
+        addr,
+        "POST",
+        &resign,
+        &[("Authorization", &bearer(&old_token))],
+        Some(&json!({})),
+    );
+    assert_eq!(
+        old.status, 403,
+        "the former token holds the seat no more: {old:?}"
+    );
     // Another account holds no seat there.
-    let other = request_with(addr, "POST", "/api/account", &[], Some(&credentials("Bea", "marea-cometa-violin-77")));
+    let other = request_with(
+        addr,
+        "POST",
+        "/api/account",
+        &[],
+        Some(&credentials("Bea", "marea-cometa-violin-77")),
+    );
     let (bea, _) = session_cookie(&other);
     let bea = format!("hoyito_session={bea}");
     let refused = request_with(addr, "POST", &seat_path, &own_page(&bea), None);
     assert_eq!(refused.status, 403, "{refused:?}");
 
     // The same answer for a wrong password and an unknown name.
-    let wrong = request_with(addr, "POST", "/api/session", &[], Some(&credentials("Bea", "not-the-password-1")));
-    let unknown = request_with(addr, "POST", "/api/session", &[], Some(&credentials("Nobody", "not-the-password-1")));
+    let wrong = request_with(
+        addr,
+        "POST",
+        "/api/session",
+        &[],
+        Some(&credentials("Bea", "not-the-password-1")),
+    );
+    let unknown = request_with(
+        addr,
+        "POST",
+        "/api/session",
+        &[],
+        Some(&credentials("Nobody", "not-the-password-1")),
+    );
     assert_eq!(wrong.status, 401);
     assert_eq!((wrong.status, &wrong.body), (unknown.status, &unknown.body));
-    let still = request_with(addr, "POST", "/api/session", &[], Some(&credentials("Ana", PASSWORD)));
+    let still = request_with(
+        addr,
+        "POST",
+        "/api/session",
+        &[],
+        Some(&credentials("Ana", PASSWORD)),
+    );
     assert_eq!(still.status, 200, "{still:?}");
     let (fourth, _) = session_cookie(&still);
 
@@ -166,12 +277,30 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
 
     // Deleting the account (its password asked again) ends its sessions;
     // its game stays, the name gone.
-    let wrong = request_with(addr, "DELETE", "/api/account", &own_page(&fifth_cookie), Some(&json!({ "password": PASSWORD })));
+    let wrong = request_with(
+        addr,
+        "DELETE",
+        "/api/account",
+        &own_page(&fifth_cookie),
+        Some(&json!({ "password": PASSWORD })),
+    );
     assert_eq!(wrong.status, 401, "{wrong:?}");
-    let second_session = request_with(addr, "POST", "/api/session", &[], Some(&credentials("Ana", new_password)));
+    let second_session = request_with(
+        addr,
+        "POST",
+        "/api/session",
+        &[],
+        Some(&credentials("Ana", new_password)),
+    );
     let (sixth, _) = session_cookie(&second_session);
     let sixth_cookie = format!("hoyito_session={sixth}");
-    let gone = request_with(addr, "DELETE", "/api/account", &own_page(&fifth_cookie), Some(&json!({ "password": new_password })));
+    let gone = request_with(
+        addr,
+        "DELETE",
+        "/api/account",
+        &own_page(&fifth_cookie),
+        Some(&json!({ "password": new_password })),
+    );
     assert_eq!(gone.status, 200, "{gone:?}");
     assert!(gone.header("set-cookie").unwrap().contains("Max-Age=0"));
     assert_eq!(who(addr, &fifth_cookie), None);
@@ -179,7 +308,13 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
     let game = request_with(addr, "GET", &format!("/api/games/{id}"), &[], None);
     assert_eq!(game.status, 200);
     assert_eq!(game.json()["names"]["south"], Value::Null, "{game:?}");
-    let a = request_with(addr, "POST", "/api/session", &[], Some(&credentials("Ana", new_password)));
+    let a = request_with(
+        addr,
+        "POST",
+        "/api/session",
+        &[],
+        Some(&credentials("Ana", new_password)),
+    );
     assert_eq!(a.status, 401);
 
     // No password, recovery code or session token in the database or the log.
@@ -187,7 +322,12 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
     let mut stored = Vec::new();
     for entry in std::fs::read_dir(&dir.0).unwrap() {
         let path = entry.unwrap().path();
-        if path.file_name().unwrap().to_string_lossy().starts_with("hoyito.db") {
+        if path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("hoyito.db")
+        {
             stored.extend(std::fs::read(&path).unwrap());
         }
     }
@@ -195,7 +335,19 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
     let log = std::fs::read_to_string(&log_path).unwrap();
     assert!(log.contains("/api/session"), "the log has the requests: {log}");
     let code = codes[1].clone();
-    for secret in [PASSWORD, new_password, "marea-cometa-violin-77", &code, &code.replace('-', ""), &first, &second, &third, &fourth, &fifth, &new_token] {
+    for secret in [
+        PASSWORD,
+        new_password,
+        "marea-cometa-violin-77",
+        &code,
+        &code.replace('-', ""),
+        &first,
+        &second,
+        &third,
+        &fourth,
+        &fifth,
+        &new_token,
+    ] {
         assert!(!stored.contains(secret), "{secret:?} is in the database");
         assert!(!log.contains(secret), "{secret:?} is in the log");
     }
@@ -205,24 +357,63 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
 fn guessing_one_account_and_from_one_address_is_limited() {
     let dir = TempDir::new("accounts-limits");
     let db = dir.0.join("hoyito.db");
-    let server = serve(&dir.0, db.as_os_str(), &["--account-sign-in-rate", "1,3", "--sign-in-rate", "1,8"], &[]);
+    let server = serve(
+        &dir.0,
+        db.as_os_str(),
+        &["--account-sign-in-rate", "1,3", "--sign-in-rate", "1,8"],
+        &[],
+    );
     let addr = server.addr.as_str();
-    let up = request_with(addr, "POST", "/api/account", &[], Some(&credentials("Bea", PASSWORD)));
+    let up = request_with(
+        addr,
+        "POST",
+        "/api/account",
+        &[],
+        Some(&credentials("Bea", PASSWORD)),
+    );
     assert_eq!(up.status, 201, "{up:?}");
     // Guessing one account's password: after 3 tries, refused even with
     // the right one, until the limit refills; other names go on.
     for _ in 0..3 {
-        let a = request_with(addr, "POST", "/api/session", &[], Some(&credentials("bea", "guess-guess-guess")));
+        let a = request_with(
+            addr,
+            "POST",
+            "/api/session",
+            &[],
+            Some(&credentials("bea", "guess-guess-guess")),
+        );
         assert_eq!(a.status, 401, "{a:?}");
     }
-    let limited = request_with(addr, "POST", "/api/session", &[], Some(&credentials("Bea", PASSWORD)));
-    assert_eq!((limited.status, limited.json()["code"].as_str()), (429, Some("rate_limited")), "{limited:?}");
-    assert!(limited.json()["error"].as_str().unwrap().contains("for this username"), "{limited:?}");
+    let limited = request_with(
+        addr,
+        "POST",
+        "/api/session",
+        &[],
+        Some(&credentials("Bea", PASSWORD)),
+    );
+    assert_eq!(
+        (limited.status, limited.json()["code"].as_str()),
+        (429, Some("rate_limited")),
+        "{limited:?}"
+    );
+    assert!(
+        limited.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("for this username"),
+        "{limited:?}"
+    );
     assert!(limited.header("retry-after").is_some());
     // From one address: 8 tries at once (each naming another account),
     // then every sign-in, sign-up and recovery is refused.
     for name in ["Uno", "Dos", "Tres"] {
-        let a = request_with(addr, "POST", "/api/session", &[], Some(&credentials(name, PASSWORD)));
+        let a = request_with(
+            addr,
+            "POST",
+            "/api/session",
+            &[],
+            Some(&credentials(name, PASSWORD)),
+        );
         assert_eq!(a.status, 401, "{a:?}");
     }
     for path in ["/api/session", "/api/account", "/api/account/recover"] {
@@ -232,7 +423,14 @@ fn guessing_one_account_and_from_one_address_is_limited() {
             credentials("Cuatro", PASSWORD)
         };
         let a = request_with(addr, "POST", path, &[], Some(&body));
-        assert_eq!((a.status, a.json()["code"].as_str()), (429, Some("rate_limited")), "{path}: {a:?}");
-        assert!(a.json()["error"].as_str().unwrap().contains("from your address"), "{a:?}");
+        assert_eq!(
+            (a.status, a.json()["code"].as_str()),
+            (429, Some("rate_limited")),
+            "{path}: {a:?}"
+        );
+        assert!(
+            a.json()["error"].as_str().unwrap().contains("from your address"),
+            "{a:?}"
+        );
     }
 }

@@ -177,10 +177,16 @@ mod tests {
     #[test]
     fn weak_and_common_passwords_are_refused() {
         assert_eq!(check_strength("abc", "ana"), Err(WeakPassword::Short(3)));
-        assert!(matches!(check_strength(&"x".repeat(200), "ana"), Err(WeakPassword::Long(200))));
+        assert!(matches!(
+            check_strength(&"x".repeat(200), "ana"),
+            Err(WeakPassword::Long(200))
+        ));
         for weak in ["password1", "qwertyuiop", "anamaria1", "12345678910"] {
             assert!(
-                matches!(check_strength(weak, "anamaria"), Err(WeakPassword::Guessable { .. })),
+                matches!(
+                    check_strength(weak, "anamaria"),
+                    Err(WeakPassword::Guessable { .. })
+                ),
                 "{weak}"
             );
         }

@@ -553,7 +553,10 @@ async fn a_session_made_on_one_node_is_known_and_ended_on_the_other() {
     assert_eq!(res.status(), StatusCode::OK);
     let second = session_of(&res).expect("a session cookie");
     let who = |api: &Api, cookie: String| {
-        let req = api.http.get(format!("{}/api/account", api.base)).header("cookie", cookie);
+        let req = api
+            .http
+            .get(format!("{}/api/account", api.base))
+            .header("cookie", cookie);
         async move { req.send().await.unwrap().json::<Value>().await.unwrap()["account"]["username"].clone() }
     };
     // Each node knows the other's session.
@@ -570,7 +573,10 @@ async fn a_session_made_on_one_node_is_known_and_ended_on_the_other() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
-    let id = res.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_string();
+    let id = res.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let listed: Value = a
         .http
         .get(format!("{}/api/account/games", a.base))
@@ -590,7 +596,10 @@ async fn a_session_made_on_one_node_is_known_and_ended_on_the_other() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
-    let token = res.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_string();
+    let token = res.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
     // Node b takes the new token (the change was announced).
     let resign = format!("/api/games/{id}/abort");
     let (status, v) = eventually("node b takes the seat's new token", || async {

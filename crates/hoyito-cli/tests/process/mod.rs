@@ -203,7 +203,13 @@ pub fn request_within(
 /// A request `method path` with more `headers` and `body` (JSON),
 /// `Connection: close`, answered within [`PATIENCE`]; panics if there is
 /// no answer.
-pub fn request_with(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&Value>) -> Answer {
+pub fn request_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> Answer {
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));

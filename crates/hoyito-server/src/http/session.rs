@@ -76,7 +76,9 @@ pub(crate) fn same_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(),
         ApiError::new(
             StatusCode::FORBIDDEN,
             "cross_site",
-            format!("this request needs your session and comes from {from}: only this site's pages may make it"),
+            format!(
+                "this request needs your session and comes from {from}: only this site's pages may make it"
+            ),
         )
     };
     if let Some(site) = headers.get("sec-fetch-site") {
@@ -184,7 +186,11 @@ mod tests {
         let host = ("host", "hoyito.example");
         for ok in [
             vec![host],
-            vec![host, ("origin", "https://hoyito.example"), ("sec-fetch-site", "same-origin")],
+            vec![
+                host,
+                ("origin", "https://hoyito.example"),
+                ("sec-fetch-site", "same-origin"),
+            ],
             vec![host, ("sec-fetch-site", "none")],
         ] {
             assert!(same_origin(&headers(&ok), &[]).is_ok(), "{ok:?}");
@@ -192,14 +198,26 @@ mod tests {
         for bad in [
             vec![host, ("origin", "https://evil.example")],
             vec![host, ("sec-fetch-site", "cross-site")],
-            vec![host, ("sec-fetch-site", "same-site"), ("origin", "https://a.hoyito.example")],
+            vec![
+                host,
+                ("sec-fetch-site", "same-site"),
+                ("origin", "https://a.hoyito.example"),
+            ],
             vec![host, ("origin", "null")],
         ] {
             let e = same_origin(&headers(&bad), &[]).unwrap_err();
-            assert_eq!((e.status, e.code), (StatusCode::FORBIDDEN, "cross_site"), "{bad:?}");
+            assert_eq!(
+                (e.status, e.code),
+                (StatusCode::FORBIDDEN, "cross_site"),
+                "{bad:?}"
+            );
         }
         let listed = ["https://friends.example".to_string()];
-        let h = headers(&[host, ("origin", "https://friends.example"), ("sec-fetch-site", "cross-site")]);
+        let h = headers(&[
+            host,
+            ("origin", "https://friends.example"),
+            ("sec-fetch-site", "cross-site"),
+        ]);
         assert!(same_origin(&h, &listed).is_ok());
     }
 

@@ -184,7 +184,10 @@ impl AppState {
             metrics: Metrics::new(),
             reloads: std::sync::OnceLock::new(),
             storage_faults: crate::state::storage::Faults::default(),
-            passwords: crate::state::passwords::PasswordWork::new(limits.password_hashes, limits.password_queue),
+            passwords: crate::state::passwords::PasswordWork::new(
+                limits.password_hashes,
+                limits.password_queue,
+            ),
             limits,
         })
     }

@@ -76,8 +76,13 @@ pub trait AccountStorage: Send + Sync {
     ///
     /// # Errors
     /// If the database fails (e.g. no such account).
-    fn insert_session(&self, token_hash: &str, account: &str, now_ms: i64, expires_ms: i64)
-        -> StoreResult<()>;
+    fn insert_session(
+        &self,
+        token_hash: &str,
+        account: &str,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> StoreResult<()>;
 
     /// Deletes one session; whether it existed.
     ///

@@ -64,7 +64,13 @@ impl AccountStorage for Postgres {
         Ok(row.as_ref().map(account))
     }
 
-    fn insert_session(&self, token_hash: &str, account: &str, now_ms: i64, expires_ms: i64) -> StoreResult<()> {
+    fn insert_session(
+        &self,
+        token_hash: &str,
+        account: &str,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> StoreResult<()> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction()?;
         tx.execute(
@@ -137,7 +143,10 @@ impl AccountStorage for Postgres {
             .collect();
         for s in &seats {
             for (_, name) in seat_columns(&s.seat) {
-                tx.execute(&format!("UPDATE games SET {name} = NULL WHERE id = $1"), &[&s.game])?;
+                tx.execute(
+                    &format!("UPDATE games SET {name} = NULL WHERE id = $1"),
+                    &[&s.game],
+                )?;
             }
             notify(&mut tx, self.node_name(), &s.game, None)?;
         }

@@ -67,7 +67,13 @@ impl AccountStorage for Sqlite {
             .optional()?)
     }
 
-    fn insert_session(&self, token_hash: &str, account: &str, now_ms: i64, expires_ms: i64) -> StoreResult<()> {
+    fn insert_session(
+        &self,
+        token_hash: &str,
+        account: &str,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> StoreResult<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
@@ -138,7 +144,10 @@ impl AccountStorage for Sqlite {
         };
         for s in &seats {
             for (_, name) in seat_columns(&s.seat) {
-                tx.execute(&format!("UPDATE games SET {name} = NULL WHERE id = ?1"), params![s.game])?;
+                tx.execute(
+                    &format!("UPDATE games SET {name} = NULL WHERE id = ?1"),
+                    params![s.game],
+                )?;
             }
         }
         // Sessions, recovery codes and seat links go with the account

@@ -192,16 +192,25 @@ fn exercise_accounts(store: &Store, log: &mut impl FnMut(&str, String)) {
         created_ms: 7,
     };
     let codes = ["c1".to_string(), "c2".to_string()];
-    log("account stored", format!("{:?}", accounts.insert_account(&ana, &codes)));
+    log(
+        "account stored",
+        format!("{:?}", accounts.insert_account(&ana, &codes)),
+    );
     let alike = Account {
         id: "acc2".into(),
         username: "ANA".into(),
         ..ana.clone()
     };
-    log("look-alike refused", format!("{:?}", accounts.insert_account(&alike, &[])));
+    log(
+        "look-alike refused",
+        format!("{:?}", accounts.insert_account(&alike, &[])),
+    );
     log(
         "by skeleton",
-        format!("{:?}", accounts.account_by_skeleton("ana").unwrap().map(|a| a.username)),
+        format!(
+            "{:?}",
+            accounts.account_by_skeleton("ana").unwrap().map(|a| a.username)
+        ),
     );
     accounts.insert_session("s1", "acc1", 100, 1_000).unwrap();
     accounts.insert_session("s2", "acc1", 100, 2_000).unwrap();
@@ -209,8 +218,14 @@ fn exercise_accounts(store: &Store, log: &mut impl FnMut(&str, String)) {
         "session",
         format!("{:?}", accounts.session_account("s1", 500).unwrap().map(|a| a.id)),
     );
-    log("session expired", format!("{:?}", accounts.session_account("s1", 1_000).unwrap()));
-    log("unknown session", format!("{:?}", accounts.session_account("nope", 0).unwrap()));
+    log(
+        "session expired",
+        format!("{:?}", accounts.session_account("s1", 1_000).unwrap()),
+    );
+    log(
+        "unknown session",
+        format!("{:?}", accounts.session_account("nope", 0).unwrap()),
+    );
     // A new session deletes the account's expired ones.
     accounts.insert_session("s3", "acc1", 1_500, 9_000).unwrap();
     log("expired deleted", format!("{:?}", accounts.delete_session("s1")));
@@ -220,31 +235,58 @@ fn exercise_accounts(store: &Store, log: &mut impl FnMut(&str, String)) {
     log("seat", format!("{:?}", accounts.account_seat("acc1", "g1")));
     log("no seat", format!("{:?}", accounts.account_seat("acc1", "g3")));
     let games = accounts.account_games("acc1", 10, 0).unwrap();
-    let mut listed: Vec<String> = games.iter().map(|g| format!("{}:{}", g.game.id, g.seat)).collect();
+    let mut listed: Vec<String> = games
+        .iter()
+        .map(|g| format!("{}:{}", g.game.id, g.seat))
+        .collect();
     listed.sort();
     log("account games", listed.join(","));
-    log("account games paged", accounts.account_games("acc1", 1, 5).unwrap().len().to_string());
+    log(
+        "account games paged",
+        accounts.account_games("acc1", 1, 5).unwrap().len().to_string(),
+    );
     accounts.set_seat_token("g2", "both", "hash-new").unwrap();
-    log("seat token set", format!("{:?}", store.load("g2").unwrap().unwrap().meta.tokens));
+    log(
+        "seat token set",
+        format!("{:?}", store.load("g2").unwrap().unwrap().meta.tokens),
+    );
     log(
         "seat token of no game refused",
         accounts.set_seat_token("nope", "south", "h").is_err().to_string(),
     );
-    log("codes left", format!("{:?}", accounts.recovery_codes_left("acc1")));
-    log("wrong code", format!("{:?}", accounts.recover("acc1", "c9", "$argon2id$new")));
-    log("recovered", format!("{:?}", accounts.recover("acc1", "c1", "$argon2id$new")));
-    log("code used once", format!("{:?}", accounts.recover("acc1", "c1", "$argon2id$x")));
+    log(
+        "codes left",
+        format!("{:?}", accounts.recovery_codes_left("acc1")),
+    );
+    log(
+        "wrong code",
+        format!("{:?}", accounts.recover("acc1", "c9", "$argon2id$new")),
+    );
+    log(
+        "recovered",
+        format!("{:?}", accounts.recover("acc1", "c1", "$argon2id$new")),
+    );
+    log(
+        "code used once",
+        format!("{:?}", accounts.recover("acc1", "c1", "$argon2id$x")),
+    );
     log(
         "after recovery",
         format!(
             "{:?} {:?} {:?}",
-            accounts.account_by_skeleton("ana").unwrap().map(|a| a.password_hash),
+            accounts
+                .account_by_skeleton("ana")
+                .unwrap()
+                .map(|a| a.password_hash),
             accounts.session_account("s3", 2_000).unwrap(),
             accounts.recovery_codes_left("acc1")
         ),
     );
     accounts.insert_session("s4", "acc1", 3_000, 9_000).unwrap();
-    log("sessions ended", format!("{:?}", accounts.delete_sessions("acc1")));
+    log(
+        "sessions ended",
+        format!("{:?}", accounts.delete_sessions("acc1")),
+    );
     accounts.insert_session("s5", "acc1", 3_000, 9_000).unwrap();
     let mut cleared: Vec<String> = accounts
         .delete_account("acc1")

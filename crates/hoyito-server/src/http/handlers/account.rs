@@ -99,7 +99,11 @@ pub(crate) async fn sign_up(
         )
     };
     let sk = skeleton.clone();
-    if st.db(move |s| s.accounts().account_by_skeleton(&sk)).await?.is_some() {
+    if st
+        .db(move |s| s.accounts().account_by_skeleton(&sk))
+        .await?
+        .is_some()
+    {
         return Err(taken());
     }
     let password = req.password;
@@ -117,7 +121,10 @@ pub(crate) async fn sign_up(
         created_ms: crate::store::now(),
     };
     let stored = account.clone();
-    if !st.db(move |s| s.accounts().insert_account(&stored, &hashes)).await? {
+    if !st
+        .db(move |s| s.accounts().insert_account(&stored, &hashes))
+        .await?
+    {
         return Err(taken());
     }
     let cookie = start_session(&st, &account.id, &headers).await?;
@@ -138,7 +145,11 @@ async fn attempt(st: &AppState, username: &str) -> Result<Option<Account>, ApiEr
 
 /// Whether `password` is `account`'s; with no account, the same work
 /// against a dummy hash, and `false`.
-async fn password_matches(st: &AppState, account: Option<&Account>, password: String) -> Result<bool, ApiError> {
+async fn password_matches(
+    st: &AppState,
+    account: Option<&Account>,
+    password: String,
+) -> Result<bool, ApiError> {
     let stored = account.map(|a| a.password_hash.clone());
     st.password_work(move || {
         let dummy = dummy_hash();
@@ -189,7 +200,10 @@ pub(crate) async fn recover(
     };
     let code = hash_secret(&normalize_code(&req.code));
     let id = account.id.clone();
-    if !st.db(move |s| s.accounts().recover(&id, &code, &password_hash)).await? {
+    if !st
+        .db(move |s| s.accounts().recover(&id, &code, &password_hash))
+        .await?
+    {
         return Err(bad_credentials());
     }
     let cookie = start_session(&st, &account.id, &headers).await?;
@@ -200,14 +214,21 @@ pub(crate) async fn recover(
 }
 
 /// `DELETE /api/session`: signs out (this session ends).
-pub(crate) async fn sign_out(State(st): State<Arc<AppState>>, headers: HeaderMap) -> Result<Response, ApiError> {
+pub(crate) async fn sign_out(
+    State(st): State<Arc<AppState>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     same_origin(&headers, &st.limits.allowed_origins)?;
     let ended = match session::token(&headers).map(hash_secret) {
         Some(hash) => st.db(move |s| s.accounts().delete_session(&hash)).await?,
         None => false,
     };
     let cookie = session::clear_cookie(&st.limits);
-    Ok(([(header::SET_COOKIE, cookie)], Json(serde_json::json!({ "ended": ended }))).into_response())
+    Ok((
+        [(header::SET_COOKIE, cookie)],
+        Json(serde_json::json!({ "ended": ended })),
+    )
+        .into_response())
 }
 
 /// `DELETE /api/sessions`: signs out everywhere (every session of the
@@ -220,11 +241,18 @@ pub(crate) async fn sign_out_everywhere(
     let account = session::require(&st, &headers).await?;
     let ended = st.db(move |s| s.accounts().delete_sessions(&account.id)).await?;
     let cookie = session::clear_cookie(&st.limits);
-    Ok(([(header::SET_COOKIE, cookie)], Json(serde_json::json!({ "ended": ended }))).into_response())
+    Ok((
+        [(header::SET_COOKIE, cookie)],
+        Json(serde_json::json!({ "ended": ended })),
+    )
+        .into_response())
 }
 
 /// `GET /api/account`: the account signed in, or `null`.
-pub(crate) async fn who_am_i(State(st): State<Arc<AppState>>, headers: HeaderMap) -> Result<Json<WhoAmI>, ApiError> {
+pub(crate) async fn who_am_i(
+    State(st): State<Arc<AppState>>,
+    headers: HeaderMap,
+) -> Result<Json<WhoAmI>, ApiError> {
     let account = match session::signed_in(&st, &headers).await? {
         Some(a) => Some(view(&st, &a).await?),
         None => None,
@@ -261,7 +289,11 @@ pub(crate) async fn delete(
         broadcast_state(&slot, &view);
     }
     let cookie = session::clear_cookie(&st.limits);
-    Ok(([(header::SET_COOKIE, cookie)], Json(serde_json::json!({ "deleted": true }))).into_response())
+    Ok((
+        [(header::SET_COOKIE, cookie)],
+        Json(serde_json::json!({ "deleted": true })),
+    )
+        .into_response())
 }
 
 /// The sides of a stored seat name.
@@ -297,7 +329,10 @@ pub const MAX_EXPORT_GAMES: u32 = 10_000;
 
 /// `GET /api/account/export`: the account and its games with their steps,
 /// as one JSON file.
-pub(crate) async fn export(State(st): State<Arc<AppState>>, headers: HeaderMap) -> Result<Response, ApiError> {
+pub(crate) async fn export(
+    State(st): State<Arc<AppState>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let account = session::require(&st, &headers).await?;
     let view = view(&st, &account).await?;
     let id = account.id.clone();
@@ -345,7 +380,10 @@ pub(crate) async fn take_seat(
         g.meta.tokens[*side] = Some(hashed.clone());
     }
     let (gid, stored_seat, h) = (id.clone(), seat.clone(), hashed.clone());
-    if let Err(e) = st.db(move |s| s.accounts().set_seat_token(&gid, &stored_seat, &h)).await {
+    if let Err(e) = st
+        .db(move |s| s.accounts().set_seat_token(&gid, &stored_seat, &h))
+        .await
+    {
         g.meta.tokens = before;
         return Err(e);
     }

@@ -235,6 +235,46 @@ fn sessions_resist_fixation_cross_site_writes_guessing_and_outlive_nothing() {
     let bea = format!("hoyito_session={bea}");
     let refused = request_with(addr, "POST", &seat_path, &own_page(&bea), None);
     assert_eq!(refused.status, 403, "{refused:?}");
+    // A game on one device and an imported record are the account's too.
+    let hotseat = request_with(
+        addr,
+        "POST",
+        "/api/games",
+        &own_page(&bea),
+        Some(&json!({ "mode": "hotseat" })),
+    );
+    let hotseat_id = hotseat.json()["id"].as_str().unwrap().to_string();
+    let record = request_with(addr, "GET", &format!("/api/games/{hotseat_id}/record"), &[], None).body;
+    let imported = request_with(
+        addr,
+        "POST",
+        "/api/games/import",
+        &own_page(&bea),
+        Some(&json!({ "record": record })),
+    );
+    assert_eq!(imported.status, 201, "{imported:?}");
+    let listed = request_with(addr, "GET", "/api/account/games", &[("Cookie", &bea)], None).json();
+    let mut seats: Vec<(String, String)> = listed["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["id"].as_str().unwrap().to_string(),
+                g["seat"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    seats.sort();
+    let mut expected = vec![
+        (hotseat_id, "both".to_string()),
+        (
+            imported.json()["id"].as_str().unwrap().to_string(),
+            "both".to_string(),
+        ),
+    ];
+    expected.sort();
+    assert_eq!(seats, expected);
 
     // The same answer for a wrong password and an unknown name.
     let wrong = request_with(

@@ -184,6 +184,7 @@ pub(crate) async fn create(
 
 pub(crate) async fn import(
     State(st): State<Arc<AppState>>,
+    headers: axum::http::HeaderMap,
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<(StatusCode, Json<SeatResponse>), ApiError> {
     if req.mode == Some(Mode::Online) {
@@ -292,8 +293,13 @@ pub(crate) async fn import(
     .await?;
     let summary = game.summary();
     st.make_room()?;
+    // A signed-in player's imported game belongs to the account.
+    let account = crate::http::session::for_write(&st, &headers).await?;
     st.db(move |s| s.insert_game_with_steps(&meta, &steps, &summary))
         .await?;
+    if let Some(account) = account {
+        crate::http::session::link_seat(&st, &id, seat.name(), &account).await;
+    }
     let view = game.view();
     let slot = st.insert(id.clone(), game);
     kick_engine(st.clone(), slot);

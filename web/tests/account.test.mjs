@@ -1,6 +1,7 @@
 // Accounts in the browser: sign up (the recovery codes shown once), sign
 // out, sign in again, and "My games" on another device where the same
-// account signs in, which opens the game with its seat; at the suite's
+// account signs in, which opens the game with its seat, as does the game's
+// link on a third; at the suite's
 // screen size (desktop and phone), with axe-core. And the Account page on
 // a small phone in every language, without sideways scrolling.
 
@@ -87,6 +88,17 @@ test('sign up, sign out, sign in, and My games on another device', async () => {
   assert.equal(seat.seat, 'south');
   assert.equal(await scrollsSideways(other.page), false);
   await other.context.close();
+  // A third device opens the game's link: it offers the account's seat.
+  const third = await openPage(browser, `${srv.url}/account`);
+  await third.page.waitForSelector('#sign-in');
+  await signIn(third.page, username);
+  await third.page.goto(`${srv.url}/g/${id}`);
+  await third.page.getByRole('button', { name: 'Play here' }).click();
+  await third.page.waitForSelector('#account-seat', { state: 'detached' });
+  const taken = await third.page.evaluate((g) => JSON.parse(localStorage.getItem(`hoyito.seat.${g}`)), id);
+  assert.equal(taken.seat, 'south');
+  assert.deepEqual(await seriousViolations(third.page), []);
+  await third.context.close();
   await context.close();
 });
 

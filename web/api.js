@@ -52,3 +52,16 @@ export const seats = {
   },
   set(id, v) { localStorage.setItem(`hoyito.seat.${id}`, JSON.stringify(v)); },
 };
+
+/**
+ * The account this browser is signed in to (`{username, created_ms,
+ * recovery_codes_left}`), or null: signed out, or no server answers.
+ */
+export async function whoAmI() {
+  try {
+    const { account } = await serverApi('GET', '/api/account');
+    return account || null;
+  } catch {
+    return null;
+  }
+}

@@ -11,6 +11,7 @@
 //   sowing.js       a move's sowing shown seed by seed from its trace (game and How to play)
 //   markdown.js     the rules page's Markdown
 //   pages/*.js      new game, games (the lobby and the list), rules, how to play,
+//                   the account (sign in and up, recovery, sign out, deletion),
 //                   the analysis board (pages/board.js, /analysis)
 //   game/view.js    the game page, built from
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
@@ -26,6 +27,7 @@
 //     game/alerts.js    your-move badge, sound and notification (opt-in); the sounds switch
 //     game/sounds.js    the game's sounds (WebAudio): sowing, captures, the clock's last seconds
 //     game/chat.js      chat of online games
+//     game/join.js      joining by invite link; the account's seat taken on this device
 //     game/share.js     a link to the position shown, an image of the board
 
 import { startRouter } from './router.js';

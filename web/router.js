@@ -8,6 +8,7 @@ import { rulesPage } from './pages/rules.js';
 import { notFoundPage } from './pages/not-found.js';
 import { howToPlayPage } from './pages/how-to-play.js';
 import { aboutPage } from './pages/about.js';
+import { accountPage } from './pages/account.js';
 import { gamePage } from './game/view.js';
 import { navigate, onNavigate } from './nav.js';
 
@@ -22,6 +23,7 @@ function pageFor(path) {
   if (path === '/rules') return () => rulesPage(app);
   if (path === '/how-to-play') return () => howToPlayPage(app);
   if (path === '/about') return () => aboutPage(app);
+  if (path === '/account') return () => accountPage(app);
   // The analysis board is loaded when first shown.
   if (path === '/analysis') return () => analysisBoard();
   const pz = /^\/puzzles(?:\/([A-Za-z0-9-]+))?\/?$/.exec(path);

@@ -44,3 +44,35 @@ export function askToJoin(box, id, invite) {
     });
   });
 }
+
+/**
+ * If the account signed in (`whoAmI`) holds a seat of game `id`, offers in
+ * `box` to play it on this device; resolves to the seat response once the
+ * seat is taken (a new token: the device that held it holds it no more),
+ * or to null (not signed in, not the account's game).
+ */
+export async function offerAccountSeat(box, id, whoAmI) {
+  if (!await whoAmI()) return null;
+  let games;
+  try { ({ games } = await api('GET', '/api/account/games?limit=200')); } catch { return null; }
+  const game = games.find((g) => g.id === id);
+  if (!game || !box.isConnected) return null;
+  setHtml(box, html`<div class="card join" id="account-seat"><p>${t('account.seat_here')}</p>
+    <button type="button" class="primary" id="take-seat">${t('account.take_seat')}</button></div>`);
+  const button = box.querySelector('button');
+  return new Promise((resolve) => {
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try {
+        const r = await api('POST', `/api/games/${id}/seat`);
+        seats.set(id, { token: r.token, seat: r.seat });
+        toast(t('account.seat_taken', { side: sideName(r.seat) }));
+        box.replaceChildren();
+        resolve(r);
+      } catch (err) {
+        button.disabled = false;
+        toast(t('error', { error: errorText(err) }), 'error');
+      }
+    });
+  });
+}

@@ -2,7 +2,7 @@
 // animation queue, the input and the live connection together.
 
 import { t } from '../i18n.js';
-import { api, seats } from '../api.js';
+import { api, seats, whoAmI } from '../api.js';
 import { sideName, toast, toastError } from '../ui.js';
 import { html, setHtml } from '../html.js';
 import { createState, accept, complete, staleThinking } from './state.js';
@@ -17,7 +17,7 @@ import { bindChat, loadChat, onChat } from './chat.js';
 import { stopClock, clockConnection } from './clock.js';
 import { resetAlerts } from './alerts.js';
 import { takePresence, drawPresence } from './presence.js';
-import { askToJoin } from './join.js';
+import { askToJoin, offerAccountSeat } from './join.js';
 import { bindPreview, previewFirst, clearPreview } from './preview.js';
 import { isLocalId, bindLocalDownload } from '../local/backend.js';
 import { bindShare } from './share.js';
@@ -271,6 +271,16 @@ export function gamePage(app, id) {
     }
     if (invite || params.has('step')) history.replaceState(null, '', `/g/${id}`);
     if (closed) return;
+    // A game of the account signed in, whose seat this browser does not
+    // hold: the player may take the seat here.
+    if (!S.token && !isLocalId(id) && S.latest) {
+      offerAccountSeat(G.$('join-box'), id, whoAmI).then((r) => {
+        if (!r || closed) return;
+        S.token = r.token;
+        S.seat = r.seat;
+        G.accept(r.game, null);
+      });
+    }
     // The messages so far are fetched each time the socket opens, so none
     // sent before it was listening (or while it was down) is missed.
     // `#conn[data-synced]`: the socket's first view has been taken (the

@@ -3,7 +3,7 @@
 // variant, then the list of recent games.
 
 import { t, getLang } from '../i18n.js';
-import { api, seats } from '../api.js';
+import { api, seats, whoAmI } from '../api.js';
 import { sideName, toastError } from '../ui.js';
 import { html, setHtml } from '../html.js';
 import { navigate } from '../nav.js';
@@ -28,8 +28,16 @@ function lobbyList(items, row) {
   return items.length ? html`<ul class="lobby-list">${items.map(row)}</ul>` : html`<p class="muted">${t('lobby.none')}</p>`;
 }
 
+/** The games of the account signed in (each with its `seat`), or null. */
+let accountGames = Promise.resolve(null);
+
+async function loadAccountGames() {
+  if (!await whoAmI()) return null;
+  try { return (await api('GET', '/api/account/games?limit=100')).games; } catch { return null; }
+}
+
 function whoseTurn(g) {
-  const mine = seats.get(g.id);
+  const mine = seats.get(g.id) || (g.seat ? { seat: g.seat } : null);
   if (g.status !== 'playing' || !g.to_move || !mine) return t(`status.${g.status}`);
   if (mine.seat === 'both' || mine.seat === g.to_move) return html`<strong class="your-turn">${t('lobby.your_turn')}</strong>`;
   return t('lobby.their_turn');
@@ -54,7 +62,12 @@ async function showLobby(variant, pages = 1) {
     const page = await api('GET', `/api/lobby?${q}`);
     lobby.open.push(...page.open);
     lobby.playing.push(...page.playing);
-    if (p === 0) lobby.mine = page.mine;
+    if (p === 0) {
+      // My games: the account's (signed in), then this browser's others.
+      const owned = (await accountGames) || [];
+      const ownedIds = new Set(owned.map((g) => g.id));
+      lobby.mine = [...owned, ...page.mine.filter((g) => !ownedIds.has(g.id))];
+    }
     more = page.open.length === PAGE || page.playing.length === PAGE;
     if (!more) break;
   }
@@ -68,7 +81,9 @@ async function showLobby(variant, pages = 1) {
       <a class="button" href="/g/${g.id}" data-nav>${t('lobby.watch')}</a></li>`)}
     ${more ? html`<p><button type="button" id="lobby-more">${t('lobby.more')}</button></p>` : ''}
     <h2>${t('lobby.mine')}</h2>${lobbyList(mine, (g) => html`<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${whoseTurn(g)}</span>
-      <a class="button" href="/g/${g.id}" data-nav>${t('lobby.open_game')}</a></li>`)}`);
+      ${g.seat && !seats.get(g.id)
+        ? html`<button type="button" data-take="${g.id}">${t('lobby.open_game')}</button>`
+        : html`<a class="button" href="/g/${g.id}" data-nav>${t('lobby.open_game')}</a>`}</li>`)}`);
   const moreButton = document.getElementById('lobby-more');
   if (moreButton) {
     moreButton.addEventListener('click', async () => {
@@ -81,6 +96,22 @@ async function showLobby(variant, pages = 1) {
         if (next) next.focus();
       } catch (err) {
         moreButton.disabled = false;
+        toastError(err);
+      }
+    });
+  }
+  // A game of the account whose seat this browser does not hold: the seat
+  // is handed over (a new token), then the game opens.
+  for (const b of box.querySelectorAll('[data-take]')) {
+    b.addEventListener('click', async () => {
+      const id = b.dataset.take;
+      b.disabled = true;
+      try {
+        const r = await api('POST', `/api/games/${id}/seat`);
+        seats.set(id, { token: r.token, seat: r.seat });
+        navigate(`/g/${id}`);
+      } catch (err) {
+        b.disabled = false;
         toastError(err);
       }
     });
@@ -121,6 +152,7 @@ function lobbyOrNote(variant) {
 export async function gamesPage(app) {
   document.title = `Hoyito — ${t('games.title')}`;
   const variant = sessionStorage.getItem('hoyito.lobby.variant') || '';
+  accountGames = loadAccountGames();
   setHtml(app, html`<section class="card"><h1>${t('games.title')}</h1>
     <label class="lobby-filter">${t('lobby.variant')} <select id="lobby-variant">
       <option value="">${t('lobby.all')}</option>${['I', 'II', 'III'].map((v) => html`<option value="${v}"${v === variant ? html` selected` : ''}>Hoyito ${v}</option>`)}

@@ -88,6 +88,22 @@ pub struct ServerLimits {
     /// Seats taken in online games (`POST /api/games/{id}/join`) per
     /// client IP.
     pub join_rate: Rate,
+    /// Sign-ins, sign-ups and recoveries per client IP: each costs a
+    /// password hash.
+    pub sign_in_rate: Rate,
+    /// Sign-in and recovery attempts per account (by the username's
+    /// skeleton, whether or not the account exists).
+    pub account_sign_in_rate: Rate,
+    /// Password hashes computed at once (sign-ins, sign-ups, recoveries);
+    /// the next ones wait for a free one.
+    pub password_hashes: usize,
+    /// Password requests waiting for a hash at most; beyond, 503 `busy`.
+    pub password_queue: usize,
+    /// How long a session lasts after it is made.
+    pub session_lifetime: Duration,
+    /// Whether the session cookie is marked `Secure` (the server is reached
+    /// over HTTPS, through a proxy that ends TLS).
+    pub secure_cookies: bool,
     /// Seats of public (lobby) games one client IP may hold at once in
     /// games that go on; a join from the lobby beyond is answered 429
     /// (0: no cap). Invited joins are not counted.
@@ -133,6 +149,12 @@ impl Default for ServerLimits {
             chat_rate: Rate::per_minute(120, 30),
             offer_rate: Rate::per_minute(30, 10),
             join_rate: Rate::per_minute(20, 5),
+            sign_in_rate: Rate::per_minute(20, 10),
+            account_sign_in_rate: Rate::per_minute(3, 10),
+            password_hashes: 2,
+            password_queue: 32,
+            session_lifetime: Duration::from_secs(30 * 24 * 3600),
+            secure_cookies: false,
             open_seats_per_ip: 3,
             offer_cooldown: Duration::from_secs(20),
             engine_jobs_per_ip: 4,
@@ -195,14 +217,16 @@ impl std::fmt::Display for Rate {
     }
 }
 
-/// A rate limit per client IP on one kind of request.
-pub struct RateLimit {
+/// A rate limit per client IP (or per other key, such as an account) on
+/// one kind of request.
+pub struct RateLimit<K: std::hash::Hash + Eq + Clone = IpAddr> {
     what: &'static str,
-    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    whose: &'static str,
+    limiter: Option<DefaultKeyedRateLimiter<K>>,
     refused: std::sync::atomic::AtomicU64,
 }
 
-impl std::fmt::Debug for RateLimit {
+impl<K: std::hash::Hash + Eq + Clone> std::fmt::Debug for RateLimit<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RateLimit")
             .field("what", &self.what)
@@ -215,12 +239,21 @@ impl RateLimit {
     /// A limit of `rate` per client on requests of kind `what` (named in
     /// the error message, e.g. `"game creations"`).
     pub fn new(what: &'static str, rate: Rate) -> RateLimit {
+        RateLimit::keyed(what, "from your address", rate)
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Clone> RateLimit<K> {
+    /// A limit of `rate` per key on requests of kind `what`, the key named
+    /// by `whose` in the error message (`"for this account"`).
+    pub fn keyed(what: &'static str, whose: &'static str, rate: Rate) -> RateLimit<K> {
         let limiter = NonZeroU32::new(rate.per_minute).map(|n| {
             let burst = NonZeroU32::new(rate.burst).unwrap_or(NonZeroU32::MIN);
             governor::RateLimiter::keyed(Quota::per_minute(n).allow_burst(burst))
         });
         RateLimit {
             what,
+            whose,
             limiter,
             refused: std::sync::atomic::AtomicU64::new(0),
         }
@@ -231,7 +264,7 @@ impl RateLimit {
     /// # Errors
     /// 429 `rate_limited`, with `Retry-After` in seconds, if the client is
     /// over the rate.
-    pub fn check(&self, client: IpAddr) -> Result<(), ApiError> {
+    pub fn check(&self, client: K) -> Result<(), ApiError> {
         let Some(limiter) = &self.limiter else {
             return Ok(());
         };
@@ -242,8 +275,9 @@ impl RateLimit {
             ApiError::too_many(
                 "rate_limited",
                 format!(
-                    "too many {} from your address; try again in {} s",
+                    "too many {} {}; try again in {} s",
                     self.what,
+                    self.whose,
                     seconds.max(1)
                 ),
             )

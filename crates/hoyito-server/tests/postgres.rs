@@ -518,3 +518,106 @@ async fn a_takeback_asked_on_one_node_is_seen_and_accepted_on_the_other() {
         (&json!(0), &start["state"], &Value::Null)
     );
 }
+
+/// The session cookie of an answer (`name=value`), if it sets one.
+fn session_of(res: &reqwest::Response) -> Option<String> {
+    let set = res.headers().get("set-cookie")?.to_str().ok()?;
+    set.split(';').next().map(str::to_string)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn a_session_made_on_one_node_is_known_and_ended_on_the_other() {
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let a = Api::start(open(&url).await).await;
+    let b = Api::start(open(&url).await).await;
+    let credentials = json!({ "username": "Ana", "password": "tambor-lluvia-semilla-42" });
+    // Signed up on a.
+    let res = a
+        .http
+        .post(format!("{}/api/account", a.base))
+        .json(&credentials)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let first = session_of(&res).expect("a session cookie");
+    // Signed in on b too.
+    let res = b
+        .http
+        .post(format!("{}/api/session", b.base))
+        .json(&credentials)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let second = session_of(&res).expect("a session cookie");
+    let who = |api: &Api, cookie: String| {
+        let req = api
+            .http
+            .get(format!("{}/api/account", api.base))
+            .header("cookie", cookie);
+        async move { req.send().await.unwrap().json::<Value>().await.unwrap()["account"]["username"].clone() }
+    };
+    // Each node knows the other's session.
+    assert_eq!(who(&b, first.clone()).await, "Ana");
+    assert_eq!(who(&a, second.clone()).await, "Ana");
+    // A game made on b with a's session is the account's on a, and its seat
+    // is handed over on a.
+    let res = b
+        .http
+        .post(format!("{}/api/games", b.base))
+        .header("cookie", &first)
+        .json(&json!({ "mode": "online" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let id = res.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let listed: Value = a
+        .http
+        .get(format!("{}/api/account/games", a.base))
+        .header("cookie", &second)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["games"][0]["id"], id.as_str(), "{listed}");
+    let res = a
+        .http
+        .post(format!("{}/api/games/{id}/seat", a.base))
+        .header("cookie", &second)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let token = res.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Node b takes the new token (the change was announced).
+    let resign = format!("/api/games/{id}/abort");
+    let (status, v) = eventually("node b takes the seat's new token", || async {
+        let (status, v) = b.post(&resign, Some(&token), json!({})).await;
+        (status != StatusCode::FORBIDDEN).then_some((status, v))
+    })
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // Signing out everywhere on a ends b's session at once.
+    let res = a
+        .http
+        .delete(format!("{}/api/sessions", a.base))
+        .header("cookie", &second)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.json::<Value>().await.unwrap()["ended"], 2);
+    assert_eq!(who(&b, first).await, Value::Null);
+    a.stop().await;
+    b.stop().await;
+}

@@ -56,6 +56,9 @@ fn fail(fault: &AtomicI32) -> StoreResult<()> {
 }
 
 impl Storage for Faulty {
+    fn accounts(&self) -> &dyn hoyito_server::store::AccountStorage {
+        Storage::accounts(&self.inner)
+    }
     fn insert_game(&self, meta: &Meta, summary: &Summary) -> StoreResult<()> {
         self.write()?;
         Storage::insert_game(&self.inner, meta, summary)

@@ -87,6 +87,17 @@ pub struct Args {
     /// Seats taken in online games (joins) per client IP: N a minute, or N,BURST; 0: no limit.
     #[arg(long, default_value_t = ServerLimits::default().join_rate, value_name = "N[,BURST]")]
     pub join_rate: Rate,
+    /// Sign-ins, sign-ups and recoveries per client IP: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = ServerLimits::default().sign_in_rate, value_name = "N[,BURST]")]
+    pub sign_in_rate: Rate,
+    /// Sign-in and recovery attempts per username: N a minute, or N,BURST; 0: no limit.
+    #[arg(long, default_value_t = ServerLimits::default().account_sign_in_rate, value_name = "N[,BURST]")]
+    pub account_sign_in_rate: Rate,
+    /// The server is reached over HTTPS (a proxy in front ends TLS): the
+    /// session cookie is marked Secure, so a browser never sends it over
+    /// plain HTTP.
+    #[arg(long)]
+    pub behind_tls: bool,
     /// Seats of public games that go on one client IP may hold, taken from the lobby (0: no cap).
     #[arg(long, default_value_t = ServerLimits::default().open_seats_per_ip, value_name = "N")]
     pub open_seats_per_ip: usize,
@@ -137,6 +148,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             offer_rate: args.offer_rate,
             join_rate: args.join_rate,
             open_seats_per_ip: args.open_seats_per_ip,
+            sign_in_rate: args.sign_in_rate,
+            account_sign_in_rate: args.account_sign_in_rate,
+            secure_cookies: args.behind_tls,
             offer_cooldown: std::time::Duration::from_secs(args.offer_cooldown),
             engine_jobs_per_ip: args.engine_jobs_per_ip,
             metrics: !args.no_metrics,

@@ -33,6 +33,17 @@ impl Drop for Server {
 /// Starts `hoyito serve --addr 127.0.0.1:0 --db DB ARGS…` in `dir` with
 /// `envs`, without rate limits; returns once it listens.
 pub fn serve(dir: &Path, db: &std::ffi::OsStr, args: &[&str], envs: &[(&str, &str)]) -> Server {
+    serve_to(dir, db, args, envs, Stdio::null())
+}
+
+/// [`serve`], its standard error (the log) going to `stderr`.
+pub fn serve_to(
+    dir: &Path,
+    db: &std::ffi::OsStr,
+    args: &[&str],
+    envs: &[(&str, &str)],
+    stderr: Stdio,
+) -> Server {
     let mut child = Command::new(BIN)
         .args([
             "serve",
@@ -50,7 +61,7 @@ pub fn serve(dir: &Path, db: &std::ffi::OsStr, args: &[&str], envs: &[(&str, &st
         .envs(envs.iter().copied())
         .current_dir(dir)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("start hoyito serve");
     let mut line = String::new();
@@ -187,6 +198,32 @@ pub fn request_within(
     head.push_str("\r\n");
     head.push_str(&body);
     exchange(addr, head.as_bytes(), limit)
+}
+
+/// A request `method path` with more `headers` and `body` (JSON),
+/// `Connection: close`, answered within [`PATIENCE`]; panics if there is
+/// no answer.
+pub fn request_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> Answer {
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    let body = body.map(Value::to_string).unwrap_or_default();
+    if method != "GET" {
+        head.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    head.push_str("\r\n");
+    head.push_str(&body);
+    exchange(addr, head.as_bytes(), PATIENCE).unwrap_or_else(|| panic!("no answer to {method} {path}"))
 }
 
 /// [`request_within`] [`PATIENCE`]; panics if there is no answer.

@@ -13,6 +13,7 @@ pub(crate) mod metrics;
 pub(crate) mod parser_reply;
 pub(crate) mod quota;
 pub(crate) mod seat;
+pub(crate) mod session;
 pub(crate) mod unique_keys;
 pub(crate) mod wire;
 pub(crate) mod write_timeout;
@@ -22,12 +23,12 @@ use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::{Extension, Json, Router};
 
 use crate::error::ApiError;
 use crate::http::extract::BodyTimeout;
-use crate::http::handlers::{analysis, chat, claim, games, lobby, offer, play, rematch};
+use crate::http::handlers::{account, analysis, chat, claim, games, lobby, offer, play, rematch};
 use crate::state::AppState;
 
 /// Largest JSON body accepted by the API (except record import).
@@ -141,6 +142,27 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/record", get(games::record))
         .route("/games/{id}/ws", get(crate::http::ws::ws))
         .route("/games/{id}/analysis", get(analysis::get).post(analysis::start))
+        .route(
+            "/account",
+            post(account::sign_up)
+                .delete(account::delete)
+                .route_layer(rated(&state.rates.sign_ins))
+                .get(account::who_am_i),
+        )
+        .route(
+            "/account/recover",
+            post(account::recover).route_layer(rated(&state.rates.sign_ins)),
+        )
+        .route("/account/games", get(account::games))
+        .route("/account/export", get(account::export))
+        .route(
+            "/session",
+            post(account::sign_in)
+                .route_layer(rated(&state.rates.sign_ins))
+                .delete(account::sign_out),
+        )
+        .route("/sessions", delete(account::sign_out_everywhere))
+        .route("/games/{id}/seat", post(account::take_seat))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::http::metrics::track,

@@ -368,3 +368,78 @@ pub struct AnalysisQuery {
     #[serde(default)]
     pub from: Option<usize>,
 }
+
+/// `POST /api/account` and `POST /api/session`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// The username (the nickname rules; unique up to look-alikes).
+    pub username: String,
+    /// The password.
+    pub password: String,
+}
+
+/// `POST /api/account/recover`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecoverRequest {
+    /// The username.
+    pub username: String,
+    /// One of the account's unused recovery codes.
+    pub code: String,
+    /// The new password.
+    pub password: String,
+}
+
+/// `DELETE /api/account`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteAccountRequest {
+    /// The account's password, asked again.
+    pub password: String,
+}
+
+/// An account as its owner sees it.
+#[derive(Debug, Serialize)]
+pub struct AccountView {
+    /// The username.
+    pub username: String,
+    /// When the account was made (ms since the epoch).
+    pub created_ms: i64,
+    /// Recovery codes not used yet.
+    pub recovery_codes_left: u64,
+}
+
+/// `GET /api/account`: the account signed in, or `null`.
+#[derive(Debug, Serialize)]
+pub struct WhoAmI {
+    /// The account, if the request is signed in.
+    pub account: Option<AccountView>,
+}
+
+/// The answer to signing up: the account, and its recovery codes (shown
+/// this once).
+#[derive(Debug, Serialize)]
+pub struct SignUpResponse {
+    /// The new account (signed in).
+    pub account: AccountView,
+    /// Recovery codes: each sets a new password once.
+    pub recovery_codes: Vec<String>,
+}
+
+/// `GET /api/account/games` query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccountGamesQuery {
+    /// Games at most (1–200, default 50).
+    pub limit: Option<u32>,
+    /// Games skipped (default 0).
+    pub offset: Option<u32>,
+}
+
+/// `GET /api/account/games`.
+#[derive(Debug, Serialize)]
+pub struct AccountGamesResponse {
+    /// The games, most recently changed first, each with the account's seat.
+    pub games: Vec<crate::store::AccountGame>,
+}

@@ -7,6 +7,7 @@
 //! (`crate::jobs`).
 
 pub(crate) mod analyses;
+pub(crate) mod passwords;
 pub(crate) mod slot;
 pub(crate) mod storage;
 
@@ -83,6 +84,8 @@ pub struct AppState {
     pub(crate) reloads: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<crate::store::Change>>,
     /// The last storage fault a request met, for the health check.
     pub(crate) storage_faults: crate::state::storage::Faults,
+    /// The password hashes computed at once and waiting ([`passwords`]).
+    pub(crate) passwords: crate::state::passwords::PasswordWork,
 }
 
 /// The rate limits per client IP of the API's routes.
@@ -94,6 +97,10 @@ pub(crate) struct Rates {
     pub(crate) chat: Arc<RateLimit>,
     pub(crate) offers: Arc<RateLimit>,
     pub(crate) joins: Arc<RateLimit>,
+    /// Sign-ins, sign-ups and recoveries per client IP.
+    pub(crate) sign_ins: Arc<RateLimit>,
+    /// Sign-ins and recoveries per account (the username's skeleton).
+    pub(crate) account_sign_ins: Arc<RateLimit<String>>,
 }
 
 impl Rates {
@@ -105,6 +112,12 @@ impl Rates {
             chat: Arc::new(RateLimit::new("chat messages", limits.chat_rate)),
             offers: Arc::new(RateLimit::new("offers", limits.offer_rate)),
             joins: Arc::new(RateLimit::new("joins", limits.join_rate)),
+            sign_ins: Arc::new(RateLimit::new("sign-ins", limits.sign_in_rate)),
+            account_sign_ins: Arc::new(RateLimit::keyed(
+                "sign-in attempts",
+                "for this username",
+                limits.account_sign_in_rate,
+            )),
         }
     }
 
@@ -116,6 +129,8 @@ impl Rates {
             + self.chat.refused()
             + self.offers.refused()
             + self.joins.refused()
+            + self.sign_ins.refused()
+            + self.account_sign_ins.refused()
     }
 
     /// Forgets clients back to their full allowance.
@@ -126,6 +141,8 @@ impl Rates {
         self.chat.forget_idle();
         self.offers.forget_idle();
         self.joins.forget_idle();
+        self.sign_ins.forget_idle();
+        self.account_sign_ins.forget_idle();
     }
 }
 
@@ -167,6 +184,10 @@ impl AppState {
             metrics: Metrics::new(),
             reloads: std::sync::OnceLock::new(),
             storage_faults: crate::state::storage::Faults::default(),
+            passwords: crate::state::passwords::PasswordWork::new(
+                limits.password_hashes,
+                limits.password_queue,
+            ),
             limits,
         })
     }

@@ -4,7 +4,8 @@
 //! Tables: `games` (one row per game: mode, rules, seats, a summary for
 //! listing), `moves` (one row per stored step: a move token, `next` for the
 //! start of the next round of a match, or a step that stopped the game),
-//! `chat`, `analyses` and `health`. A game is rebuilt by replaying its
+//! `chat`, `analyses` and `health`; the accounts' tables ([`accounts`]).
+//! A game is rebuilt by replaying its
 //! rows, so the moves are the only truth.
 //!
 //! Both databases implement [`Storage`]; the server holds a [`Store`], which
@@ -18,18 +19,22 @@ use std::path::{Path, PathBuf};
 use hoyito_core::{ByPlayer, Rules, RulesSpec, Side};
 use serde::{Deserialize, Serialize};
 
+pub mod accounts;
 pub mod deadline;
 pub mod disk;
 mod expiry;
 mod postgres;
+mod postgres_accounts;
 mod postgres_conn;
 mod postgres_listen;
 mod postgres_schema;
 mod postgres_tls;
 mod sqlite;
+mod sqlite_accounts;
 mod sqlite_lists;
 mod sqlite_schema;
 
+pub use self::accounts::{Account, AccountGame, AccountStorage, ClearedSeat};
 pub use self::postgres::Postgres;
 pub use self::postgres_conn::{DbOptions, SetupError, SslMode};
 pub use self::postgres_schema::{PG_OLDEST_SHARING, PG_SCHEMA_VERSION};
@@ -496,6 +501,9 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     fn node(&self) -> Option<&str> {
         None
     }
+
+    /// The accounts, sessions and seats of accounts ([`accounts`]).
+    fn accounts(&self) -> &dyn AccountStorage;
 
     /// Starts following the changes other nodes make ([`Change`]s, sent
     /// on `to` as they are committed). Does nothing for a database only

@@ -113,11 +113,18 @@ impl Postgres {
         Ok(store)
     }
 
-    fn conn(&self) -> StoreResult<r2d2::PooledConnection<Connector>> {
+    pub(super) fn conn(&self) -> StoreResult<r2d2::PooledConnection<Connector>> {
         let pool = self.pool.as_ref().expect("the pool lives as long as the store");
         let conn = pool.get().map_err(|e| StoreError::Pool(e.to_string()))?;
         super::deadline::check_time()?;
         Ok(conn)
+    }
+}
+
+impl Postgres {
+    /// This node's name in the [`Change`]s it announces.
+    pub(super) fn node_name(&self) -> &str {
+        &self.node
     }
 }
 
@@ -213,7 +220,7 @@ fn update_summary(tx: &mut Transaction<'_>, id: &str, s: &Summary) -> StoreResul
 }
 
 /// A [`ListedGame`] from a row of the [`super::LISTED`] columns.
-fn listed_game(r: &Row) -> ListedGame {
+pub(super) fn listed_game(r: &Row) -> ListedGame {
     let rules: String = r.get(2);
     let clock: Option<String> = r.get(15);
     ListedGame {
@@ -571,6 +578,10 @@ impl Storage for Postgres {
 
     fn node(&self) -> Option<&str> {
         Some(&self.node)
+    }
+
+    fn accounts(&self) -> &dyn super::AccountStorage {
+        self
     }
 
     fn call_limit(&self) -> Option<Duration> {

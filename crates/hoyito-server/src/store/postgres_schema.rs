@@ -21,8 +21,11 @@ use super::{StoreError, StoreResult};
 /// request in `games` (`takeback_offer`, `takeback_offer_seq`); 4: the
 /// count of stored steps in `games` is the column `steps`; `plies`, which
 /// nodes before version 4 read and write, is kept equal to it by the
-/// trigger `games_steps_plies` (dropped, with `plies`, by a later version).
-pub const PG_SCHEMA_VERSION: i32 = 4;
+/// trigger `games_steps_plies` (dropped, with `plies`, by a later version);
+/// 5: the tables of accounts (`accounts`, `recovery_codes`, `sessions`,
+/// `account_seats`: [`super::accounts`]), which older nodes never read:
+/// they share the database as before (their games are anonymous).
+pub const PG_SCHEMA_VERSION: i32 = 5;
 
 /// The oldest schema version whose nodes can share a database with this
 /// code's nodes (`version` once it migrated a database): nodes of version 3
@@ -120,6 +123,36 @@ const STEPS_4: &str = "ALTER TABLE games ADD COLUMN IF NOT EXISTS steps BIGINT;
     CREATE TRIGGER games_steps_plies BEFORE INSERT OR UPDATE ON games
         FOR EACH ROW EXECUTE FUNCTION games_steps_plies();";
 
+/// Migration 5 (expand only): the tables of accounts. Nodes of versions 3
+/// and 4 do not know them; a game they delete takes its seat links with it
+/// (`ON DELETE CASCADE`).
+const ACCOUNTS_5: &str = "CREATE TABLE IF NOT EXISTS accounts (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        skeleton TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_ms BIGINT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS recovery_codes (
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        code_hash TEXT NOT NULL,
+        PRIMARY KEY (account_id, code_hash)
+    );
+    CREATE TABLE IF NOT EXISTS sessions (
+        token_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
+    CREATE TABLE IF NOT EXISTS account_seats (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat TEXT NOT NULL,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX IF NOT EXISTS account_seats_account ON account_seats(account_id);";
+
 /// Creates the tables if missing and brings them to [`PG_SCHEMA_VERSION`],
 /// one node at a time (an advisory lock), in one transaction.
 ///
@@ -178,6 +211,9 @@ fn upgrade(tx: &mut Transaction<'_>, applied: i32) -> StoreResult<()> {
     }
     if applied < 4 {
         tx.batch_execute(STEPS_4)?;
+    }
+    if applied < 5 {
+        tx.batch_execute(ACCOUNTS_5)?;
     }
     Ok(())
 }

@@ -626,6 +626,9 @@ impl Storage for Sqlite {
     fn delete_abandoned(&self, before_ms: i64, limit: u32) -> StoreResult<Vec<String>> {
         super::expiry::sqlite(&self.conn(), before_ms, limit)
     }
+    fn accounts(&self) -> &dyn super::AccountStorage {
+        self
+    }
 }
 
 mod appends;

@@ -15,8 +15,10 @@ type SqlResult<T> = rusqlite::Result<T>;
 /// analysis per game); 5: the waiting draw offer in `games` (`draw_offer`,
 /// `draw_offer_seq`, `draw_rev`); 6: the waiting takeback request in
 /// `games` (`takeback_offer`, `takeback_offer_seq`); 7: the count of
-/// stored steps in `games` is the column `steps` (before: `plies`).
-pub const SCHEMA_VERSION: i64 = 7;
+/// stored steps in `games` is the column `steps` (before: `plies`); 8: the
+/// tables of accounts (`accounts`, `recovery_codes`, `sessions`,
+/// `account_seats`: [`super::accounts`]).
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
@@ -139,9 +141,40 @@ pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
     if version < 7 {
         rename_column(&tx, "games", "plies", "steps")?;
     }
+    if version < 8 {
+        tx.execute_batch(ACCOUNTS_8)?;
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()
 }
+
+/// The tables of accounts (schema version 8).
+const ACCOUNTS_8: &str = "CREATE TABLE IF NOT EXISTS accounts (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        skeleton TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS recovery_codes (
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        code_hash TEXT NOT NULL,
+        PRIMARY KEY (account_id, code_hash)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS sessions (
+        token_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        created_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
+    CREATE TABLE IF NOT EXISTS account_seats (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat TEXT NOT NULL,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS account_seats_account ON account_seats(account_id);";
 
 /// Adds a column to a table unless it has it already.
 fn add_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str, decl: &str) -> SqlResult<()> {

@@ -2,7 +2,7 @@
 //! that does not follow the last stored one is refused.
 
 use hoyito_core::Side;
-use hoyito_server::store::{LobbyKind, Mode, StoreError};
+use hoyito_server::store::{Account, LobbyKind, Mode, StoreError};
 use hoyito_server::Store;
 
 use super::{fresh_db, meta, open, summary};
@@ -177,7 +177,135 @@ fn exercise(store: &Store) -> Vec<String> {
     log("count", store.count().unwrap().to_string());
     log("timed", format!("{:?}", store.timed_games().unwrap()));
     store.check_writable().unwrap();
+    exercise_accounts(store, &mut log);
     out
+}
+
+/// The account calls, in turn, on `store` (whose games `g1`, `g2` exist).
+fn exercise_accounts(store: &Store, log: &mut impl FnMut(&str, String)) {
+    let accounts = store.accounts();
+    let ana = Account {
+        id: "acc1".into(),
+        username: "Ana".into(),
+        skeleton: "ana".into(),
+        password_hash: "$argon2id$stub".into(),
+        created_ms: 7,
+    };
+    let codes = ["c1".to_string(), "c2".to_string()];
+    log(
+        "account stored",
+        format!("{:?}", accounts.insert_account(&ana, &codes)),
+    );
+    let alike = Account {
+        id: "acc2".into(),
+        username: "ANA".into(),
+        ..ana.clone()
+    };
+    log(
+        "look-alike refused",
+        format!("{:?}", accounts.insert_account(&alike, &[])),
+    );
+    log(
+        "by skeleton",
+        format!(
+            "{:?}",
+            accounts.account_by_skeleton("ana").unwrap().map(|a| a.username)
+        ),
+    );
+    accounts.insert_session("s1", "acc1", 100, 1_000).unwrap();
+    accounts.insert_session("s2", "acc1", 100, 2_000).unwrap();
+    log(
+        "session",
+        format!("{:?}", accounts.session_account("s1", 500).unwrap().map(|a| a.id)),
+    );
+    log(
+        "session expired",
+        format!("{:?}", accounts.session_account("s1", 1_000).unwrap()),
+    );
+    log(
+        "unknown session",
+        format!("{:?}", accounts.session_account("nope", 0).unwrap()),
+    );
+    // A new session deletes the account's expired ones.
+    accounts.insert_session("s3", "acc1", 1_500, 9_000).unwrap();
+    log("expired deleted", format!("{:?}", accounts.delete_session("s1")));
+    log("session ended", format!("{:?}", accounts.delete_session("s2")));
+    accounts.link_seat("g1", "south", "acc1").unwrap();
+    accounts.link_seat("g2", "both", "acc1").unwrap();
+    log("seat", format!("{:?}", accounts.account_seat("acc1", "g1")));
+    log("no seat", format!("{:?}", accounts.account_seat("acc1", "g3")));
+    let games = accounts.account_games("acc1", 10, 0).unwrap();
+    let mut listed: Vec<String> = games
+        .iter()
+        .map(|g| format!("{}:{}", g.game.id, g.seat))
+        .collect();
+    listed.sort();
+    log("account games", listed.join(","));
+    log(
+        "account games paged",
+        accounts.account_games("acc1", 1, 5).unwrap().len().to_string(),
+    );
+    accounts.set_seat_token("g2", "both", "hash-new").unwrap();
+    log(
+        "seat token set",
+        format!("{:?}", store.load("g2").unwrap().unwrap().meta.tokens),
+    );
+    log(
+        "seat token of no game refused",
+        accounts.set_seat_token("nope", "south", "h").is_err().to_string(),
+    );
+    log(
+        "codes left",
+        format!("{:?}", accounts.recovery_codes_left("acc1")),
+    );
+    log(
+        "wrong code",
+        format!("{:?}", accounts.recover("acc1", "c9", "$argon2id$new")),
+    );
+    log(
+        "recovered",
+        format!("{:?}", accounts.recover("acc1", "c1", "$argon2id$new")),
+    );
+    log(
+        "code used once",
+        format!("{:?}", accounts.recover("acc1", "c1", "$argon2id$x")),
+    );
+    log(
+        "after recovery",
+        format!(
+            "{:?} {:?} {:?}",
+            accounts
+                .account_by_skeleton("ana")
+                .unwrap()
+                .map(|a| a.password_hash),
+            accounts.session_account("s3", 2_000).unwrap(),
+            accounts.recovery_codes_left("acc1")
+        ),
+    );
+    accounts.insert_session("s4", "acc1", 3_000, 9_000).unwrap();
+    log(
+        "sessions ended",
+        format!("{:?}", accounts.delete_sessions("acc1")),
+    );
+    accounts.insert_session("s5", "acc1", 3_000, 9_000).unwrap();
+    let mut cleared: Vec<String> = accounts
+        .delete_account("acc1")
+        .unwrap()
+        .into_iter()
+        .map(|c| format!("{}:{}", c.game, c.seat))
+        .collect();
+    cleared.sort();
+    log("deleted", cleared.join(","));
+    log(
+        "after deletion",
+        format!(
+            "{:?} {:?} {:?} {:?}",
+            accounts.account_by_skeleton("ana").unwrap(),
+            accounts.session_account("s5", 3_000).unwrap(),
+            accounts.account_seat("acc1", "g1").unwrap(),
+            store.load("g1").unwrap().unwrap().meta.names
+        ),
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

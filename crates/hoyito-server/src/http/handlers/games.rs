@@ -92,6 +92,7 @@ fn check_start_served(rules: &hoyito_core::Rules, record: &str) -> Result<(), Ap
 
 pub(crate) async fn create(
     State(st): State<Arc<AppState>>,
+    headers: axum::http::HeaderMap,
     ApiJson(req): ApiJson<CreateRequest>,
 ) -> Result<(StatusCode, Json<SeatResponse>), ApiError> {
     let rules = hoyito_core::Rules::try_from(req.rules)
@@ -114,6 +115,10 @@ pub(crate) async fn create(
             "only online games are listed in the lobby",
         ));
     }
+    // A signed-in player's seat belongs to the account, and is named
+    // after it unless a nickname is given.
+    let account = crate::http::session::for_write(&st, &headers).await?;
+    let name = name.or_else(|| account.as_ref().map(|a| a.username.clone()));
     let side = req.side.unwrap_or(Side::South);
     let mut names = ByPlayer::new(None, None);
     if req.mode != Mode::Hotseat {
@@ -159,6 +164,9 @@ pub(crate) async fn create(
     let summary = game.summary();
     st.make_room()?;
     st.db(move |s| s.insert_game(&meta, &summary)).await?;
+    if let Some(account) = account {
+        crate::http::session::link_seat(&st, &id, seat.name(), &account).await;
+    }
     let view = game.view();
     let slot = st.insert(id.clone(), game);
     kick_engine(st.clone(), slot);
@@ -176,6 +184,7 @@ pub(crate) async fn create(
 
 pub(crate) async fn import(
     State(st): State<Arc<AppState>>,
+    headers: axum::http::HeaderMap,
     ApiJson(req): ApiJson<ImportRequest>,
 ) -> Result<(StatusCode, Json<SeatResponse>), ApiError> {
     if req.mode == Some(Mode::Online) {
@@ -284,8 +293,13 @@ pub(crate) async fn import(
     .await?;
     let summary = game.summary();
     st.make_room()?;
+    // A signed-in player's imported game belongs to the account.
+    let account = crate::http::session::for_write(&st, &headers).await?;
     st.db(move |s| s.insert_game_with_steps(&meta, &steps, &summary))
         .await?;
+    if let Some(account) = account {
+        crate::http::session::link_seat(&st, &id, seat.name(), &account).await;
+    }
     let view = game.view();
     let slot = st.insert(id.clone(), game);
     kick_engine(st.clone(), slot);

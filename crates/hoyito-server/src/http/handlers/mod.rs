@@ -1,5 +1,6 @@
 //! The HTTP handlers, by concern.
 
+pub(crate) mod account;
 pub(crate) mod analysis;
 pub(crate) mod chat;
 pub(crate) mod claim;

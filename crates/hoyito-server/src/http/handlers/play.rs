@@ -325,8 +325,12 @@ pub(crate) async fn join(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
     ClientIp(client): ClientIp,
+    headers: HeaderMap,
     ApiJson(req): ApiJson<JoinRequest>,
 ) -> Result<Json<SeatResponse>, ApiError> {
+    // A signed-in player's seat belongs to the account, and is named after
+    // it unless a nickname is given.
+    let account = crate::http::session::for_write(&st, &headers).await?;
     let slot = st.slot(&id).await?;
     let mut g = slot.game.lock().await;
     if g.meta.mode != Mode::Online {
@@ -335,7 +339,8 @@ pub(crate) async fn join(
             "only online games can be joined",
         ));
     }
-    let name = crate::room::names::check_name(req.name.as_deref())?;
+    let name = crate::room::names::check_name(req.name.as_deref())?
+        .or_else(|| account.as_ref().map(|a| a.username.clone()));
     let Some(invite) = g.meta.invite.clone() else {
         return Err(ApiError::conflict("seat_taken", "both seats are taken"));
     };
@@ -384,6 +389,9 @@ pub(crate) async fn join(
     let view = g.view();
     drop(g);
     broadcast_state(&slot, &view);
+    if let Some(account) = account {
+        crate::http::session::link_seat(&st, &id, side.name(), &account).await;
+    }
     Ok(Json(SeatResponse {
         id,
         token,

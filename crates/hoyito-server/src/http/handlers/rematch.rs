@@ -71,6 +71,8 @@ pub(crate) async fn rematch(
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<(StatusCode, Json<SeatResponse>), ApiError> {
+    // A signed-in player's seat in the rematch belongs to the account.
+    let account = crate::http::session::for_write(&st, &headers).await?;
     let slot = st.slot(&id).await?;
     // The old game's lock is held throughout: two requests on this node
     // meet one after the other.
@@ -151,6 +153,9 @@ pub(crate) async fn rematch(
     let old_view = g.view();
     drop(g);
     broadcast_state(&slot, &old_view);
+    if let Some(account) = account {
+        crate::http::session::link_seat(&st, &new_id, side.name(), &account).await;
+    }
     Ok((
         StatusCode::CREATED,
         Json(SeatResponse {

@@ -63,7 +63,9 @@ async fn idle_games_are_evicted_and_reloaded_from_the_store() {
         clock: None,
         public: false,
     };
-    let (_, Json(created)) = create(State(st.clone()), ApiJson(req)).await.unwrap();
+    let (_, Json(created)) = create(State(st.clone()), Default::default(), ApiJson(req))
+        .await
+        .unwrap();
     let mut headers = HeaderMap::new();
     headers.insert(
         header::AUTHORIZATION,
@@ -127,7 +129,9 @@ async fn new_game(st: &Arc<AppState>, mode: Mode, level: u8, side: Option<Side>)
         clock: None,
         public: false,
     };
-    let (_, Json(created)) = create(State(st.clone()), ApiJson(req)).await.unwrap();
+    let (_, Json(created)) = create(State(st.clone()), Default::default(), ApiJson(req))
+        .await
+        .unwrap();
     let mut headers = HeaderMap::new();
     headers.insert(
         header::AUTHORIZATION,
@@ -176,7 +180,9 @@ async fn games_in_memory_are_capped_and_evicted_least_recently_used_first() {
         clock: None,
         public: false,
     };
-    let err = create(State(st.clone()), ApiJson(req)).await.unwrap_err();
+    let err = create(State(st.clone()), Default::default(), ApiJson(req))
+        .await
+        .unwrap_err();
     assert_eq!(
         (err.status, err.code),
         (StatusCode::SERVICE_UNAVAILABLE, "server_full")

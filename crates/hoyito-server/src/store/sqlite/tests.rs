@@ -330,4 +330,53 @@ fn a_failing_step_in_a_batch_leaves_the_others_stored() {
     assert!(last_answer.blocking_recv().unwrap().is_ok());
     assert_eq!(store.load("a").unwrap().unwrap().steps, ["1", "4"]);
     assert_eq!(store.load("b").unwrap().unwrap().steps, ["2"]);
+
+/// A version-7 database gets the accounts' tables; a seat link follows its
+/// game, and sessions and links follow their account.
+#[test]
+fn version_7_databases_get_the_accounts_tables() {
+    use crate::store::{Account, AccountStorage};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    {
+        let store = Sqlite::open(&db).unwrap();
+        let (meta, summary) = game("g");
+        store.insert_game(&meta, &summary).unwrap();
+        store
+            .conn()
+            .execute_batch(
+                "DROP TABLE account_seats; DROP TABLE sessions; DROP TABLE recovery_codes;
+                 DROP TABLE accounts; PRAGMA user_version = 7;",
+            )
+            .unwrap();
+    }
+    let store = Sqlite::open(&db).unwrap();
+    let version: i64 = store
+        .conn()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    let account = Account {
+        id: "a".into(),
+        username: "Ana".into(),
+        skeleton: "ana".into(),
+        password_hash: "h".into(),
+        created_ms: 1,
+    };
+    assert!(store.insert_account(&account, &["c".into()]).unwrap());
+    store.insert_session("s", "a", 1, 100).unwrap();
+    store.link_seat("g", "south", "a").unwrap();
+    // No link to a game or an account that does not exist.
+    assert!(store.link_seat("nogame", "south", "a").is_err());
+    assert!(store.link_seat("g", "north", "noaccount").is_err());
+    assert!(store.insert_session("t", "noaccount", 1, 100).is_err());
+    assert_eq!(store.account_seat("a", "g").unwrap().as_deref(), Some("south"));
+    store
+        .conn()
+        .execute("DELETE FROM games WHERE id = 'g'", [])
+        .unwrap();
+    assert_eq!(store.account_seat("a", "g").unwrap(), None);
+    store.delete_account("a").unwrap();
+    assert_eq!(store.session_account("s", 2).unwrap(), None);
+    assert_eq!(store.recovery_codes_left("a").unwrap(), 0);
 }

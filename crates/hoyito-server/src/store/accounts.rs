@@ -1,0 +1,158 @@
+//! Accounts as stored: [`AccountStorage`] ([`super::Storage::accounts`]),
+//! in SQLite (`sqlite_accounts.rs`) and PostgreSQL (`postgres_accounts.rs`).
+//!
+//! Tables: `accounts` (one row per account: its username, the username's
+//! confusable skeleton, unique, and the argon2id hash of its password),
+//! `recovery_codes` (the SHA-256 hashes of its unused recovery codes),
+//! `sessions` (the SHA-256 hash of each session token, its account and
+//! when it expires) and `account_seats` (which seat of which game belongs
+//! to which account). No password, recovery code or session token is ever
+//! stored in clear.
+
+use serde::Serialize;
+
+use super::{ListedGame, StoreResult};
+
+/// An account as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// Its id (random, URL-safe).
+    pub id: String,
+    /// The username as given (trimmed).
+    pub username: String,
+    /// The username's folded confusable skeleton
+    /// (`room::lookalike::fold`): two accounts never share one.
+    pub skeleton: String,
+    /// The password's argon2id hash, in the PHC string format.
+    pub password_hash: String,
+    /// Creation time, ms since the Unix epoch.
+    pub created_ms: i64,
+}
+
+/// A game an account holds a seat of.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AccountGame {
+    /// The game, as listed.
+    #[serde(flatten)]
+    pub game: ListedGame,
+    /// The account's seat: `south`, `north` or `both`.
+    pub seat: String,
+}
+
+/// A seat whose name an account's deletion cleared: the game and the seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClearedSeat {
+    /// The game.
+    pub game: String,
+    /// `south`, `north` or `both`.
+    pub seat: String,
+}
+
+/// The stored accounts and sessions. Every call blocks: call from blocking
+/// threads (`AppState::db`).
+pub trait AccountStorage: Send + Sync {
+    /// Stores a new account with the hashes of its recovery codes; `false`
+    /// (nothing stored) if an account with the same skeleton exists.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn insert_account(&self, account: &Account, recovery: &[String]) -> StoreResult<bool>;
+
+    /// The account whose username has `skeleton`.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn account_by_skeleton(&self, skeleton: &str) -> StoreResult<Option<Account>>;
+
+    /// The account of the session whose token hashes to `token_hash`, if
+    /// that session has not expired at `now_ms`.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn session_account(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<Account>>;
+
+    /// Stores a new session of `account` (and deletes its sessions expired
+    /// at `now_ms`).
+    ///
+    /// # Errors
+    /// If the database fails (e.g. no such account).
+    fn insert_session(
+        &self,
+        token_hash: &str,
+        account: &str,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> StoreResult<()>;
+
+    /// Deletes one session; whether it existed.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn delete_session(&self, token_hash: &str) -> StoreResult<bool>;
+
+    /// Deletes every session of `account`; how many.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn delete_sessions(&self, account: &str) -> StoreResult<u64>;
+
+    /// Unused recovery codes of `account`.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn recovery_codes_left(&self, account: &str) -> StoreResult<u64>;
+
+    /// Uses the recovery code hashing to `code_hash` of `account`: deletes
+    /// it, sets the password hash to `password_hash` and deletes every
+    /// session of the account, in one transaction. `false` (nothing
+    /// changed) if the account has no such unused code.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn recover(&self, account: &str, code_hash: &str, password_hash: &str) -> StoreResult<bool>;
+
+    /// Deletes `account` with its sessions, recovery codes and links to
+    /// seats; the names of its seats in games are cleared (the games stay).
+    /// Returns the seats whose names were cleared. Announced to the other
+    /// nodes (PostgreSQL).
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn delete_account(&self, account: &str) -> StoreResult<Vec<ClearedSeat>>;
+
+    /// Links `seat` (`south`, `north`, `both`) of game `game` to `account`.
+    ///
+    /// # Errors
+    /// If the database fails (e.g. no such game or account).
+    fn link_seat(&self, game: &str, seat: &str, account: &str) -> StoreResult<()>;
+
+    /// The seat `account` holds in game `game`, if any.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn account_seat(&self, account: &str, game: &str) -> StoreResult<Option<String>>;
+
+    /// The games `account` holds a seat of, most recently changed first,
+    /// `limit` of them after skipping `offset`.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn account_games(&self, account: &str, limit: u32, offset: u32) -> StoreResult<Vec<AccountGame>>;
+
+    /// Sets the hash of `seat`'s token (`south`, `north`, `both`) in game
+    /// `game` to `token_hash`: the seat's former token holds it no more.
+    /// Announced to the other nodes (PostgreSQL).
+    ///
+    /// # Errors
+    /// If the database fails or there is no such game.
+    fn set_seat_token(&self, game: &str, seat: &str, token_hash: &str) -> StoreResult<()>;
+}
+
+/// The SQL columns of `games` holding the token and the name of `seat`.
+pub(crate) fn seat_columns(seat: &str) -> &'static [(&'static str, &'static str)] {
+    match seat {
+        "south" => &[("south_token", "south_name")],
+        "north" => &[("north_token", "north_name")],
+        _ => &[("south_token", "south_name"), ("north_token", "north_name")],
+    }
+}

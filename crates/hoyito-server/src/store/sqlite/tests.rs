@@ -330,6 +330,7 @@ fn a_failing_step_in_a_batch_leaves_the_others_stored() {
     assert!(last_answer.blocking_recv().unwrap().is_ok());
     assert_eq!(store.load("a").unwrap().unwrap().steps, ["1", "4"]);
     assert_eq!(store.load("b").unwrap().unwrap().steps, ["2"]);
+}
 
 /// A version-7 database gets the accounts' tables; a seat link follows its
 /// game, and sessions and links follow their account.

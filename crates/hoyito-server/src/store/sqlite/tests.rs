@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::store::SCHEMA_VERSION;
+use crate::store::{Mode, Offer};
+use hoyito_core::{ByPlayer, Rules};
 
 #[test]
 fn a_database_is_opened_by_one_store_at_a_time() {

@@ -154,7 +154,17 @@ test('the running clock warns of low time in words and a sign, said once, and is
     if (page.viewportSize().width <= 400) assert.ok(size >= 32, `the time is large on a phone: ${size}px`);
     // The socket's first view sets the clock again from the server's time: jump after it.
     await page.waitForSelector('#conn[data-synced="true"]', { state: 'attached' });
-    await page.clock.fastForward(290000);
+    // A message that comes after the jump (presence, say) sets the clock
+    // back from the server's time: jump again then, a few times at most.
+    const low = (timeout) => page.waitForFunction(
+      (sel) => /^⚠ \d+\.\d$/.test(document.querySelector(sel)?.textContent || ''),
+      `${mine} .clock-time`, { timeout },
+    ).then(() => true, () => false);
+    let jumps = 0;
+    do {
+      await page.clock.fastForward(290000);
+      jumps += 1;
+    } while (!(await low(3000)) && jumps < 3);
     await page.waitForSelector(`${mine}.low`);
     assert.match(await text(page, `${mine} .clock-time`), /^⚠ \d+\.\d$/);
     assert.match(await page.getAttribute(mine, 'aria-label'), /low on time$/);

@@ -118,6 +118,19 @@ impl Stats {
     }
 }
 
+/// The part of a move's answer the players read.
+#[derive(serde::Deserialize)]
+struct MoveReply {
+    game: LegalMoves,
+}
+
+/// The legal moves of a game's view (none once it is over).
+#[derive(serde::Deserialize)]
+struct LegalMoves {
+    #[serde(default)]
+    legal: Vec<String>,
+}
+
 async fn player(base: String, http: reqwest::Client, opts: Arc<Opts>, stats: Arc<Stats>, deadline: Instant) {
     let mut rng = rand::rngs::StdRng::from_os_rng();
     let mut lat = Vec::new();
@@ -154,7 +167,8 @@ async fn player(base: String, http: reqwest::Client, opts: Arc<Opts>, stats: Arc
                 }
             })
         });
-        let mut game = created["game"].clone();
+        let mut legal: Vec<String> =
+            serde_json::from_value(created["game"]["legal"].clone()).unwrap_or_default();
         loop {
             if Instant::now() >= deadline || stats.moves.load(Ordering::Relaxed) >= MAX_MOVES {
                 if let Some(w) = watcher {
@@ -162,7 +176,6 @@ async fn player(base: String, http: reqwest::Client, opts: Arc<Opts>, stats: Arc
                 }
                 break 'games;
             }
-            let legal: Vec<String> = serde_json::from_value(game["legal"].clone()).unwrap_or_default();
             let Some(mv) = legal.choose(&mut rng).cloned() else {
                 stats.games_done.fetch_add(1, Ordering::Relaxed);
                 break;
@@ -176,11 +189,14 @@ async fn player(base: String, http: reqwest::Client, opts: Arc<Opts>, stats: Arc
                 .send()
                 .await;
             match res {
-                Ok(r) if r.status().is_success() => match r.json::<Value>().await {
+                // Only the legal moves are read: the load generator shares
+                // the cores with the server, and a whole JSON tree a move
+                // cost it more than the server spent on the move.
+                Ok(r) if r.status().is_success() => match r.json::<MoveReply>().await {
                     Ok(v) => {
                         lat.push(t0.elapsed().as_micros().min(u32::MAX as u128) as u32);
                         stats.moves.fetch_add(1, Ordering::Relaxed);
-                        game = v["game"].clone();
+                        legal = v.game.legal;
                     }
                     Err(e) => {
                         stats.error("move", &Err(e));

@@ -5,6 +5,8 @@
 // played but shown with its exact value beside the solution's (from
 // /api/tablebase); hints give the theme, then the hole; the solution can
 // be shown; Next puzzle follows the set, filtered by variant and board.
+// /puzzles/daily is the puzzle of the UTC day (GET /api/puzzles/daily, the
+// same for everyone), with the filters.
 // The rules are the WebAssembly module's (`Game.fromNotation`, `play`).
 
 import { t } from '../i18n.js';
@@ -17,6 +19,8 @@ import { api } from '../api.js';
 import { navigate } from '../nav.js';
 
 export const PUZZLE_PATH = '/puzzles';
+/** The id in `/puzzles/<id>` that shows the puzzle of the day. */
+export const DAILY = 'daily';
 /** Loads the WebAssembly rules the page needs (before `puzzlePage`). */
 export const loaded = ready;
 // Where the set was left, and the filters, on this device.
@@ -45,6 +49,7 @@ function layout() {
     <form id="pz-filter" class="controls pz-filter">
       <label>${t('new.variant')} <select id="pz-variant"><option value="">${t('puzzle.any')}</option>${['I', 'II', 'III'].map((v) => html`<option value="${v}">Hoyito ${v}</option>`)}</select></label>
       <label>${t('new.holes')} <select id="pz-holes"><option value="">${t('puzzle.any')}</option>${[6, 4].map((n) => html`<option value="${n}">2×${n}</option>`)}</select></label>
+      <a id="pz-daily" href="${PUZZLE_PATH}/${DAILY}" data-nav>${t('puzzle.daily')}</a>
     </form>
     <p id="pz-info" class="muted"></p>
     <p id="pz-task" class="pz-task" aria-live="polite"></p>
@@ -74,23 +79,27 @@ export function puzzlePage(app, id) {
   const setState = (s) => { section.dataset.state = s; };
   const status = (text) => { $('pz-status').textContent = text; };
 
-  function nextPath(after) {
+  function setPath(which, after) {
     const q = new URLSearchParams();
     if (filter.variant) q.set('variant', filter.variant);
     if (filter.holes) q.set('holes', String(filter.holes));
     if (after) q.set('after', after);
     const s = q.toString();
-    return `/api/puzzles/next${s ? `?${s}` : ''}`;
+    return `/api/puzzles/${which}${s ? `?${s}` : ''}`;
   }
+  const nextPath = (after) => setPath('next', after);
 
   async function load() {
     setState('loading');
     status(t('puzzle.loading'));
     try {
-      const p = id ? await api('GET', `/api/puzzles/${encodeURIComponent(id)}`)
-        : await api('GET', nextPath(read(LAST_KEY, null)));
+      let p;
+      if (id === DAILY) p = await api('GET', setPath(DAILY));
+      else if (id) p = await api('GET', `/api/puzzles/${encodeURIComponent(id)}`);
+      else p = await api('GET', nextPath(read(LAST_KEY, null)));
       if (st.closed) return;
       if (!id) history.replaceState(null, '', `${PUZZLE_PATH}/${p.id}`);
+      if (id === DAILY) section.dataset.daily = p.date;
       start(p);
     } catch (e) {
       if (st.closed) return;
@@ -107,7 +116,8 @@ export function puzzlePage(app, id) {
     write(LAST_KEY, p.id);
     if (st.game) st.game.free();
     st.game = Game.fromNotation({ variant: p.variant, holes: p.holes }, p.position);
-    $('pz-info').textContent = t('puzzle.info', { id: p.id, variant: p.variant, holes: p.holes, rating: p.rating });
+    const info = t('puzzle.info', { id: p.id, variant: p.variant, holes: p.holes, rating: p.rating });
+    $('pz-info').textContent = p.date ? `${t('puzzle.daily_of', { date: p.date })} · ${info}` : info;
     $('pz-task').textContent = t(p.result === 'draw' ? 'puzzle.find_draw' : 'puzzle.find_win', { side: sideName(solver(p)) });
     status('');
     setState('playing');

@@ -127,3 +127,26 @@ test('the solution shown, Next puzzle with the filters, and an unknown puzzle', 
   assert.equal(await page.textContent('#pz-status'), 'No puzzle has this id, or none matches these filters.');
   await context.close();
 });
+
+test('the puzzle of the day: the link opens the UTC day\'s puzzle of the filters, as the API gives it', async () => {
+  const { context, page } = await open(`/puzzles/${ONE.id}`);
+  await state(page, 'playing');
+  await page.selectOption('#pz-variant', 'II');
+  await page.selectOption('#pz-holes', '4');
+  await page.click('#pz-daily');
+  await at(page, '/puzzles/daily');
+  await page.waitForFunction(() => document.querySelector('.puzzle')?.dataset.daily !== undefined, null, { timeout: 20000 });
+  await state(page, 'playing');
+  const date = await page.$eval('.puzzle', (e) => e.dataset.daily);
+  assert.match(date, /^\d{4}-\d{2}-\d{2}$/);
+  const daily = await api(`/api/puzzles/daily?variant=II&holes=4&date=${date}`);
+  assert.equal(await page.textContent('#pz-info'),
+    `Puzzle of the day, ${date} (UTC) · Puzzle ${daily.id} · Hoyito II · 2×4 · rating ${daily.rating}`);
+  // The daily link is visible without scrolling, and nothing scrolls across.
+  assert.equal(await page.locator('#pz-daily').isVisible(), true);
+  const box = await page.locator('#pz-daily').boundingBox();
+  assert.ok(box.y + box.height <= page.viewportSize().height, `${JSON.stringify(box)}`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+  assert.deepEqual(await seriousViolations(page), []);
+  await context.close();
+});

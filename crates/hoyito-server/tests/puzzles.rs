@@ -75,6 +75,62 @@ async fn puzzles_are_served_by_id_and_in_order() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_puzzle_is_one_a_utc_day() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (status, a) = api
+        .get("/api/puzzles/daily?variant=III&holes=6&date=2026-12-05")
+        .await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    assert_eq!(a["date"], "2026-12-05");
+    assert_eq!((a["variant"].as_str(), a["holes"].as_u64()), (Some("III"), Some(6)));
+    check_shape(&a);
+    // The same day gives the same puzzle, and it is the puzzle of its id.
+    let (_, again) = api
+        .get("/api/puzzles/daily?date=2026-12-05&holes=6&variant=III")
+        .await;
+    assert_eq!(again, a);
+    let (_, by_id) = api
+        .get(&format!("/api/puzzles/{}", a["id"].as_str().unwrap()))
+        .await;
+    let mut without_date = a.clone();
+    without_date.as_object_mut().unwrap().remove("date");
+    assert_eq!(by_id, without_date);
+    // A week has (almost) a puzzle a day.
+    let mut ids = std::collections::HashSet::new();
+    for d in 5..12 {
+        let (_, p) = api
+            .get(&format!("/api/puzzles/daily?variant=III&holes=6&date=2026-12-{d:02}"))
+            .await;
+        ids.insert(p["id"].as_str().unwrap().to_string());
+    }
+    assert!(ids.len() >= 6, "{ids:?}");
+    // Without a date: today, in UTC.
+    let (status, today) = api.get("/api/puzzles/daily").await;
+    assert_eq!(status, StatusCode::OK, "{today}");
+    let date = today["date"].as_str().unwrap();
+    let (_, same) = api.get(&format!("/api/puzzles/daily?date={date}")).await;
+    assert_eq!(same["id"], today["id"]);
+    check_shape(&today);
+
+    for (path, status, code) in [
+        ("/api/puzzles/daily?date=2026-02-30", StatusCode::BAD_REQUEST, "bad_request"),
+        ("/api/puzzles/daily?date=today", StatusCode::BAD_REQUEST, "bad_request"),
+        ("/api/puzzles/daily?variant=IV", StatusCode::BAD_REQUEST, "bad_request"),
+        ("/api/puzzles/daily?after=I-6-0001", StatusCode::BAD_REQUEST, "bad_request"),
+        ("/api/puzzles/daily?holes=5", StatusCode::NOT_FOUND, "puzzle_not_found"),
+    ] {
+        let (got, v) = api.get(path).await;
+        assert_eq!((got, error_code(&v)), (status, code), "{path}: {v}");
+    }
+    let (_, v) = api.get("/api/puzzles/daily?date=2026-02-30").await;
+    assert_eq!(
+        v["error"],
+        "date must be a day YYYY-MM-DD from 2000-01-01 to 2999-12-31, not \"2026-02-30\""
+    );
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn puzzle_errors_say_what_was_wrong() {
     let api = Api::start(Store::in_memory().unwrap()).await;
     for (path, status, code) in [

@@ -119,6 +119,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/lobby", get(lobby::lobby))
         .route("/puzzles/next", get(handlers::puzzles::next))
+        .route("/puzzles/daily", get(handlers::puzzles::daily))
         .route("/puzzles/{id}", get(handlers::puzzles::get))
         .route(
             "/tablebase",

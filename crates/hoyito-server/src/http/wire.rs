@@ -260,6 +260,28 @@ pub struct PuzzleQuery {
     pub max_rating: Option<u32>,
 }
 
+/// `GET /api/puzzles/daily` query: every field optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DailyQuery {
+    /// Only puzzles of this variant: `I`, `II` or `III`.
+    pub variant: Option<String>,
+    /// Only puzzles of this board: holes per row.
+    pub holes: Option<u8>,
+    /// The UTC day, `YYYY-MM-DD` (default: today).
+    pub date: Option<String>,
+}
+
+/// `GET /api/puzzles/daily` answer: the day's puzzle and the day.
+#[derive(Debug, Serialize)]
+pub struct DailyPuzzle {
+    /// The UTC day, `YYYY-MM-DD`.
+    pub date: String,
+    /// The puzzle's fields.
+    #[serde(flatten)]
+    pub puzzle: hoyito_puzzle::PuzzleRecord,
+}
+
 /// `GET /api/lobby` query.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,4 +1,5 @@
-//! `GET /api/puzzles/{id}` and `GET /api/puzzles/next`: the shipped
+//! `GET /api/puzzles/{id}`, `GET /api/puzzles/next` and
+//! `GET /api/puzzles/daily`: the shipped
 //! puzzles certified by the tablebases (`crate::puzzles`).
 
 use axum::http::StatusCode;
@@ -8,8 +9,8 @@ use hoyito_puzzle::PuzzleRecord;
 
 use crate::error::ApiError;
 use crate::http::extract::{ApiPath, ApiQuery};
-use crate::http::wire::PuzzleQuery;
-use crate::puzzles::{Filter, PuzzleSet};
+use crate::http::wire::{DailyPuzzle, DailyQuery, PuzzleQuery};
+use crate::puzzles::{date_of_day, day_of_date, Filter, PuzzleSet};
 
 /// The set, or 500 if the embedded files do not read (a build that skipped its tests).
 fn set() -> Result<&'static PuzzleSet, ApiError> {
@@ -38,17 +39,45 @@ pub(crate) async fn get(ApiPath(id): ApiPath<String>) -> Result<Json<PuzzleRecor
         .ok_or_else(|| not_found(format!("no puzzle with id {:?}", echo(&id))))
 }
 
+fn variant(v: Option<&str>) -> Result<Option<Variant>, ApiError> {
+    v.map(|v| {
+        v.parse::<Variant>()
+            .map_err(|_| ApiError::bad_request("variant must be I, II or III"))
+    })
+    .transpose()
+}
+
+/// `GET /api/puzzles/daily?variant=…&holes=…&date=YYYY-MM-DD`: the puzzle
+/// of the UTC day (`PuzzleSet::daily`), the same for everyone.
+pub(crate) async fn daily(ApiQuery(q): ApiQuery<DailyQuery>) -> Result<Json<DailyPuzzle>, ApiError> {
+    let filter = Filter {
+        variant: variant(q.variant.as_deref())?,
+        holes: q.holes,
+        ..Filter::default()
+    };
+    let day = match &q.date {
+        None => crate::store::now().div_euclid(86_400_000),
+        Some(d) => day_of_date(d).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "date must be a day YYYY-MM-DD from 2000-01-01 to 2999-12-31, not {:?}",
+                echo(d)
+            ))
+        })?,
+    };
+    let set = set()?;
+    let puzzle = set
+        .daily(&filter, day)
+        .ok_or_else(|| not_found("no puzzle matches these filters".to_string()))?;
+    Ok(Json(DailyPuzzle {
+        date: date_of_day(day),
+        puzzle: puzzle.clone(),
+    }))
+}
+
 /// `GET /api/puzzles/next?variant=…&holes=…&after=…&min_rating=…&max_rating=…`.
 pub(crate) async fn next(ApiQuery(q): ApiQuery<PuzzleQuery>) -> Result<Json<PuzzleRecord>, ApiError> {
-    let variant = match &q.variant {
-        None => None,
-        Some(v) => Some(
-            v.parse::<Variant>()
-                .map_err(|_| ApiError::bad_request("variant must be I, II or III"))?,
-        ),
-    };
     let filter = Filter {
-        variant,
+        variant: variant(q.variant.as_deref())?,
         holes: q.holes,
         min_rating: q.min_rating,
         max_rating: q.max_rating,

@@ -82,7 +82,10 @@ async fn the_daily_puzzle_is_one_a_utc_day() {
         .await;
     assert_eq!(status, StatusCode::OK, "{a}");
     assert_eq!(a["date"], "2026-12-05");
-    assert_eq!((a["variant"].as_str(), a["holes"].as_u64()), (Some("III"), Some(6)));
+    assert_eq!(
+        (a["variant"].as_str(), a["holes"].as_u64()),
+        (Some("III"), Some(6))
+    );
     check_shape(&a);
     // The same day gives the same puzzle, and it is the puzzle of its id.
     let (_, again) = api
@@ -99,7 +102,9 @@ async fn the_daily_puzzle_is_one_a_utc_day() {
     let mut ids = std::collections::HashSet::new();
     for d in 5..12 {
         let (_, p) = api
-            .get(&format!("/api/puzzles/daily?variant=III&holes=6&date=2026-12-{d:02}"))
+            .get(&format!(
+                "/api/puzzles/daily?variant=III&holes=6&date=2026-12-{d:02}"
+            ))
             .await;
         ids.insert(p["id"].as_str().unwrap().to_string());
     }
@@ -113,11 +118,31 @@ async fn the_daily_puzzle_is_one_a_utc_day() {
     check_shape(&today);
 
     for (path, status, code) in [
-        ("/api/puzzles/daily?date=2026-02-30", StatusCode::BAD_REQUEST, "bad_request"),
-        ("/api/puzzles/daily?date=today", StatusCode::BAD_REQUEST, "bad_request"),
-        ("/api/puzzles/daily?variant=IV", StatusCode::BAD_REQUEST, "bad_request"),
-        ("/api/puzzles/daily?after=I-6-0001", StatusCode::BAD_REQUEST, "bad_request"),
-        ("/api/puzzles/daily?holes=5", StatusCode::NOT_FOUND, "puzzle_not_found"),
+        (
+            "/api/puzzles/daily?date=2026-02-30",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/puzzles/daily?date=today",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/puzzles/daily?variant=IV",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/puzzles/daily?after=I-6-0001",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/puzzles/daily?holes=5",
+            StatusCode::NOT_FOUND,
+            "puzzle_not_found",
+        ),
     ] {
         let (got, v) = api.get(path).await;
         assert_eq!((got, error_code(&v)), (status, code), "{path}: {v}");

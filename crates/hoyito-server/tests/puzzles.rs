@@ -82,6 +82,9 @@ async fn the_daily_puzzle_is_one_a_utc_day() {
         .await;
     assert_eq!(status, StatusCode::OK, "{a}");
     assert_eq!(a["date"], "2026-12-05");
+    // API.md's example: 2026-12-05 is day 20792, splitmix64(20792) mod 1100 is
+    // 1063: the 1064th of the 1,100 puzzles of III 2×6.
+    assert_eq!(a["id"], "III-6-1064");
     assert_eq!(
         (a["variant"].as_str(), a["holes"].as_u64()),
         (Some("III"), Some(6))

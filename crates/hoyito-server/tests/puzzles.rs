@@ -201,3 +201,85 @@ async fn puzzle_errors_say_what_was_wrong() {
     assert_eq!(v["error"], "variant must be I, II or III");
     api.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attempt_answers_the_solvers_new_rating() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let (_, p) = api.get("/api/puzzles/II-4-0001").await;
+    let new = serde_json::json!({"rating": 1500.0, "deviation": 350.0, "volatility": 0.06});
+    let (status, won) = api
+        .post(
+            "/api/puzzles/II-4-0001/attempt",
+            None,
+            serde_json::json!({"solved": true, "rating": new}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{won}");
+    assert_eq!((&won["id"], &won["puzzle_rating"]), (&p["id"], &p["rating"]));
+    let r = won["rating"]["rating"].as_f64().unwrap();
+    assert!(
+        r > 1500.0 && won["rating"]["deviation"].as_f64().unwrap() < 350.0,
+        "{won}"
+    );
+    assert_eq!(won["change"].as_i64().unwrap(), (r - 1500.0).round() as i64);
+    let (_, lost) = api
+        .post(
+            "/api/puzzles/II-4-0001/attempt",
+            None,
+            serde_json::json!({"solved": false, "rating": new}),
+        )
+        .await;
+    assert!(lost["change"].as_i64().unwrap() < 0, "{lost}");
+
+    for (path, body, status, code) in [
+        (
+            "/api/puzzles/II-4-9999/attempt",
+            serde_json::json!({"solved": true, "rating": new}),
+            StatusCode::NOT_FOUND,
+            "puzzle_not_found",
+        ),
+        (
+            "/api/puzzles/II-4-0001/attempt",
+            serde_json::json!({"solved": true, "rating": {"rating": 1500.0, "deviation": 0.0, "volatility": 0.06}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_rating",
+        ),
+        (
+            "/api/puzzles/II-4-0001/attempt",
+            serde_json::json!({"solved": true, "rating": {"rating": 9e9, "deviation": 350.0, "volatility": 0.06}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_rating",
+        ),
+        (
+            "/api/puzzles/II-4-0001/attempt",
+            serde_json::json!({"solved": "yes", "rating": new}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "",
+        ),
+        (
+            "/api/puzzles/II-4-0001/attempt",
+            serde_json::json!({"solved": true}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "",
+        ),
+    ] {
+        let (got, v) = api.post(path, None, body.clone()).await;
+        assert_eq!(got, status, "{path} {body}: {v}");
+        if !code.is_empty() {
+            assert_eq!(error_code(&v), code, "{v}");
+        }
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
+    let (_, v) = api
+        .post(
+            "/api/puzzles/II-4-0001/attempt",
+            None,
+            serde_json::json!({"solved": true, "rating": {"rating": 1500.0, "deviation": 0.0, "volatility": 0.06}}),
+        )
+        .await;
+    assert_eq!(
+        v["error"],
+        "rating.deviation must be a number from 1 to 350, not 0"
+    );
+    api.stop().await;
+}

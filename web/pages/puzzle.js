@@ -52,7 +52,7 @@ function write(key, value) {
 function layout() {
   return html`<section class="puzzle">
     <h1>${t('puzzle.title')}</h1>
-    <p class="muted">${t('puzzle.intro')}</p>
+    <p class="muted pz-intro">${t('puzzle.intro')}</p>
     <form id="pz-filter" class="controls pz-filter">
       <label>${t('new.variant')} <select id="pz-variant"><option value="">${t('puzzle.any')}</option>${['I', 'II', 'III'].map((v) => html`<option value="${v}">Hoyito ${v}</option>`)}</select></label>
       <label>${t('new.holes')} <select id="pz-holes"><option value="">${t('puzzle.any')}</option>${[6, 4].map((n) => html`<option value="${n}">2×${n}</option>`)}</select></label>

@@ -5,6 +5,12 @@
 // played but shown with its exact value beside the solution's (from
 // /api/tablebase); hints give the theme, then the hole; the solution can
 // be shown; Next puzzle follows the set, filtered by variant and board.
+// The solver's Glicko-2 rating is kept on the device; each puzzle's first
+// attempt (solved, or a wrong move, a hint or the solution shown) is sent to
+// POST /api/puzzles/<id>/attempt, which answers the new rating; offline, the
+// attempt is not rated.
+// /puzzles/daily is the puzzle of the UTC day (GET /api/puzzles/daily, the
+// same for everyone), with the filters.
 // The rules are the WebAssembly module's (`Game.fromNotation`, `play`).
 
 import { t } from '../i18n.js';
@@ -17,11 +23,16 @@ import { api } from '../api.js';
 import { navigate } from '../nav.js';
 
 export const PUZZLE_PATH = '/puzzles';
+/** The id in `/puzzles/<id>` that shows the puzzle of the day. */
+export const DAILY = 'daily';
 /** Loads the WebAssembly rules the page needs (before `puzzlePage`). */
 export const loaded = ready;
 // Where the set was left, and the filters, on this device.
 const LAST_KEY = 'hoyito.puzzle.last';
 const FILTER_KEY = 'hoyito.puzzle.filter';
+// The solver's Glicko-2 rating on this device (a new solver's first).
+const RATING_KEY = 'hoyito.puzzle.rating';
+const NEW_RATING = { rating: 1500, deviation: 350, volatility: 0.06 };
 // The least cell of a hole lying across (CSS px), as on the analysis board.
 const MIN_CELL = 40;
 // A pause before the opponent's forced reply, so that the player sees it come.
@@ -41,12 +52,14 @@ function write(key, value) {
 function layout() {
   return html`<section class="puzzle">
     <h1>${t('puzzle.title')}</h1>
-    <p class="muted">${t('puzzle.intro')}</p>
+    <p class="muted pz-intro">${t('puzzle.intro')}</p>
     <form id="pz-filter" class="controls pz-filter">
       <label>${t('new.variant')} <select id="pz-variant"><option value="">${t('puzzle.any')}</option>${['I', 'II', 'III'].map((v) => html`<option value="${v}">Hoyito ${v}</option>`)}</select></label>
       <label>${t('new.holes')} <select id="pz-holes"><option value="">${t('puzzle.any')}</option>${[6, 4].map((n) => html`<option value="${n}">2×${n}</option>`)}</select></label>
+      <a id="pz-daily" href="${PUZZLE_PATH}/${DAILY}" data-nav>${t('puzzle.daily')}</a>
     </form>
     <p id="pz-info" class="muted"></p>
+    <p id="pz-rating" class="muted" aria-live="polite"></p>
     <p id="pz-task" class="pz-task" aria-live="polite"></p>
     <div id="pz-board" class="board-wrap"></div>
     <p id="pz-status" class="pz-status" role="status" aria-live="polite"></p>
@@ -65,7 +78,7 @@ export function puzzlePage(app, id) {
   const $ = (x) => document.getElementById(x);
   const section = app.querySelector('.puzzle');
   const st = {
-    puzzle: null, game: null, board: null, step: 0, hints: 0, busy: false, closed: false, timer: null, last: null,
+    puzzle: null, game: null, board: null, step: 0, hints: 0, busy: false, closed: false, timer: null, last: null, rated: false,
   };
   const filter = read(FILTER_KEY, { variant: '', holes: '' });
   $('pz-variant').value = filter.variant || '';
@@ -74,23 +87,27 @@ export function puzzlePage(app, id) {
   const setState = (s) => { section.dataset.state = s; };
   const status = (text) => { $('pz-status').textContent = text; };
 
-  function nextPath(after) {
+  function setPath(which, after) {
     const q = new URLSearchParams();
     if (filter.variant) q.set('variant', filter.variant);
     if (filter.holes) q.set('holes', String(filter.holes));
     if (after) q.set('after', after);
     const s = q.toString();
-    return `/api/puzzles/next${s ? `?${s}` : ''}`;
+    return `/api/puzzles/${which}${s ? `?${s}` : ''}`;
   }
+  const nextPath = (after) => setPath('next', after);
 
   async function load() {
     setState('loading');
     status(t('puzzle.loading'));
     try {
-      const p = id ? await api('GET', `/api/puzzles/${encodeURIComponent(id)}`)
-        : await api('GET', nextPath(read(LAST_KEY, null)));
+      let p;
+      if (id === DAILY) p = await api('GET', setPath(DAILY));
+      else if (id) p = await api('GET', `/api/puzzles/${encodeURIComponent(id)}`);
+      else p = await api('GET', nextPath(read(LAST_KEY, null)));
       if (st.closed) return;
       if (!id) history.replaceState(null, '', `${PUZZLE_PATH}/${p.id}`);
+      if (id === DAILY) section.dataset.daily = p.date;
       start(p);
     } catch (e) {
       if (st.closed) return;
@@ -104,14 +121,44 @@ export function puzzlePage(app, id) {
     st.step = 0;
     st.hints = 0;
     st.last = null;
+    st.rated = false;
+    delete section.dataset.change;
+    showRating();
     write(LAST_KEY, p.id);
     if (st.game) st.game.free();
     st.game = Game.fromNotation({ variant: p.variant, holes: p.holes }, p.position);
-    $('pz-info').textContent = t('puzzle.info', { id: p.id, variant: p.variant, holes: p.holes, rating: p.rating });
+    const info = t('puzzle.info', { id: p.id, variant: p.variant, holes: p.holes, rating: p.rating });
+    $('pz-info').textContent = p.date ? `${t('puzzle.daily_of', { date: p.date })} · ${info}` : info;
     $('pz-task').textContent = t(p.result === 'draw' ? 'puzzle.find_draw' : 'puzzle.find_win', { side: sideName(solver(p)) });
     status('');
     setState('playing');
     show();
+  }
+
+  /** Shows the solver's rating, and `change` when there is one. */
+  function showRating(change) {
+    const r = Math.round(read(RATING_KEY, NEW_RATING).rating);
+    $('pz-rating').textContent = change === undefined ? t('puzzle.rating', { rating: r })
+      : t('puzzle.rating_change', { rating: r, change: signed(change) });
+  }
+
+  /** Sends the attempt once a puzzle (solved at the first try, or not) and keeps the new rating; offline, the attempt is not rated. */
+  async function rate(solved) {
+    if (st.rated) return;
+    st.rated = true;
+    const id = st.puzzle.id;
+    try {
+      const a = await api('POST', `/api/puzzles/${encodeURIComponent(id)}/attempt`, { solved, rating: read(RATING_KEY, NEW_RATING) });
+      write(RATING_KEY, a.rating);
+      if (st.closed || st.puzzle.id !== id) return;
+      showRating(a.change);
+      section.dataset.change = String(a.change);
+    } catch (e) {
+      // A kept rating the server refuses (changed by hand): a new solver's from now on.
+      if (e.code === 'invalid_rating') write(RATING_KEY, NEW_RATING);
+      if (st.closed || st.puzzle.id !== id) return;
+      $('pz-rating').textContent = e.code === 'offline' ? t('puzzle.unrated_offline') : errorText(e);
+    }
   }
 
   function ensureBoard() {
@@ -183,6 +230,7 @@ export function puzzlePage(app, id) {
 
   function solved() {
     setState('solved');
+    rate(true);
     status(t('puzzle.solved', { moves: st.puzzle.solution.join(' ') }));
     show();
   }
@@ -190,6 +238,7 @@ export function puzzlePage(app, id) {
   /** A move that is not the solution: not played; its exact value beside the solution's, when the server has the tables. */
   async function wrong(token) {
     setState('playing');
+    rate(false);
     section.dataset.wrong = token;
     st.board.flash(holeOf(token, st.game.state().to_move), 'refused', 400);
     status(t('puzzle.wrong_plain', { move: token }));
@@ -216,6 +265,7 @@ export function puzzlePage(app, id) {
 
   function hint() {
     st.hints += 1;
+    rate(false);
     const themes = st.puzzle.themes;
     if (st.hints === 1) {
       status(themes.length ? t('puzzle.hint_theme', { themes: themes.map((x) => t(`theme.${x}`)).join(', ') }) : t('puzzle.hint_quiet'));
@@ -227,6 +277,7 @@ export function puzzlePage(app, id) {
 
   /** Plays the rest of the solution, a move at a time. */
   function showSolution() {
+    rate(false);
     setState('shown');
     status(t('puzzle.shown', { moves: st.puzzle.solution.join(' ') }));
     const step = () => {

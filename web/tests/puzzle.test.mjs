@@ -116,6 +116,8 @@ test('the solution shown, Next puzzle with the filters, and an unknown puzzle', 
   assert.match(await page.textContent('#pz-info'), /Puzzle III-6-0001 · Hoyito III · 2×6/);
   await page.click('#pz-next');
   await at(page, '/puzzles/III-6-0002');
+  // Shown, so kept as the last one seen (the address changes before the puzzle loads).
+  await page.waitForFunction(() => /III-6-0002/.test(document.getElementById('pz-info').textContent), null, { timeout: 20000 });
   // The page remembers where the set was left: /puzzles goes on from there.
   await page.goto(`${server.url}/puzzles`);
   await at(page, '/puzzles/III-6-0003');
@@ -125,5 +127,60 @@ test('the solution shown, Next puzzle with the filters, and an unknown puzzle', 
   await page.goto(`${server.url}/puzzles/II-6-9999`);
   await state(page, 'failed');
   assert.equal(await page.textContent('#pz-status'), 'No puzzle has this id, or none matches these filters.');
+  await context.close();
+});
+
+test('the puzzle of the day: the link opens the UTC day\'s puzzle of the filters, as the API gives it', async () => {
+  const { context, page } = await open(`/puzzles/${ONE.id}`);
+  await state(page, 'playing');
+  await page.selectOption('#pz-variant', 'II');
+  await page.selectOption('#pz-holes', '4');
+  await page.click('#pz-daily');
+  await at(page, '/puzzles/daily');
+  await page.waitForFunction(() => document.querySelector('.puzzle')?.dataset.daily !== undefined, null, { timeout: 20000 });
+  await state(page, 'playing');
+  const date = await page.$eval('.puzzle', (e) => e.dataset.daily);
+  assert.match(date, /^\d{4}-\d{2}-\d{2}$/);
+  const daily = await api(`/api/puzzles/daily?variant=II&holes=4&date=${date}`);
+  assert.equal(await page.textContent('#pz-info'),
+    `Puzzle of the day, ${date} (UTC) · Puzzle ${daily.id} · Hoyito II · 2×4 · rating ${daily.rating}`);
+  // The daily link is visible without scrolling, and nothing scrolls across.
+  for (const x of ['#pz-daily']) {
+    const box = await page.locator(x).boundingBox();
+    assert.ok(box.y + box.height <= page.viewportSize().height, `${x}: ${JSON.stringify(box)}`);
+  }
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+  assert.deepEqual(await seriousViolations(page), []);
+  await context.close();
+});
+
+test('the solver\'s rating: solved at the first try it rises, a wrong move lowers it, as the API computes, kept on the device', async () => {
+  const { context, page } = await open(`/puzzles/${ONE.id}`);
+  await state(page, 'playing');
+  assert.equal(await page.textContent('#pz-rating'), 'Your puzzle rating: 1500');
+  const fresh = { rating: 1500, deviation: 350, volatility: 0.06 };
+  const up = await callApi(server.url, 'POST', `/api/puzzles/${ONE.id}/attempt`, { solved: true, rating: fresh });
+  await click(page, hole(ONE, ONE.solution[0]));
+  await state(page, 'solved');
+  await page.waitForFunction(() => document.querySelector('.puzzle').dataset.change !== undefined, null, { timeout: 20000 });
+  assert.ok(up.change > 0, JSON.stringify(up));
+  assert.equal(await page.textContent('#pz-rating'), `Your puzzle rating: ${Math.round(up.rating.rating)} (+${up.change})`);
+  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('hoyito.puzzle.rating'))), up.rating);
+
+  // The next puzzle: a wrong move first, and the rating falls from the kept one.
+  const down = await callApi(server.url, 'POST', `/api/puzzles/${THREE.id}/attempt`, { solved: false, rating: up.rating });
+  await page.goto(`${server.url}/puzzles/${THREE.id}`);
+  await state(page, 'playing');
+  assert.equal(await page.textContent('#pz-rating'), `Your puzzle rating: ${Math.round(up.rating.rating)}`);
+  const truth = await api(`/api/tablebase?variant=II&holes=4&position=${encodeURIComponent(THREE.position)}`);
+  const wrong = truth.moves.find((m) => m.move !== THREE.solution[0]);
+  await click(page, hole(THREE, wrong.move));
+  await page.waitForFunction(() => document.querySelector('.puzzle').dataset.change !== undefined, null, { timeout: 20000 });
+  assert.ok(down.change < 0, JSON.stringify(down));
+  assert.equal(await page.textContent('#pz-rating'), `Your puzzle rating: ${Math.round(down.rating.rating)} (${down.change})`);
+  // Solving it after the mistake does not rate it again.
+  await click(page, hole(THREE, THREE.solution[0]));
+  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('hoyito.puzzle.rating'))), down.rating);
+  assert.deepEqual(await seriousViolations(page), []);
   await context.close();
 });

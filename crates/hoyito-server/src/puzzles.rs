@@ -83,6 +83,68 @@ impl PuzzleSet {
             .map(|k| &self.puzzles[(start + k) % n.max(1)])
             .find(|p| filter.matches(p)))
     }
+
+    /// The puzzle of the UTC day `day` (days since 1970-01-01) among those
+    /// matching `filter`: of the `n` matching puzzles in the set's order,
+    /// the one at index `splitmix64(day) % n`. `None` if none matches.
+    pub(crate) fn daily(&self, filter: &Filter, day: i64) -> Option<&PuzzleRecord> {
+        let n = self.puzzles.iter().filter(|p| filter.matches(p)).count();
+        if n == 0 {
+            return None;
+        }
+        let k = (splitmix64(day as u64) % n as u64) as usize;
+        self.puzzles.iter().filter(|p| filter.matches(p)).nth(k)
+    }
+}
+
+/// SplitMix64's output function (Steele, Lea and Flood 2014): spreads
+/// consecutive days over the whole set.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The civil date (proleptic Gregorian) of `day` days since 1970-01-01,
+/// as `YYYY-MM-DD` (Howard Hinnant's `civil_from_days`).
+pub(crate) fn date_of_day(day: i64) -> String {
+    let z = day + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The day (days since 1970-01-01) of a `YYYY-MM-DD` date from 2000-01-01
+/// to 2999-12-31, or `None` if it is not one (Hinnant's `days_from_civil`).
+pub(crate) fn day_of_date(date: &str) -> Option<i64> {
+    let b = date.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let s = &date[r];
+        s.bytes().all(|c| c.is_ascii_digit()).then(|| s.parse().ok())?
+    };
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if !(2000..=2999).contains(&y) || !(1..=12).contains(&m) || d < 1 {
+        return None;
+    }
+    let yy = if m <= 2 { y - 1 } else { y };
+    let era = yy.div_euclid(400);
+    let yoe = yy - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let day = era * 146_097 + doe - 719_468;
+    // A day past the month's end (2026-02-30) reads back as another date.
+    (date_of_day(day) == date).then_some(day)
 }
 
 #[cfg(test)]
@@ -114,6 +176,49 @@ mod tests {
             ..Filter::default()
         };
         assert!(set.next(&none, None).unwrap().is_none());
+    }
+
+    #[test]
+    fn dates_and_days_agree() {
+        assert_eq!(date_of_day(0), "1970-01-01");
+        assert_eq!(date_of_day(20_427), "2025-12-05");
+        assert_eq!(day_of_date("2025-12-05"), Some(20_427));
+        assert_eq!(day_of_date("2024-02-29"), Some(19_782));
+        for day in 10_957..12_000 {
+            assert_eq!(day_of_date(&date_of_day(day)), Some(day));
+        }
+        for bad in [
+            "2023-02-29",
+            "2025-13-01",
+            "2025-00-10",
+            "2025-1-05",
+            "1999-12-31",
+            "2025-12-05T",
+            "２０２５-12-05",
+        ] {
+            assert_eq!(day_of_date(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_daily_puzzle_depends_on_the_day_and_filter_only() {
+        let set = PuzzleSet::shipped().unwrap();
+        let f = Filter {
+            variant: Some(Variant::II),
+            holes: Some(6),
+            ..Filter::default()
+        };
+        let a = set.daily(&f, 20_427).unwrap();
+        assert_eq!(a.id, set.daily(&f, 20_427).unwrap().id);
+        assert!(f.matches(a));
+        let week: std::collections::HashSet<_> =
+            (20_427..20_434).map(|d| &set.daily(&f, d).unwrap().id).collect();
+        assert!(week.len() >= 6, "{week:?}");
+        let none = Filter {
+            holes: Some(5),
+            ..Filter::default()
+        };
+        assert!(set.daily(&none, 20_427).is_none());
     }
 
     #[test]

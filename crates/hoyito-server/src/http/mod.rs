@@ -119,7 +119,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/lobby", get(lobby::lobby))
         .route("/puzzles/next", get(handlers::puzzles::next))
+        .route("/puzzles/daily", get(handlers::puzzles::daily))
         .route("/puzzles/{id}", get(handlers::puzzles::get))
+        .route("/puzzles/{id}/attempt", post(handlers::puzzles::attempt))
         .route(
             "/tablebase",
             get(handlers::tablebase::probe).route_layer(rated(&state.rates.hints)),

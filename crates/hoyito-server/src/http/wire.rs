@@ -260,6 +260,28 @@ pub struct PuzzleQuery {
     pub max_rating: Option<u32>,
 }
 
+/// `GET /api/puzzles/daily` query: every field optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DailyQuery {
+    /// Only puzzles of this variant: `I`, `II` or `III`.
+    pub variant: Option<String>,
+    /// Only puzzles of this board: holes per row.
+    pub holes: Option<u8>,
+    /// The UTC day, `YYYY-MM-DD` (default: today).
+    pub date: Option<String>,
+}
+
+/// `GET /api/puzzles/daily` answer: the day's puzzle and the day.
+#[derive(Debug, Serialize)]
+pub struct DailyPuzzle {
+    /// The UTC day, `YYYY-MM-DD`.
+    pub date: String,
+    /// The puzzle's fields.
+    #[serde(flatten)]
+    pub puzzle: hoyito_puzzle::PuzzleRecord,
+}
+
 /// `GET /api/lobby` query.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -442,4 +464,40 @@ pub struct AccountGamesQuery {
 pub struct AccountGamesResponse {
     /// The games, most recently changed first, each with the account's seat.
     pub games: Vec<crate::store::AccountGame>,
+}
+
+/// A solver's Glicko-2 rating, as the device keeps it.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SolverRating {
+    /// The rating (a new solver: 1500).
+    pub rating: f64,
+    /// The rating deviation (a new solver: 350).
+    pub deviation: f64,
+    /// The volatility (a new solver: 0.06).
+    pub volatility: f64,
+}
+
+/// `POST /api/puzzles/{id}/attempt` body: whether the solver solved the
+/// puzzle at the first try, and their rating before.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttemptRequest {
+    /// Solved without a wrong move, a hint or the solution shown.
+    pub solved: bool,
+    /// The solver's rating before the attempt.
+    pub rating: SolverRating,
+}
+
+/// `POST /api/puzzles/{id}/attempt` answer: the solver's new rating.
+#[derive(Debug, Serialize)]
+pub struct AttemptAnswer {
+    /// The puzzle.
+    pub id: String,
+    /// The puzzle's rating, the opponent's in the update.
+    pub puzzle_rating: u32,
+    /// The solver's rating after the attempt.
+    pub rating: SolverRating,
+    /// The new rating less the old, rounded to a whole number.
+    pub change: i64,
 }

@@ -1,4 +1,5 @@
-//! `GET /api/puzzles/{id}` and `GET /api/puzzles/next`: the shipped
+//! `GET /api/puzzles/{id}`, `GET /api/puzzles/next` and
+//! `GET /api/puzzles/daily`: the shipped
 //! puzzles certified by the tablebases (`crate::puzzles`).
 
 use axum::http::StatusCode;
@@ -7,9 +8,10 @@ use hoyito_core::Variant;
 use hoyito_puzzle::PuzzleRecord;
 
 use crate::error::ApiError;
+use crate::http::extract::ApiJson;
 use crate::http::extract::{ApiPath, ApiQuery};
-use crate::http::wire::PuzzleQuery;
-use crate::puzzles::{Filter, PuzzleSet};
+use crate::http::wire::{AttemptAnswer, AttemptRequest, DailyPuzzle, DailyQuery, PuzzleQuery, SolverRating};
+use crate::puzzles::{date_of_day, day_of_date, Filter, PuzzleSet};
 
 /// The set, or 500 if the embedded files do not read (a build that skipped its tests).
 fn set() -> Result<&'static PuzzleSet, ApiError> {
@@ -38,17 +40,45 @@ pub(crate) async fn get(ApiPath(id): ApiPath<String>) -> Result<Json<PuzzleRecor
         .ok_or_else(|| not_found(format!("no puzzle with id {:?}", echo(&id))))
 }
 
+fn variant(v: Option<&str>) -> Result<Option<Variant>, ApiError> {
+    v.map(|v| {
+        v.parse::<Variant>()
+            .map_err(|_| ApiError::bad_request("variant must be I, II or III"))
+    })
+    .transpose()
+}
+
+/// `GET /api/puzzles/daily?variant=…&holes=…&date=YYYY-MM-DD`: the puzzle
+/// of the UTC day (`PuzzleSet::daily`), the same for everyone.
+pub(crate) async fn daily(ApiQuery(q): ApiQuery<DailyQuery>) -> Result<Json<DailyPuzzle>, ApiError> {
+    let filter = Filter {
+        variant: variant(q.variant.as_deref())?,
+        holes: q.holes,
+        ..Filter::default()
+    };
+    let day = match &q.date {
+        None => crate::store::now().div_euclid(86_400_000),
+        Some(d) => day_of_date(d).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "date must be a day YYYY-MM-DD from 2000-01-01 to 2999-12-31, not {:?}",
+                echo(d)
+            ))
+        })?,
+    };
+    let set = set()?;
+    let puzzle = set
+        .daily(&filter, day)
+        .ok_or_else(|| not_found("no puzzle matches these filters".to_string()))?;
+    Ok(Json(DailyPuzzle {
+        date: date_of_day(day),
+        puzzle: puzzle.clone(),
+    }))
+}
+
 /// `GET /api/puzzles/next?variant=…&holes=…&after=…&min_rating=…&max_rating=…`.
 pub(crate) async fn next(ApiQuery(q): ApiQuery<PuzzleQuery>) -> Result<Json<PuzzleRecord>, ApiError> {
-    let variant = match &q.variant {
-        None => None,
-        Some(v) => Some(
-            v.parse::<Variant>()
-                .map_err(|_| ApiError::bad_request("variant must be I, II or III"))?,
-        ),
-    };
     let filter = Filter {
-        variant,
+        variant: variant(q.variant.as_deref())?,
         holes: q.holes,
         min_rating: q.min_rating,
         max_rating: q.max_rating,
@@ -61,5 +91,144 @@ pub(crate) async fn next(ApiQuery(q): ApiQuery<PuzzleQuery>) -> Result<Json<Puzz
             "after: no puzzle with id {:?}",
             echo(q.after.as_deref().unwrap_or(""))
         ))),
+    }
+}
+
+/// The deviation a puzzle has as the solver's opponent: its rating is an
+/// estimate from the position (PUZZLES.md), held fixed, so a fixed deviation.
+pub(crate) const PUZZLE_DEVIATION: f64 = 80.0;
+/// The volatility a puzzle has as the solver's opponent (Glicko-2's usual start).
+pub(crate) const PUZZLE_VOLATILITY: f64 = 0.06;
+
+/// The ranges a solver's rating must be in: each field, its least and greatest value.
+const RANGES: [(&str, f64, f64); 3] = [
+    ("rating", 0.0, 4000.0),
+    ("deviation", 1.0, 350.0),
+    ("volatility", 0.001, 1.0),
+];
+
+/// Checks that each field of `r` is a finite number in its range.
+fn check_rating(r: &SolverRating) -> Result<(), ApiError> {
+    for ((name, lo, hi), v) in RANGES.iter().zip([r.rating, r.deviation, r.volatility]) {
+        if !v.is_finite() || v < *lo || v > *hi {
+            return Err(ApiError::unprocessable(
+                "invalid_rating",
+                format!("rating.{name} must be a number from {lo} to {hi}, not {v}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The solver's rating after one attempt at a puzzle rated `puzzle`: one
+/// Glicko-2 game (tau 0.5) against the puzzle, won if `solved`.
+pub(crate) fn update(solver: SolverRating, puzzle: u32, solved: bool) -> SolverRating {
+    use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+    let me = Glicko2Rating {
+        rating: solver.rating,
+        deviation: solver.deviation,
+        volatility: solver.volatility,
+    };
+    let them = Glicko2Rating {
+        rating: f64::from(puzzle),
+        deviation: PUZZLE_DEVIATION,
+        volatility: PUZZLE_VOLATILITY,
+    };
+    let outcome = if solved {
+        skillratings::Outcomes::WIN
+    } else {
+        skillratings::Outcomes::LOSS
+    };
+    let (new, _) = glicko2(&me, &them, &outcome, &Glicko2Config::new());
+    SolverRating {
+        rating: new.rating,
+        deviation: new.deviation,
+        volatility: new.volatility,
+    }
+}
+
+/// `POST /api/puzzles/{id}/attempt`: the solver's new rating after an
+/// attempt, computed and forgotten (the rating lives on the solver's device).
+pub(crate) async fn attempt(
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<AttemptRequest>,
+) -> Result<Json<AttemptAnswer>, ApiError> {
+    let set = set()?;
+    let puzzle = set
+        .get(&id)
+        .ok_or_else(|| not_found(format!("no puzzle with id {:?}", echo(&id))))?;
+    check_rating(&body.rating)?;
+    let rating = update(body.rating, puzzle.rating, body.solved);
+    Ok(Json(AttemptAnswer {
+        id: puzzle.id.clone(),
+        puzzle_rating: puzzle.rating,
+        change: (rating.rating - body.rating.rating).round() as i64,
+        rating,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Glickman's example ("Example of the Glicko-2 system", 2013): a player
+    /// 1500, deviation 200, volatility 0.06, tau 0.5, whose first game is a
+    /// win over a player rated 1400. Glickman's steps 1–8 for this one game
+    /// (the same steps that give his three-game figures 1464.06, 151.52,
+    /// 0.05999), with the opponent's deviation the puzzle's 80, give
+    /// 1563.195, 176.393, 0.0599987; a loss 1389.593, 176.393, 0.0600008.
+    #[test]
+    fn one_attempt_moves_the_rating_as_glickman_computes() {
+        let before = SolverRating {
+            rating: 1500.0,
+            deviation: 200.0,
+            volatility: 0.06,
+        };
+        let won = update(before, 1400, true);
+        assert!((won.rating - 1563.195).abs() < 0.01, "{won:?}");
+        assert!((won.deviation - 176.393).abs() < 0.01, "{won:?}");
+        assert!((won.volatility - 0.059_998_7).abs() < 1e-6, "{won:?}");
+        let lost = update(before, 1400, false);
+        assert!((lost.rating - 1389.593).abs() < 0.01, "{lost:?}");
+        assert!((lost.deviation - 176.393).abs() < 0.01, "{lost:?}");
+        assert!((lost.volatility - 0.060_000_8).abs() < 1e-6, "{lost:?}");
+    }
+
+    #[test]
+    fn a_rating_out_of_range_is_refused_by_field() {
+        let ok = SolverRating {
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+        };
+        assert!(check_rating(&ok).is_ok());
+        for (bad, field) in [
+            (
+                SolverRating {
+                    rating: f64::NAN,
+                    ..ok
+                },
+                "rating.rating",
+            ),
+            (SolverRating { rating: 4000.5, ..ok }, "rating.rating"),
+            (SolverRating { deviation: 0.0, ..ok }, "rating.deviation"),
+            (
+                SolverRating {
+                    deviation: 351.0,
+                    ..ok
+                },
+                "rating.deviation",
+            ),
+            (
+                SolverRating {
+                    volatility: f64::INFINITY,
+                    ..ok
+                },
+                "rating.volatility",
+            ),
+        ] {
+            let e = check_rating(&bad).unwrap_err();
+            assert!(format!("{e:?}").contains(field), "{e:?}");
+        }
     }
 }

@@ -184,3 +184,23 @@ test('the solver\'s rating: solved at the first try it rises, a wrong move lower
   assert.deepEqual(await seriousViolations(page), []);
   await context.close();
 });
+
+test('the board, the task and the buttons are in the window without scrolling, on a 2×4 and a 2×6 puzzle', async () => {
+  const six = (await api('/api/puzzles/next?variant=III&holes=6')).id;
+  for (const id of [ONE.id, six]) {
+    const { context, page } = await open(`/puzzles/${id}`);
+    try {
+      await page.waitForSelector('.hole');
+      const { w, h } = await page.evaluate(() => ({ w: innerWidth, h: innerHeight }));
+      const outside = await page.$$eval('svg.board, #pz-task, #pz-hint, #pz-show, #pz-next', (els, [ww, hh]) => els
+        .map((e) => [e.id || e.tagName, e.getBoundingClientRect()])
+        .filter(([, r]) => r.width === 0 || r.top < 0 || r.left < 0 || r.bottom > hh + 0.5 || r.right > ww + 0.5)
+        .map(([name, r]) => `${name}: ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`), [w, h]);
+      await page.screenshot({ path: `/tmp/puzzle-${id}-${w}x${h}.png` });
+      assert.deepEqual(outside, [], `${id} at ${w}×${h}`);
+      assert.equal(await page.evaluate(() => scrollY), 0);
+    } finally {
+      await context.close();
+    }
+  }
+});

@@ -32,11 +32,11 @@ done
 small=(360x640 844x390)
 (
   for size in "${small[@]}"; do
-    HOYITO_E2E_VIEWPORT=$size node --test --test-concurrency=1 tests/screen.test.mjs tests/layout.test.mjs || exit 1
+    HOYITO_E2E_VIEWPORT=$size node --test --test-concurrency=1 tests/screen.test.mjs tests/layout.test.mjs tests/puzzle.test.mjs || exit 1
   done
 ) >"$logs/small" 2>&1 &
 pids+=($!)
-sizes+=("${small[*]} (screen, layout)")
+sizes+=("${small[*]} (screen, layout, puzzle)")
 failed=()
 for i in "${!sizes[@]}"; do
   wait "${pids[$i]}" || failed+=("${sizes[$i]}")

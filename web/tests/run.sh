@@ -14,7 +14,7 @@ if [ ! -d node_modules/playwright-core ]; then
 fi
 export HOYITO_BIN="${HOYITO_BIN:-$(cd .. && pwd)/target/release/hoyito}"
 # Every test at a desktop's screen size and at a phone's, and the screen and
-# layout tests at a small phone's and turned: the runs at once (each server,
+# layout and puzzle tests at a small phone's and turned: the runs at once (each server,
 # browser and test process waits on the page most of the time, so the runs
 # share the cores), each test file in turn within a run. Each run's report
 # is printed whole when all have ended.

@@ -6,7 +6,7 @@
 //   local/*.js      games on this device: WebAssembly rules (wasm/), engine worker, IndexedDB
 //   html.js         the one way to write HTML: escaped templates, Trusted Types
 //   ui.js           side names, the toast, a refusal's text in the reader's language
-//   i18n.js         English, Spanish and Haitian Kreyòl strings
+//   i18n.js         the language and t(); its strings in i18n/en.js, es.js, ht.js
 //   board.js        the SVG board
 //   sowing.js       a move's sowing shown seed by seed from its trace (game and How to play)
 //   markdown.js     the rules page's Markdown

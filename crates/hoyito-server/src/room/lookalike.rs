@@ -2,7 +2,7 @@
 //! confusable skeletons, Unicode TS #39, through `unicode-security`), the
 //! words the web app itself shows for players ("You", "Opponent",
 //! "Computer (level 3)", "South"… in each of its languages, read from
-//! `web/i18n.js`), and letters of scripts mixed beyond TS #39's moderately
+//! `web/i18n/`), and letters of scripts mixed beyond TS #39's moderately
 //! restrictive level ("Аna": a Cyrillic А and a Latin "na").
 
 use std::sync::LazyLock;
@@ -12,9 +12,13 @@ use unicode_security::mixed_script::AugmentedScriptSet;
 use unicode_security::RestrictionLevel;
 
 /// The web app's strings, as embedded in the binary.
-const I18N: &str = include_str!("../../../../web/i18n.js");
+const I18N: [&str; 3] = [
+    include_str!("../../../../web/i18n/en.js"),
+    include_str!("../../../../web/i18n/es.js"),
+    include_str!("../../../../web/i18n/ht.js"),
+];
 
-/// The keys of `web/i18n.js` whose strings the page shows instead of a
+/// The keys of `web/i18n/` whose strings the page shows instead of a
 /// player's nickname or beside it (`playerName` in `web/game/state.js`,
 /// the chat's author in `web/game/chat.js`).
 pub const PLAYER_KEYS: &[&str] = &[
@@ -46,7 +50,7 @@ pub fn look_alike(a: &str, b: &str) -> bool {
 /// A string of [`PLAYER_KEYS`] in one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerWord {
-    /// The string as `web/i18n.js` has it (`Computer (level {level})`).
+    /// The string as `web/i18n/` has it (`Computer (level {level})`).
     pub text: String,
     /// Its [`fold`], or of the part before `{level}`.
     before: String,
@@ -85,11 +89,11 @@ impl PlayerWord {
     }
 }
 
-/// Every string of [`PLAYER_KEYS`] in every language of `web/i18n.js`.
+/// Every string of [`PLAYER_KEYS`] in every language of `web/i18n/`.
 pub static PLAYER_WORDS: LazyLock<Vec<PlayerWord>> = LazyLock::new(|| {
     PLAYER_KEYS
         .iter()
-        .flat_map(|key| strings_of(I18N, key))
+        .flat_map(|key| I18N.iter().flat_map(move |catalogue| strings_of(catalogue, key)))
         .map(|text| PlayerWord::new(&text))
         .collect()
 });
@@ -220,17 +224,18 @@ mod tests {
 
     #[test]
     fn the_page_words_come_from_i18n_in_every_language() {
-        let languages = I18N
-            .lines()
-            .filter(|l| l.len() > 6 && l.starts_with("  ") && l.ends_with(": {") && !l.starts_with("   "))
-            .count();
-        assert!(languages >= 3, "en, es, ht at least: {languages}");
-        for key in PLAYER_KEYS {
-            assert_eq!(strings_of(I18N, key).len(), languages, "{key} in every language");
+        for catalogue in I18N {
+            for key in PLAYER_KEYS {
+                assert_eq!(
+                    strings_of(catalogue, key).len(),
+                    1,
+                    "{key} once in every language"
+                );
+            }
         }
         let english: Vec<_> = PLAYER_KEYS
             .iter()
-            .map(|k| strings_of(I18N, k)[0].clone())
+            .map(|k| strings_of(I18N[0], k)[0].clone())
             .collect();
         assert_eq!(
             english,

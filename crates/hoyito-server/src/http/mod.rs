@@ -10,6 +10,7 @@ pub mod head;
 pub(crate) mod listen;
 pub(crate) mod log;
 pub(crate) mod metrics;
+pub(crate) mod origin;
 pub(crate) mod parser_reply;
 pub(crate) mod quota;
 pub(crate) mod seat;

@@ -64,14 +64,8 @@ pub(crate) fn clear_cookie(limits: &ServerLimits) -> HeaderValue {
 /// # Errors
 /// 403 `cross_site`.
 pub(crate) fn same_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiError> {
-    let origin = headers
-        .get(header::ORIGIN)
-        .map(|o| o.to_str().unwrap_or("").trim());
-    let listed = origin.is_some_and(|o| {
-        allowed
-            .iter()
-            .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(o))
-    });
+    let origin = super::origin::of(headers);
+    let listed = origin.is_some_and(|o| super::origin::listed(o, allowed));
     let refused = |from: &str| {
         ApiError::new(
             StatusCode::FORBIDDEN,
@@ -88,16 +82,7 @@ pub(crate) fn same_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(),
         }
     }
     if let Some(origin) = origin {
-        let host = headers
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or("")
-            .trim();
-        let authority = origin
-            .strip_prefix("http://")
-            .or_else(|| origin.strip_prefix("https://"))
-            .unwrap_or("");
-        let same = !host.is_empty() && authority.eq_ignore_ascii_case(host);
+        let same = super::origin::own(headers, origin);
         if !same && !listed {
             return Err(refused(&format!("a page of {origin:?}")));
         }

@@ -125,24 +125,11 @@ pub(crate) async fn ws(
 /// of `allowed`: a page of another site cannot open sockets from its
 /// visitors' browsers.
 fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), ApiError> {
-    use axum::http::header;
-    let Some(origin) = headers.get(header::ORIGIN) else {
+    let Some(origin) = super::origin::of(headers) else {
         return Ok(());
     };
-    let origin = origin.to_str().unwrap_or("").trim();
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("")
-        .trim();
-    let authority = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"))
-        .unwrap_or("");
-    let same = !host.is_empty() && authority.eq_ignore_ascii_case(host);
-    let listed = allowed
-        .iter()
-        .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin));
+    let same = super::origin::own(headers, origin);
+    let listed = super::origin::listed(origin, allowed);
     if same || listed {
         return Ok(());
     }

@@ -184,32 +184,24 @@ pub fn request_within(
     body: Option<&Value>,
     limit: Duration,
 ) -> Option<Answer> {
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(t) = token {
-        head.push_str(&format!("Authorization: Bearer {t}\r\n"));
-    }
-    let body = body.map(Value::to_string).unwrap_or_default();
-    if method != "GET" {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    head.push_str("\r\n");
-    head.push_str(&body);
-    exchange(addr, head.as_bytes(), limit)
+    let bearer = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = bearer.iter().map(|b| ("Authorization", b.as_str())).collect();
+    exchange(
+        addr,
+        request_bytes(addr, method, path, &headers, body).as_bytes(),
+        limit,
+    )
 }
 
-/// A request `method path` with more `headers` and `body` (JSON),
-/// `Connection: close`, answered within [`PATIENCE`]; panics if there is
-/// no answer.
-pub fn request_with(
+/// The bytes of a request `method path` with `headers` and `body` (JSON),
+/// `Connection: close`.
+fn request_bytes(
     addr: &str,
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
     body: Option<&Value>,
-) -> Answer {
+) -> String {
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
@@ -223,7 +215,25 @@ pub fn request_with(
     }
     head.push_str("\r\n");
     head.push_str(&body);
-    exchange(addr, head.as_bytes(), PATIENCE).unwrap_or_else(|| panic!("no answer to {method} {path}"))
+    head
+}
+
+/// A request `method path` with more `headers` and `body` (JSON),
+/// `Connection: close`, answered within [`PATIENCE`]; panics if there is
+/// no answer.
+pub fn request_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> Answer {
+    exchange(
+        addr,
+        request_bytes(addr, method, path, headers, body).as_bytes(),
+        PATIENCE,
+    )
+    .unwrap_or_else(|| panic!("no answer to {method} {path}"))
 }
 
 /// [`request_within`] [`PATIENCE`]; panics if there is no answer.

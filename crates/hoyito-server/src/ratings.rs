@@ -104,9 +104,11 @@ pub struct Pool {
 impl Pool {
     /// Every pool, by variant then class.
     pub fn all() -> impl Iterator<Item = Pool> {
-        Variant::ALL
-            .into_iter()
-            .flat_map(|variant| TimeClass::ALL.into_iter().map(move |class| Pool { variant, class }))
+        Variant::ALL.into_iter().flat_map(|variant| {
+            TimeClass::ALL
+                .into_iter()
+                .map(move |class| Pool { variant, class })
+        })
     }
 }
 
@@ -133,7 +135,9 @@ pub struct UnknownPool(pub String);
 impl FromStr for Pool {
     type Err = UnknownPool;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Pool::all().find(|p| p.to_string() == s).ok_or_else(|| UnknownPool(s.to_string()))
+        Pool::all()
+            .find(|p| p.to_string() == s)
+            .ok_or_else(|| UnknownPool(s.to_string()))
     }
 }
 
@@ -150,7 +154,11 @@ pub struct Rating {
 
 impl Default for Rating {
     fn default() -> Self {
-        Rating { rating: 1500.0, deviation: 350.0, volatility: 0.06 }
+        Rating {
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+        }
     }
 }
 
@@ -162,7 +170,11 @@ impl Rating {
     }
 
     fn glicko(self) -> Glicko2Rating {
-        Glicko2Rating { rating: self.rating, deviation: self.deviation, volatility: self.volatility }
+        Glicko2Rating {
+            rating: self.rating,
+            deviation: self.deviation,
+            volatility: self.volatility,
+        }
     }
 
     /// The rating after one rating period in which the player scored
@@ -171,9 +183,16 @@ impl Rating {
     pub fn after(self, results: &[(Rating, Score)]) -> Rating {
         let results: Vec<(Glicko2Rating, Outcomes)> =
             results.iter().map(|(r, s)| (r.glicko(), s.outcome())).collect();
-        let config = Glicko2Config { tau: TAU, ..Glicko2Config::new() };
+        let config = Glicko2Config {
+            tau: TAU,
+            ..Glicko2Config::new()
+        };
         let r = glicko2_rating_period(&self.glicko(), &results, &config);
-        Rating { rating: r.rating, deviation: r.deviation, volatility: r.volatility }
+        Rating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        }
     }
 }
 
@@ -210,7 +229,10 @@ impl Score {
 /// Both ratings after one game between `south` and `north`, where south
 /// scored `south_score`.
 pub fn after_game(south: Rating, north: Rating, south_score: Score) -> (Rating, Rating) {
-    (south.after(&[(north, south_score)]), north.after(&[(south, south_score.flip())]))
+    (
+        south.after(&[(north, south_score)]),
+        north.after(&[(south, south_score.flip())]),
+    )
 }
 
 #[cfg(test)]
@@ -218,7 +240,11 @@ mod tests {
     use super::*;
 
     fn r(rating: f64, deviation: f64) -> Rating {
-        Rating { rating, deviation, volatility: 0.06 }
+        Rating {
+            rating,
+            deviation,
+            volatility: 0.06,
+        }
     }
 
     /// "Example of the Glicko-2 system" in Glickman's paper.
@@ -248,7 +274,13 @@ mod tests {
 
     #[test]
     fn time_classes_from_the_clock() {
-        let c = |initial, increment, days| Some(ClockSpec { initial, increment, days });
+        let c = |initial, increment, days| {
+            Some(ClockSpec {
+                initial,
+                increment,
+                days,
+            })
+        };
         assert_eq!(TimeClass::of(None), TimeClass::Untimed);
         assert_eq!(TimeClass::of(c(60, 0, 0)), TimeClass::Bullet);
         assert_eq!(TimeClass::of(c(120, 1, 0)), TimeClass::Bullet);
@@ -264,7 +296,13 @@ mod tests {
     #[test]
     fn pools_by_name() {
         let p: Pool = "II-blitz".parse().unwrap();
-        assert_eq!(p, Pool { variant: Variant::II, class: TimeClass::Blitz });
+        assert_eq!(
+            p,
+            Pool {
+                variant: Variant::II,
+                class: TimeClass::Blitz
+            }
+        );
         assert_eq!(Pool::all().count(), 18);
         for p in Pool::all() {
             assert_eq!(p.to_string().parse::<Pool>(), Ok(p));

@@ -27,8 +27,8 @@ mod postgres;
 mod postgres_accounts;
 mod postgres_conn;
 mod postgres_listen;
-mod postgres_schema;
 mod postgres_ratings;
+mod postgres_schema;
 mod postgres_tls;
 pub mod ratings;
 mod sqlite;
@@ -39,12 +39,12 @@ mod sqlite_schema;
 
 pub use self::accounts::{Account, AccountGame, AccountStorage, ClearedSeat};
 pub use self::postgres::Postgres;
-pub use self::ratings::{
-    GameRatingChanges, HistoryEntry, Leader, PoolRating, RatedResult, RatingChange, RatingStorage,
-};
 pub use self::postgres_conn::{DbOptions, SetupError, SslMode};
 pub use self::postgres_schema::{PG_OLDEST_SHARING, PG_SCHEMA_VERSION};
 pub use self::postgres_tls::TlsError;
+pub use self::ratings::{
+    GameRatingChanges, HistoryEntry, Leader, PoolRating, RatedResult, RatingChange, RatingStorage,
+};
 pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS};
 pub use self::sqlite_schema::SCHEMA_VERSION;
 

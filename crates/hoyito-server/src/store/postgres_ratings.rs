@@ -6,12 +6,12 @@
 
 use ::postgres::{GenericClient, Row};
 
+use super::deadline::check_commit;
+use super::postgres::Postgres;
 use super::ratings::{
     changes, score_value, wdl, GameRatingChanges, HistoryEntry, Leader, PoolRating, RatedResult,
     RatingChange, RatingStorage,
 };
-use super::deadline::check_commit;
-use super::postgres::Postgres;
 use super::{StoreError, StoreResult};
 use crate::ratings::{Rating, PROVISIONAL_DEVIATION};
 
@@ -23,7 +23,11 @@ fn stored(tx: &mut impl GenericClient, account: &str, pool: &str) -> StoreResult
         "SELECT rating, deviation, volatility FROM ratings WHERE account_id = $1 AND pool = $2",
         &[&account, &pool],
     )?;
-    Ok(row.map(|r| Rating { rating: r.get(0), deviation: r.get(1), volatility: r.get(2) }))
+    Ok(row.map(|r| Rating {
+        rating: r.get(0),
+        deviation: r.get(1),
+        volatility: r.get(2),
+    }))
 }
 
 fn change(r: &Row, at: usize) -> RatingChange {
@@ -37,12 +41,17 @@ fn change(r: &Row, at: usize) -> RatingChange {
 
 fn game_changes(conn: &mut impl GenericClient, game: &str) -> StoreResult<Option<GameRatingChanges>> {
     let rows: Vec<(String, RatingChange)> = conn
-        .query(&format!("SELECT side, {CHANGE} FROM rating_history WHERE game_id = $1"), &[&game])?
+        .query(
+            &format!("SELECT side, {CHANGE} FROM rating_history WHERE game_id = $1"),
+            &[&game],
+        )?
         .iter()
         .map(|r| (r.get(0), change(r, 1)))
         .collect();
     let side = |s: &str| rows.iter().find(|(x, _)| x == s).map(|(_, c)| *c);
-    Ok(side("south").zip(side("north")).map(|(south, north)| GameRatingChanges { south, north }))
+    Ok(side("south")
+        .zip(side("north"))
+        .map(|(south, north)| GameRatingChanges { south, north }))
 }
 
 impl RatingStorage for Postgres {
@@ -52,7 +61,14 @@ impl RatingStorage for Postgres {
         let fresh = tx.execute(
             "INSERT INTO rated_games (game_id, pool, south_id, north_id, south_score, ended_ms)
              VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id) DO NOTHING",
-            &[&g.game, &g.pool, &g.south, &g.north, &score_value(g.south_score), &g.ended_ms],
+            &[
+                &g.game,
+                &g.pool,
+                &g.south,
+                &g.north,
+                &score_value(g.south_score),
+                &g.ended_ms,
+            ],
         )? == 1;
         if !fresh {
             let stored = game_changes(&mut tx, &g.game)?;
@@ -64,7 +80,10 @@ impl RatingStorage for Postgres {
             "SELECT id FROM accounts WHERE id = $1 OR id = $2 ORDER BY id FOR UPDATE",
             &[&g.south, &g.north],
         )?;
-        let (s0, n0) = (stored(&mut tx, &g.south, &g.pool)?, stored(&mut tx, &g.north, &g.pool)?);
+        let (s0, n0) = (
+            stored(&mut tx, &g.south, &g.pool)?,
+            stored(&mut tx, &g.north, &g.pool)?,
+        );
         let (c, south, north) = changes(s0, n0, g.south_score);
         for (side, account, opponent, new, ch, score) in [
             ("south", &g.south, &g.north, south, c.south, g.south_score),
@@ -164,7 +183,12 @@ impl RatingStorage for Postgres {
         )?;
         Ok(rows
             .iter()
-            .map(|r| Leader { username: r.get(0), rating: r.get(1), deviation: r.get(2), games: r.get(3) })
+            .map(|r| Leader {
+                username: r.get(0),
+                rating: r.get(1),
+                deviation: r.get(2),
+                games: r.get(3),
+            })
             .collect())
     }
 }

@@ -175,7 +175,14 @@ pub(crate) fn changes(
         deviation_before: a.deviation,
         deviation_after: b.deviation,
     };
-    (GameRatingChanges { south: change(s0, s1), north: change(n0, n1) }, s1, n1)
+    (
+        GameRatingChanges {
+            south: change(s0, s1),
+            north: change(n0, n1),
+        },
+        s1,
+        n1,
+    )
 }
 
 /// The counts (wins, draws, losses) a score adds.

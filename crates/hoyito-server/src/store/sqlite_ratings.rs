@@ -17,7 +17,13 @@ fn stored(tx: &rusqlite::Transaction<'_>, account: &str, pool: &str) -> rusqlite
     tx.query_row(
         "SELECT rating, deviation, volatility FROM ratings WHERE account_id = ?1 AND pool = ?2",
         params![account, pool],
-        |r| Ok(Rating { rating: r.get(0)?, deviation: r.get(1)?, volatility: r.get(2)? }),
+        |r| {
+            Ok(Rating {
+                rating: r.get(0)?,
+                deviation: r.get(1)?,
+                volatility: r.get(2)?,
+            })
+        },
     )
     .optional()
 }
@@ -32,12 +38,16 @@ fn change(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<RatingChange> {
 }
 
 fn game_changes(conn: &rusqlite::Connection, game: &str) -> rusqlite::Result<Option<GameRatingChanges>> {
-    let mut stmt = conn.prepare(&format!("SELECT side, {CHANGE} FROM rating_history WHERE game_id = ?1"))?;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT side, {CHANGE} FROM rating_history WHERE game_id = ?1"
+    ))?;
     let rows = stmt
         .query_map(params![game], |r| Ok((r.get::<_, String>(0)?, change(r, 1)?)))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let side = |s: &str| rows.iter().find(|(x, _)| x == s).map(|(_, c)| *c);
-    Ok(side("south").zip(side("north")).map(|(south, north)| GameRatingChanges { south, north }))
+    Ok(side("south")
+        .zip(side("north"))
+        .map(|(south, north)| GameRatingChanges { south, north }))
 }
 
 impl RatingStorage for Sqlite {
@@ -47,7 +57,14 @@ impl RatingStorage for Sqlite {
         let fresh = tx.execute(
             "INSERT INTO rated_games (game_id, pool, south_id, north_id, south_score, ended_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game_id) DO NOTHING",
-            params![g.game, g.pool, g.south, g.north, score_value(g.south_score), g.ended_ms],
+            params![
+                g.game,
+                g.pool,
+                g.south,
+                g.north,
+                score_value(g.south_score),
+                g.ended_ms
+            ],
         )? == 1;
         if !fresh {
             let stored = game_changes(&tx, &g.game)?;
@@ -56,8 +73,11 @@ impl RatingStorage for Sqlite {
                 .map(|c| (c, false))
                 .ok_or_else(|| super::StoreError::Corrupt(format!("rated game {} has no history", g.game)));
         }
-        let (c, south, north) =
-            changes(stored(&tx, &g.south, &g.pool)?, stored(&tx, &g.north, &g.pool)?, g.south_score);
+        let (c, south, north) = changes(
+            stored(&tx, &g.south, &g.pool)?,
+            stored(&tx, &g.north, &g.pool)?,
+            g.south_score,
+        );
         for (side, account, opponent, new, ch, score) in [
             ("south", &g.south, &g.north, south, c.south, g.south_score),
             ("north", &g.north, &g.south, north, c.north, g.south_score.flip()),
@@ -70,7 +90,17 @@ impl RatingStorage for Sqlite {
                      deviation = excluded.deviation, volatility = excluded.volatility,
                      games = games + 1, wins = wins + excluded.wins, draws = draws + excluded.draws,
                      losses = losses + excluded.losses, last_ms = excluded.last_ms",
-                params![account, g.pool, new.rating, new.deviation, new.volatility, w, d, l, g.ended_ms],
+                params![
+                    account,
+                    g.pool,
+                    new.rating,
+                    new.deviation,
+                    new.volatility,
+                    w,
+                    d,
+                    l,
+                    g.ended_ms
+                ],
             )?;
             tx.execute(
                 &format!(
@@ -152,7 +182,12 @@ impl RatingStorage for Sqlite {
              ORDER BY r.rating DESC, a.username LIMIT ?3",
         )?;
         let rows = stmt.query_map(params![pool, PROVISIONAL_DEVIATION, limit], |r| {
-            Ok(Leader { username: r.get(0)?, rating: r.get(1)?, deviation: r.get(2)?, games: r.get(3)? })
+            Ok(Leader {
+                username: r.get(0)?,
+                rating: r.get(1)?,
+                deviation: r.get(2)?,
+                games: r.get(3)?,
+            })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }

@@ -392,7 +392,11 @@ fn exercise_ratings(store: &Store, log: &mut impl FnMut(&str, String)) {
         ended_ms,
     };
     let round = |x: f64| (x * 1e6).round() / 1e6;
-    for (g, score, at) in [("rg1", Score::Win, 10), ("rg2", Score::Draw, 20), ("rg1", Score::Loss, 30)] {
+    for (g, score, at) in [
+        ("rg1", Score::Win, 10),
+        ("rg2", Score::Draw, 20),
+        ("rg1", Score::Loss, 30),
+    ] {
         let (c, fresh) = ratings.rate_game(&game(g, score, at)).unwrap();
         log(
             &format!("rated {g}"),
@@ -408,15 +412,35 @@ fn exercise_ratings(store: &Store, log: &mut impl FnMut(&str, String)) {
     log(
         "rating of no account refused",
         ratings
-            .rate_game(&RatedResult { north: "nobody".into(), ..game("rg3", Score::Win, 40) })
+            .rate_game(&RatedResult {
+                north: "nobody".into(),
+                ..game("rg3", Score::Win, 40)
+            })
             .is_err()
             .to_string(),
     );
-    log("game changes", format!("{:?}", ratings.game_changes("rg2").unwrap().is_some()));
-    log("no game changes", format!("{:?}", ratings.game_changes("rg3").unwrap()));
+    log(
+        "game changes",
+        format!("{:?}", ratings.game_changes("rg2").unwrap().is_some()),
+    );
+    log(
+        "no game changes",
+        format!("{:?}", ratings.game_changes("rg3").unwrap()),
+    );
     let listed = |v: Vec<hoyito_server::store::PoolRating>| {
         v.iter()
-            .map(|r| format!("{} {} {} {}/{}/{} {}", r.pool, round(r.rating), r.games, r.wins, r.draws, r.losses, r.last_ms))
+            .map(|r| {
+                format!(
+                    "{} {} {} {}/{}/{} {}",
+                    r.pool,
+                    round(r.rating),
+                    r.games,
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    r.last_ms
+                )
+            })
             .collect::<Vec<_>>()
             .join(";")
     };
@@ -426,14 +450,25 @@ fn exercise_ratings(store: &Store, log: &mut impl FnMut(&str, String)) {
             .history("r2", pool, 10)
             .unwrap()
             .iter()
-            .map(|h| format!("{} {:?} {} {}", h.game, h.opponent, h.score, round(h.change.after)))
+            .map(|h| {
+                format!(
+                    "{} {:?} {} {}",
+                    h.game,
+                    h.opponent,
+                    h.score,
+                    round(h.change.after)
+                )
+            })
             .collect::<Vec<_>>()
             .join(";")
     };
     log("history", history(None));
     log("history of a pool", history(Some("II-blitz")));
     log("history of another pool", history(Some("I-rapid")));
-    log("leaderboard", format!("{:?}", ratings.leaderboard("II-blitz", 10).unwrap()));
+    log(
+        "leaderboard",
+        format!("{:?}", ratings.leaderboard("II-blitz", 10).unwrap()),
+    );
     store.accounts().delete_account("r1").unwrap();
     log("opponent deleted", history(None));
     log("deleted ratings", listed(ratings.account_ratings("r1").unwrap()));

@@ -412,10 +412,16 @@ fn a_rated_game_is_rated_once() {
     assert!(fresh);
     let (south, north) = after_game(Rating::default(), Rating::default(), Score::Win);
     assert_eq!((first.south.before, first.south.after), (1500.0, south.rating));
-    assert_eq!((first.north.after, first.north.deviation_after), (north.rating, north.deviation));
+    assert_eq!(
+        (first.north.after, first.north.deviation_after),
+        (north.rating, north.deviation)
+    );
     // Ended again (another node, another path): the same changes, nothing counted twice.
     let (again, fresh) = store
-        .rate_game(&RatedResult { south_score: Score::Loss, ..result.clone() })
+        .rate_game(&RatedResult {
+            south_score: Score::Loss,
+            ..result.clone()
+        })
         .unwrap();
     assert!(!fresh);
     assert_eq!(again, first);
@@ -426,7 +432,10 @@ fn a_rated_game_is_rated_once() {
     assert_eq!(store.game_changes("g").unwrap(), Some(first));
     let history = store.history("b", Some("I-rapid"), 10).unwrap();
     assert_eq!(history.len(), 1);
-    assert_eq!((history[0].opponent.as_deref(), history[0].score), (Some("Ana"), 0.0));
+    assert_eq!(
+        (history[0].opponent.as_deref(), history[0].score),
+        (Some("Ana"), 0.0)
+    );
     assert!(store.history("b", Some("II-rapid"), 10).unwrap().is_empty());
     // Provisional ratings stay off the leaderboard.
     assert!(store.leaderboard("I-rapid", 10).unwrap().is_empty());
@@ -435,10 +444,17 @@ fn a_rated_game_is_rated_once() {
         .execute("UPDATE ratings SET deviation = 100 WHERE account_id = 'a'", [])
         .unwrap();
     let leaders = store.leaderboard("I-rapid", 10).unwrap();
-    assert_eq!(leaders.iter().map(|l| l.username.as_str()).collect::<Vec<_>>(), ["Ana"]);
+    assert_eq!(
+        leaders.iter().map(|l| l.username.as_str()).collect::<Vec<_>>(),
+        ["Ana"]
+    );
     // A second game starts from the stored ratings.
     let (second, _) = store
-        .rate_game(&RatedResult { game: "g2".into(), south_score: Score::Draw, ..result })
+        .rate_game(&RatedResult {
+            game: "g2".into(),
+            south_score: Score::Draw,
+            ..result
+        })
         .unwrap();
     assert_eq!(second.south.before, south.rating);
     assert_eq!(second.south.deviation_before, 100.0);

@@ -4,7 +4,8 @@
 //! address limited, the same answer for a wrong password and an unknown
 //! name, a deleted account's sessions gone (its games kept, anonymous), a
 //! seat handed to the account's other device, and no password, recovery
-//! code or session token in the database or the log.
+//! code or session token in the database or the log; the ratings API of
+//! a new player, and its errors for unknown players and pools.
 
 mod process;
 
@@ -471,6 +472,58 @@ fn guessing_one_account_and_from_one_address_is_limited() {
         assert!(
             a.json()["error"].as_str().unwrap().contains("from your address"),
             "{a:?}"
+        );
+    }
+}
+
+/// The ratings API on a fresh account: no ratings yet, and clear errors
+/// for an unknown player and an unknown or missing pool.
+#[test]
+fn a_new_player_has_no_ratings_and_bad_names_are_clear_errors() {
+    let dir = TempDir::new("accounts-ratings");
+    let db = dir.0.join("hoyito.db");
+    let server = serve(&dir.0, db.as_os_str(), &[], &[]);
+    let addr = server.addr.as_str();
+    let up = request_with(
+        addr,
+        "POST",
+        "/api/account",
+        &[],
+        Some(&credentials("Caro", PASSWORD)),
+    );
+    assert_eq!(up.status, 201, "{up:?}");
+    assert_eq!(up.json()["account"]["ratings"], json!([]));
+    let get = |path: &str| request_with(addr, "GET", path, &[], None);
+    let caro = get("/api/players/caro");
+    assert_eq!(caro.status, 200, "{caro:?}");
+    let v = caro.json();
+    assert_eq!(
+        (
+            v["username"].as_str(),
+            v["ratings"].clone(),
+            v["wins"].as_i64(),
+            v["recent"].clone()
+        ),
+        (Some("Caro"), json!([]), Some(0), json!([]))
+    );
+    let history = get("/api/players/Caro/history?pool=II-blitz");
+    assert_eq!(history.status, 200, "{history:?}");
+    assert_eq!(history.json(), json!({ "pool": "II-blitz", "points": [] }));
+    let board = get("/api/leaderboard?pool=I-correspondence");
+    assert_eq!(board.json(), json!({ "pool": "I-correspondence", "players": [] }));
+    for (path, status, code) in [
+        ("/api/players/Nadie", 404, "unknown_player"),
+        ("/api/players/Nadie/history?pool=II-blitz", 404, "unknown_player"),
+        ("/api/players/Caro/history", 400, "unknown_pool"),
+        ("/api/players/Caro/history?pool=II-hyper", 400, "unknown_pool"),
+        ("/api/leaderboard?pool=V-blitz", 400, "unknown_pool"),
+        ("/api/leaderboard", 400, "unknown_pool"),
+    ] {
+        let a = get(path);
+        assert_eq!(
+            (a.status, a.json()["code"].as_str()),
+            (status, Some(code)),
+            "{path}: {a:?}"
         );
     }
 }

@@ -38,6 +38,7 @@ mod limits;
 mod metrics;
 pub mod passwords;
 mod puzzles;
+pub mod ratings;
 mod room;
 mod state;
 pub mod store;

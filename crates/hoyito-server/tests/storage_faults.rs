@@ -59,6 +59,9 @@ impl Storage for Faulty {
     fn accounts(&self) -> &dyn hoyito_server::store::AccountStorage {
         Storage::accounts(&self.inner)
     }
+    fn ratings(&self) -> &dyn hoyito_server::store::RatingStorage {
+        Storage::ratings(&self.inner)
+    }
     fn insert_game(&self, meta: &Meta, summary: &Summary) -> StoreResult<()> {
         self.write()?;
         Storage::insert_game(&self.inner, meta, summary)

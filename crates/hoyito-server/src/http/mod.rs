@@ -29,7 +29,7 @@ use axum::{Extension, Json, Router};
 
 use crate::error::ApiError;
 use crate::http::extract::BodyTimeout;
-use crate::http::handlers::{account, analysis, chat, claim, games, lobby, offer, play, rematch};
+use crate::http::handlers::{account, analysis, chat, claim, games, lobby, offer, play, players, rematch};
 use crate::state::AppState;
 
 /// Largest JSON body accepted by the API (except record import).
@@ -166,6 +166,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/sessions", delete(account::sign_out_everywhere))
         .route("/games/{id}/seat", post(account::take_seat))
+        .route("/players/{name}", get(players::show))
+        .route("/players/{name}/history", get(players::history))
+        .route("/leaderboard", get(players::leaderboard))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::http::metrics::track,

@@ -430,6 +430,85 @@ pub struct AccountView {
     pub created_ms: i64,
     /// Recovery codes not used yet.
     pub recovery_codes_left: u64,
+    /// Its ratings, one per pool it played rated games in.
+    pub ratings: Vec<RatingView>,
+}
+
+/// A rating in one pool, as the API shows it.
+#[derive(Debug, Serialize)]
+pub struct RatingView {
+    /// The rating and its counts.
+    #[serde(flatten)]
+    pub stored: crate::store::PoolRating,
+    /// Whether it is provisional (deviation above 110).
+    pub provisional: bool,
+}
+
+impl From<crate::store::PoolRating> for RatingView {
+    fn from(stored: crate::store::PoolRating) -> Self {
+        RatingView {
+            provisional: stored.deviation > crate::ratings::PROVISIONAL_DEVIATION,
+            stored,
+        }
+    }
+}
+
+/// `GET /api/players/{name}`.
+#[derive(Debug, Serialize)]
+pub struct PlayerView {
+    /// The username.
+    pub username: String,
+    /// When the account was made (ms since the epoch).
+    pub created_ms: i64,
+    /// Its ratings, one per pool it played rated games in.
+    pub ratings: Vec<RatingView>,
+    /// Rated games won, drawn and lost, in every pool.
+    pub wins: i64,
+    /// Drawn.
+    pub draws: i64,
+    /// Lost.
+    pub losses: i64,
+    /// The most recent rated games, newest first.
+    pub recent: Vec<crate::store::HistoryEntry>,
+}
+
+/// `GET /api/players/{name}/history` and `GET /api/leaderboard` query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolQuery {
+    /// The pool, e.g. `II-blitz`.
+    pub pool: Option<String>,
+}
+
+/// One point of a rating history.
+#[derive(Debug, Serialize)]
+pub struct HistoryPoint {
+    /// The game.
+    pub game: String,
+    /// When it ended (ms since the epoch).
+    pub ended_ms: i64,
+    /// The rating after it.
+    pub rating: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+}
+
+/// `GET /api/players/{name}/history`.
+#[derive(Debug, Serialize)]
+pub struct HistoryResponse {
+    /// The pool.
+    pub pool: String,
+    /// The points, oldest first (the most recent 500 at most).
+    pub points: Vec<HistoryPoint>,
+}
+
+/// `GET /api/leaderboard`.
+#[derive(Debug, Serialize)]
+pub struct LeaderboardResponse {
+    /// The pool.
+    pub pool: String,
+    /// The best non-provisional ratings, best first (50 at most).
+    pub players: Vec<crate::store::Leader>,
 }
 
 /// `GET /api/account`: the account signed in, or `null`.

@@ -4,7 +4,7 @@
 //! Tables: `games` (one row per game: mode, rules, seats, a summary for
 //! listing), `moves` (one row per stored step: a move token, `next` for the
 //! start of the next round of a match, or a step that stopped the game),
-//! `chat`, `analyses` and `health`; the accounts' tables ([`accounts`]).
+//! `chat`, `analyses` and `health`; the accounts' tables ([`accounts`]); the ratings' tables ([`ratings`]).
 //! A game is rebuilt by replaying its
 //! rows, so the moves are the only truth.
 //!
@@ -27,11 +27,14 @@ mod postgres;
 mod postgres_accounts;
 mod postgres_conn;
 mod postgres_listen;
+mod postgres_ratings;
 mod postgres_schema;
 mod postgres_tls;
+pub mod ratings;
 mod sqlite;
 mod sqlite_accounts;
 mod sqlite_lists;
+mod sqlite_ratings;
 mod sqlite_schema;
 
 pub use self::accounts::{Account, AccountGame, AccountStorage, ClearedSeat};
@@ -39,6 +42,9 @@ pub use self::postgres::Postgres;
 pub use self::postgres_conn::{DbOptions, SetupError, SslMode};
 pub use self::postgres_schema::{PG_OLDEST_SHARING, PG_SCHEMA_VERSION};
 pub use self::postgres_tls::TlsError;
+pub use self::ratings::{
+    GameRatingChanges, HistoryEntry, Leader, PoolRating, RatedResult, RatingChange, RatingStorage,
+};
 pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS};
 pub use self::sqlite_schema::SCHEMA_VERSION;
 
@@ -504,6 +510,9 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
 
     /// The accounts, sessions and seats of accounts ([`accounts`]).
     fn accounts(&self) -> &dyn AccountStorage;
+
+    /// The ratings ([`ratings`]).
+    fn ratings(&self) -> &dyn RatingStorage;
 
     /// Starts following the changes other nodes make ([`Change`]s, sent
     /// on `to` as they are committed). Does nothing for a database only

@@ -583,6 +583,9 @@ impl Storage for Postgres {
     fn accounts(&self) -> &dyn super::AccountStorage {
         self
     }
+    fn ratings(&self) -> &dyn super::RatingStorage {
+        self
+    }
 
     fn call_limit(&self) -> Option<Duration> {
         Some(CALL_LIMIT)

@@ -24,8 +24,11 @@ use super::{StoreError, StoreResult};
 /// trigger `games_steps_plies` (dropped, with `plies`, by a later version);
 /// 5: the tables of accounts (`accounts`, `recovery_codes`, `sessions`,
 /// `account_seats`: [`super::accounts`]), which older nodes never read:
-/// they share the database as before (their games are anonymous).
-pub const PG_SCHEMA_VERSION: i32 = 5;
+/// they share the database as before (their games are anonymous); 6: the
+/// tables of ratings (`ratings`, `rated_games`, `rating_history`:
+/// [`super::ratings`]), which older nodes never read (their games are
+/// never rated).
+pub const PG_SCHEMA_VERSION: i32 = 6;
 
 /// The oldest schema version whose nodes can share a database with this
 /// code's nodes (`version` once it migrated a database): nodes of version 3
@@ -153,6 +156,46 @@ const ACCOUNTS_5: &str = "CREATE TABLE IF NOT EXISTS accounts (
     );
     CREATE INDEX IF NOT EXISTS account_seats_account ON account_seats(account_id);";
 
+/// Migration 6 (expand only): the tables of ratings. Nodes of versions 3
+/// to 5 do not know them.
+const RATINGS_6: &str = "CREATE TABLE IF NOT EXISTS ratings (
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        pool TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        wins BIGINT NOT NULL,
+        draws BIGINT NOT NULL,
+        losses BIGINT NOT NULL,
+        last_ms BIGINT NOT NULL,
+        PRIMARY KEY (account_id, pool)
+    );
+    CREATE INDEX IF NOT EXISTS ratings_pool ON ratings(pool, rating);
+    CREATE TABLE IF NOT EXISTS rated_games (
+        game_id TEXT PRIMARY KEY,
+        pool TEXT NOT NULL,
+        south_id TEXT,
+        north_id TEXT,
+        south_score DOUBLE PRECISION NOT NULL,
+        ended_ms BIGINT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS rating_history (
+        game_id TEXT NOT NULL REFERENCES rated_games(game_id) ON DELETE CASCADE,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        opponent_id TEXT,
+        side TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        score DOUBLE PRECISION NOT NULL,
+        rating_before DOUBLE PRECISION NOT NULL,
+        rating_after DOUBLE PRECISION NOT NULL,
+        deviation_before DOUBLE PRECISION NOT NULL,
+        deviation_after DOUBLE PRECISION NOT NULL,
+        ended_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, side)
+    );
+    CREATE INDEX IF NOT EXISTS rating_history_account ON rating_history(account_id, ended_ms);";
+
 /// Creates the tables if missing and brings them to [`PG_SCHEMA_VERSION`],
 /// one node at a time (an advisory lock), in one transaction.
 ///
@@ -214,6 +257,9 @@ fn upgrade(tx: &mut Transaction<'_>, applied: i32) -> StoreResult<()> {
     }
     if applied < 5 {
         tx.batch_execute(ACCOUNTS_5)?;
+    }
+    if applied < 6 {
+        tx.batch_execute(RATINGS_6)?;
     }
     Ok(())
 }

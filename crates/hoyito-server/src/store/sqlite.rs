@@ -501,6 +501,9 @@ impl Storage for Sqlite {
     fn accounts(&self) -> &dyn super::AccountStorage {
         self
     }
+    fn ratings(&self) -> &dyn super::RatingStorage {
+        self
+    }
 }
 
 mod appends;

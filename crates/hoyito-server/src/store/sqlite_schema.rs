@@ -17,8 +17,9 @@ type SqlResult<T> = rusqlite::Result<T>;
 /// `games` (`takeback_offer`, `takeback_offer_seq`); 7: the count of
 /// stored steps in `games` is the column `steps` (before: `plies`); 8: the
 /// tables of accounts (`accounts`, `recovery_codes`, `sessions`,
-/// `account_seats`: [`super::accounts`]).
-pub const SCHEMA_VERSION: i64 = 8;
+/// `account_seats`: [`super::accounts`]); 9: the tables of ratings
+/// (`ratings`, `rated_games`, `rating_history`: [`super::ratings`]).
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
@@ -144,6 +145,9 @@ pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
     if version < 8 {
         tx.execute_batch(ACCOUNTS_8)?;
     }
+    if version < 9 {
+        tx.execute_batch(RATINGS_9)?;
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()
 }
@@ -175,6 +179,45 @@ const ACCOUNTS_8: &str = "CREATE TABLE IF NOT EXISTS accounts (
         PRIMARY KEY (game_id, seat)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS account_seats_account ON account_seats(account_id);";
+
+/// The tables of ratings (schema version 9).
+const RATINGS_9: &str = "CREATE TABLE IF NOT EXISTS ratings (
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        pool TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        wins BIGINT NOT NULL,
+        draws BIGINT NOT NULL,
+        losses BIGINT NOT NULL,
+        last_ms BIGINT NOT NULL,
+        PRIMARY KEY (account_id, pool)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS ratings_pool ON ratings(pool, rating);
+    CREATE TABLE IF NOT EXISTS rated_games (
+        game_id TEXT PRIMARY KEY NOT NULL,
+        pool TEXT NOT NULL,
+        south_id TEXT,
+        north_id TEXT,
+        south_score DOUBLE PRECISION NOT NULL,
+        ended_ms BIGINT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS rating_history (
+        game_id TEXT NOT NULL REFERENCES rated_games(game_id) ON DELETE CASCADE,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        opponent_id TEXT,
+        side TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        score DOUBLE PRECISION NOT NULL,
+        rating_before DOUBLE PRECISION NOT NULL,
+        rating_after DOUBLE PRECISION NOT NULL,
+        deviation_before DOUBLE PRECISION NOT NULL,
+        deviation_after DOUBLE PRECISION NOT NULL,
+        ended_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, side)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS rating_history_account ON rating_history(account_id, ended_ms);";
 
 /// Adds a column to a table unless it has it already.
 fn add_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str, decl: &str) -> SqlResult<()> {

@@ -2,7 +2,8 @@
 //! that does not follow the last stored one is refused.
 
 use hoyito_core::Side;
-use hoyito_server::store::{Account, LobbyKind, Mode, StoreError};
+use hoyito_server::ratings::Score;
+use hoyito_server::store::{Account, LobbyKind, Mode, RatedResult, StoreError};
 use hoyito_server::Store;
 
 use super::{fresh_db, meta, open, summary};
@@ -178,6 +179,7 @@ fn exercise(store: &Store) -> Vec<String> {
     log("timed", format!("{:?}", store.timed_games().unwrap()));
     store.check_writable().unwrap();
     exercise_accounts(store, &mut log);
+    exercise_ratings(store, &mut log);
     out
 }
 
@@ -365,4 +367,109 @@ async fn a_step_that_does_not_follow_the_last_is_refused() {
     })
     .await
     .unwrap();
+}
+
+/// The rating calls, in turn, on `store`: two accounts play three rated
+/// games, one of them ended twice, and one account is deleted.
+fn exercise_ratings(store: &Store, log: &mut impl FnMut(&str, String)) {
+    let ratings = store.ratings();
+    for (id, name) in [("r1", "Rosa"), ("r2", "Raul")] {
+        let account = Account {
+            id: id.into(),
+            username: name.into(),
+            skeleton: name.to_lowercase(),
+            password_hash: "$argon2id$stub".into(),
+            created_ms: 1,
+        };
+        store.accounts().insert_account(&account, &[]).unwrap();
+    }
+    let game = |game: &str, south_score, ended_ms| RatedResult {
+        game: game.into(),
+        pool: "II-blitz".into(),
+        south: "r1".into(),
+        north: "r2".into(),
+        south_score,
+        ended_ms,
+    };
+    let round = |x: f64| (x * 1e6).round() / 1e6;
+    for (g, score, at) in [
+        ("rg1", Score::Win, 10),
+        ("rg2", Score::Draw, 20),
+        ("rg1", Score::Loss, 30),
+    ] {
+        let (c, fresh) = ratings.rate_game(&game(g, score, at)).unwrap();
+        log(
+            &format!("rated {g}"),
+            format!(
+                "{fresh} {} {} {} {}",
+                round(c.south.before),
+                round(c.south.after),
+                round(c.north.after),
+                round(c.north.deviation_after)
+            ),
+        );
+    }
+    log(
+        "rating of no account refused",
+        ratings
+            .rate_game(&RatedResult {
+                north: "nobody".into(),
+                ..game("rg3", Score::Win, 40)
+            })
+            .is_err()
+            .to_string(),
+    );
+    log(
+        "game changes",
+        format!("{:?}", ratings.game_changes("rg2").unwrap().is_some()),
+    );
+    log(
+        "no game changes",
+        format!("{:?}", ratings.game_changes("rg3").unwrap()),
+    );
+    let listed = |v: Vec<hoyito_server::store::PoolRating>| {
+        v.iter()
+            .map(|r| {
+                format!(
+                    "{} {} {} {}/{}/{} {}",
+                    r.pool,
+                    round(r.rating),
+                    r.games,
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    r.last_ms
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(";")
+    };
+    log("ratings", listed(ratings.account_ratings("r1").unwrap()));
+    let history = |pool| {
+        ratings
+            .history("r2", pool, 10)
+            .unwrap()
+            .iter()
+            .map(|h| {
+                format!(
+                    "{} {:?} {} {}",
+                    h.game,
+                    h.opponent,
+                    h.score,
+                    round(h.change.after)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(";")
+    };
+    log("history", history(None));
+    log("history of a pool", history(Some("II-blitz")));
+    log("history of another pool", history(Some("I-rapid")));
+    log(
+        "leaderboard",
+        format!("{:?}", ratings.leaderboard("II-blitz", 10).unwrap()),
+    );
+    store.accounts().delete_account("r1").unwrap();
+    log("opponent deleted", history(None));
+    log("deleted ratings", listed(ratings.account_ratings("r1").unwrap()));
 }

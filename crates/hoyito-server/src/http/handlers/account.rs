@@ -43,11 +43,19 @@ fn bad_credentials() -> ApiError {
 /// The account as its owner sees it.
 async fn view(st: &AppState, account: &Account) -> Result<AccountView, ApiError> {
     let id = account.id.clone();
-    let left = st.db(move |s| s.accounts().recovery_codes_left(&id)).await?;
+    let (left, ratings) = st
+        .db(move |s| {
+            Ok((
+                s.accounts().recovery_codes_left(&id)?,
+                s.ratings().account_ratings(&id)?,
+            ))
+        })
+        .await?;
     Ok(AccountView {
         username: account.username.clone(),
         created_ms: account.created_ms,
         recovery_codes_left: left,
+        ratings: ratings.into_iter().map(Into::into).collect(),
     })
 }
 

@@ -8,6 +8,7 @@ pub(crate) mod games;
 pub(crate) mod lobby;
 pub(crate) mod offer;
 pub(crate) mod play;
+pub(crate) mod players;
 pub(crate) mod puzzles;
 pub(crate) mod rematch;
 pub(crate) mod tablebase;

@@ -383,3 +383,85 @@ fn version_7_databases_get_the_accounts_tables() {
     assert_eq!(store.session_account("s", 2).unwrap(), None);
     assert_eq!(store.recovery_codes_left("a").unwrap(), 0);
 }
+
+/// A rated game updates both ratings as Glicko-2 says, once however often
+/// it ends; its history and the leaderboard follow.
+#[test]
+fn a_rated_game_is_rated_once() {
+    use crate::ratings::{after_game, Rating, Score};
+    use crate::store::{Account, AccountStorage, RatedResult, RatingStorage};
+    let dir = tempfile::tempdir().unwrap();
+    let store = Sqlite::open(&dir.path().join("games.db")).unwrap();
+    for (id, name) in [("a", "Ana"), ("b", "Beto")] {
+        let account = Account {
+            id: id.into(),
+            username: name.into(),
+            skeleton: name.to_lowercase(),
+            password_hash: "h".into(),
+            created_ms: 1,
+        };
+        assert!(store.insert_account(&account, &[]).unwrap());
+    }
+    let result = RatedResult {
+        game: "g".into(),
+        pool: "I-rapid".into(),
+        south: "a".into(),
+        north: "b".into(),
+        south_score: Score::Win,
+        ended_ms: 5,
+    };
+    let (first, fresh) = store.rate_game(&result).unwrap();
+    assert!(fresh);
+    let (south, north) = after_game(Rating::default(), Rating::default(), Score::Win);
+    assert_eq!((first.south.before, first.south.after), (1500.0, south.rating));
+    assert_eq!(
+        (first.north.after, first.north.deviation_after),
+        (north.rating, north.deviation)
+    );
+    // Ended again (another node, another path): the same changes, nothing counted twice.
+    let (again, fresh) = store
+        .rate_game(&RatedResult {
+            south_score: Score::Loss,
+            ..result.clone()
+        })
+        .unwrap();
+    assert!(!fresh);
+    assert_eq!(again, first);
+    let ratings = store.account_ratings("a").unwrap();
+    assert_eq!(ratings.len(), 1);
+    assert_eq!((ratings[0].games, ratings[0].wins, ratings[0].losses), (1, 1, 0));
+    assert_eq!(ratings[0].rating, south.rating);
+    assert_eq!(store.game_changes("g").unwrap(), Some(first));
+    let history = store.history("b", Some("I-rapid"), 10).unwrap();
+    assert_eq!(history.len(), 1);
+    assert_eq!(
+        (history[0].opponent.as_deref(), history[0].score),
+        (Some("Ana"), 0.0)
+    );
+    assert!(store.history("b", Some("II-rapid"), 10).unwrap().is_empty());
+    // Provisional ratings stay off the leaderboard.
+    assert!(store.leaderboard("I-rapid", 10).unwrap().is_empty());
+    store
+        .conn()
+        .execute("UPDATE ratings SET deviation = 100 WHERE account_id = 'a'", [])
+        .unwrap();
+    let leaders = store.leaderboard("I-rapid", 10).unwrap();
+    assert_eq!(
+        leaders.iter().map(|l| l.username.as_str()).collect::<Vec<_>>(),
+        ["Ana"]
+    );
+    // A second game starts from the stored ratings.
+    let (second, _) = store
+        .rate_game(&RatedResult {
+            game: "g2".into(),
+            south_score: Score::Draw,
+            ..result
+        })
+        .unwrap();
+    assert_eq!(second.south.before, south.rating);
+    assert_eq!(second.south.deviation_before, 100.0);
+    // A deleted account takes its ratings; its opponent's history stays.
+    store.delete_account("a").unwrap();
+    assert!(store.account_ratings("a").unwrap().is_empty());
+    assert_eq!(store.history("b", None, 10).unwrap()[0].opponent, None);
+}

@@ -430,16 +430,22 @@ impl Room {
     pub fn check_stop(&self, stop: Stop) -> Result<(), RoomError> {
         self.check_resign()?;
         if let Stop::Abort(_) = stop {
-            let moved = |side| {
-                self.steps
-                    .iter()
-                    .any(|s| s.kind == StepKind::Move && s.side == Some(side))
-            };
-            if moved(Side::South) && moved(Side::North) {
+            if self.both_moved() {
                 return Err(RoomError::TooLateToAbort);
             }
         }
         Ok(())
+    }
+
+    /// Whether each side has made a move: a game may be aborted until
+    /// then, and a rated game stopped before then is not rated.
+    pub fn both_moved(&self) -> bool {
+        let moved = |side| {
+            self.steps
+                .iter()
+                .any(|s| s.kind == StepKind::Move && s.side == Some(side))
+        };
+        moved(Side::South) && moved(Side::North)
     }
 
     /// Ends the game (or the match) with `stop` (after [`Room::check_stop`]).

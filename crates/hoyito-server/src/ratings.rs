@@ -21,7 +21,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use hoyito_core::Variant;
+use hoyito_core::{Rules, Variant};
 use serde::{Serialize, Serializer};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
@@ -108,6 +108,19 @@ impl Pool {
             TimeClass::ALL
                 .into_iter()
                 .map(move |class| Pool { variant, class })
+        })
+    }
+}
+
+impl Pool {
+    /// The pool of a game of `rules` with clock `clock`: `None` unless the
+    /// rules are a variant's standard 2×6 rules (every option at its
+    /// default), the only rated ones.
+    pub fn of_game(rules: &Rules, clock: Option<ClockSpec>) -> Option<Pool> {
+        let variant = rules.variant();
+        (*rules == Rules::standard(variant)).then(|| Pool {
+            variant,
+            class: TimeClass::of(clock),
         })
     }
 }
@@ -291,6 +304,30 @@ mod tests {
         assert_eq!(TimeClass::of(c(600, 0, 0)), TimeClass::Rapid);
         assert_eq!(TimeClass::of(c(900, 15, 0)), TimeClass::Classical);
         assert_eq!(TimeClass::of(c(0, 0, 3)), TimeClass::Correspondence);
+    }
+
+    #[test]
+    fn only_standard_single_boards_have_a_pool() {
+        let blitz = c(300, 3, 0);
+        assert_eq!(
+            Pool::of_game(&Rules::standard(Variant::III), blitz),
+            Some(Pool {
+                variant: Variant::III,
+                class: TimeClass::Blitz
+            })
+        );
+        assert_eq!(Pool::of_game(&Rules::new(Variant::I, 7).unwrap(), blitz), None);
+        let mut spec = Rules::standard(Variant::II).spec();
+        spec.seeds = 5;
+        assert_eq!(Pool::of_game(&Rules::try_from(spec).unwrap(), blitz), None);
+    }
+
+    fn c(initial: u32, increment: u32, days: u32) -> Option<ClockSpec> {
+        Some(ClockSpec {
+            initial,
+            increment,
+            days,
+        })
     }
 
     #[test]

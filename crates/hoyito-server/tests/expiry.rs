@@ -31,6 +31,7 @@ fn meta(id: &str, mode: Mode, created_ms: i64) -> Meta {
         names: ByPlayer::new(None, None),
         clock: None,
         public: false,
+        rated: false,
     }
 }
 

@@ -73,6 +73,7 @@ fn meta(id: &str, mode: Mode, public: bool) -> Meta {
         names: ByPlayer::new(Some("Ana".into()), None),
         clock: None,
         public,
+        rated: false,
     }
 }
 

@@ -37,6 +37,11 @@ pub struct CreateRequest {
     /// List the online game in the lobby, where anyone may take its free seat.
     #[serde(default)]
     pub public: bool,
+    /// A rated game (online, a single game on a variant's standard 2×6
+    /// rules, the creator signed in; its other seat only for another
+    /// signed-in account).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 fn default_mode() -> Mode {

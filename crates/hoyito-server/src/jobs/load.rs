@@ -58,6 +58,7 @@ impl AppState {
             let key = id.to_string();
             game.times = self.db(move |s| s.step_times(&key)).await?;
         }
+        self.rate_if_over(&mut game).await;
         Ok(Some(game))
     }
 }

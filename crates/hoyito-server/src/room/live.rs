@@ -64,6 +64,9 @@ pub struct LiveGame {
     /// north]`, on this node: the same request at the same step waits for
     /// the cool-down before it is made again.
     pub declined_at: [[Option<(i64, u64)>; 2]; 2],
+    /// The players' rating changes, once the rated game ended and was
+    /// rated ([`AppState::rate_if_over`](crate::state::AppState)).
+    pub rating: Option<crate::store::GameRatingChanges>,
 }
 
 /// The most steps a game may have by default
@@ -109,6 +112,7 @@ impl LiveGame {
             presence: crate::room::presence::Presence::new(crate::store::now()),
             claim_timer: None,
             declined_at: [[None; 2]; 2],
+            rating: None,
         }
     }
 

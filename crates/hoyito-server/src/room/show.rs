@@ -66,6 +66,8 @@ impl LiveGame {
             rematch: self.rematch.clone(),
             created_ms: self.meta.created_ms,
             public: self.meta.public,
+            rated: self.meta.rated,
+            rating: self.rating,
             room,
         }
     }

@@ -63,6 +63,14 @@ pub struct GameView {
     /// Whether the game is listed in the lobby: then anyone may read its
     /// chat; else only its players.
     pub public: bool,
+    /// Whether the game is rated: its result changes the two accounts'
+    /// ratings in its pool.
+    pub rated: bool,
+    /// Once the rated game ended and was rated, each player's rating
+    /// before and after it (`south`, `north`: `before`, `after`,
+    /// `deviation_before`, `deviation_after`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<crate::store::GameRatingChanges>,
     /// The room: mode, rules, status (`waiting` while an online game's
     /// second seat is free), how it ended, the position, the legal moves,
     /// the rounds and the steps. In a delta (a move's answer and WebSocket

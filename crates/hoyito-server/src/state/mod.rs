@@ -8,6 +8,7 @@
 
 pub(crate) mod analyses;
 pub(crate) mod passwords;
+pub(crate) mod rating;
 pub(crate) mod slot;
 pub(crate) mod storage;
 
@@ -440,5 +441,6 @@ pub(crate) async fn store_last_step(st: &AppState, g: &mut LiveGame, token: Stri
         return Err(e);
     }
     st.metrics.moves.inc();
+    st.rate_if_over(g).await;
     Ok(())
 }

@@ -132,6 +132,13 @@ pub trait AccountStorage: Send + Sync {
     /// If the database fails.
     fn account_seat(&self, account: &str, game: &str) -> StoreResult<Option<String>>;
 
+    /// The accounts holding the seats of game `game`: each linked seat
+    /// (`south`, `north` or `both`) and its account's id.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn seat_accounts(&self, game: &str) -> StoreResult<Vec<(String, String)>>;
+
     /// The games `account` holds a seat of, most recently changed first,
     /// `limit` of them after skipping `offset`.
     ///

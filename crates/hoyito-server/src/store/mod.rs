@@ -82,6 +82,9 @@ pub struct Meta {
     pub clock: Option<crate::clock_spec::ClockSpec>,
     /// An online game listed in the lobby, whose free seat anyone may take.
     pub public: bool,
+    /// A rated online game: both seats are taken by signed-in accounts, and
+    /// its result changes their ratings ([`crate::ratings`]).
+    pub rated: bool,
 }
 
 /// An offer as stored, in columns of its own of `games` for each kind
@@ -164,6 +167,8 @@ pub struct ListedGame {
     pub clock: Option<crate::clock_spec::ClockSpec>,
     /// Listed in the lobby: its free seat may be taken without an invite.
     pub public: bool,
+    /// A rated game.
+    pub rated: bool,
 }
 
 /// A chat message of an online game.
@@ -247,7 +252,7 @@ pub enum OpenError {
 /// The columns a [`ListedGame`] is read from.
 pub(crate) const LISTED: &str =
     "id, mode, rules, is_match, level, created_ms, updated_ms, status, steps, result,
-    score_south, score_north, to_move, south_name, north_name, clock, public";
+    score_south, score_north, to_move, south_name, north_name, clock, public, rated";
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]

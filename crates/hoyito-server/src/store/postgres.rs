@@ -171,9 +171,9 @@ fn insert_game_row(tx: &mut impl GenericClient, meta: &Meta, summary: &Summary) 
     tx.execute(
         "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
             start, south_token, north_token, invite, status, steps, result, score_south, score_north,
-            south_name, north_name, clock, public, to_move)
+            south_name, north_name, clock, public, to_move, rated)
          VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-            $17, $18, $19, $20, $21)",
+            $17, $18, $19, $20, $21, $22)",
         &[
             &meta.id,
             &meta.created_ms,
@@ -196,6 +196,7 @@ fn insert_game_row(tx: &mut impl GenericClient, meta: &Meta, summary: &Summary) 
             &clock,
             &meta.public,
             &summary.to_move,
+            &meta.rated,
         ],
     )?;
     Ok(())
@@ -239,6 +240,7 @@ pub(super) fn listed_game(r: &Row) -> ListedGame {
         names: [r.get(13), r.get(14)],
         clock: clock.and_then(|c| serde_json::from_str(&c).ok()),
         public: r.get(16),
+        rated: r.get(17),
     }
 }
 
@@ -332,7 +334,7 @@ impl Storage for Postgres {
         let Some(r) = tx.query_opt(
             "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
                     south_token, north_token, invite, undos, south_name, north_name, clock, public,
-                    draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq
+                    draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq, rated
              FROM games WHERE id = $1",
             &[&id],
         )?
@@ -385,6 +387,7 @@ impl Storage for Postgres {
             names: ByPlayer::new(r.get(12), r.get(13)),
             clock,
             public: r.get(15),
+            rated: r.get(21),
         };
         Ok(Some(StoredGame {
             meta,

@@ -175,6 +175,14 @@ impl AccountStorage for Postgres {
         Ok(row.map(|r| r.get(0)))
     }
 
+    fn seat_accounts(&self, game: &str) -> StoreResult<Vec<(String, String)>> {
+        let rows = self.conn()?.query(
+            "SELECT seat, account_id FROM account_seats WHERE game_id = $1",
+            &[&game],
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
     fn account_games(&self, account: &str, limit: u32, offset: u32) -> StoreResult<Vec<AccountGame>> {
         let columns: Vec<String> = LISTED.split(',').map(|c| format!("g.{}", c.trim())).collect();
         let rows = self.conn()?.query(

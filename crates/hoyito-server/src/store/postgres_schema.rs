@@ -26,8 +26,9 @@ use super::{StoreError, StoreResult};
 /// `account_seats`: [`super::accounts`]), which older nodes never read:
 /// they share the database as before (their games are anonymous); 6: the
 /// tables of ratings (`ratings`, `rated_games`, `rating_history`:
-/// [`super::ratings`]), which older nodes never read (their games are
-/// never rated).
+/// [`super::ratings`]) and whether a game is rated (`games.rated`, false
+/// by default), which older nodes never read (their games are never
+/// rated).
 pub const PG_SCHEMA_VERSION: i32 = 6;
 
 /// The oldest schema version whose nodes can share a database with this
@@ -158,7 +159,8 @@ const ACCOUNTS_5: &str = "CREATE TABLE IF NOT EXISTS accounts (
 
 /// Migration 6 (expand only): the tables of ratings. Nodes of versions 3
 /// to 5 do not know them.
-const RATINGS_6: &str = "CREATE TABLE IF NOT EXISTS ratings (
+const RATINGS_6: &str = "ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BOOLEAN NOT NULL DEFAULT FALSE;
+    CREATE TABLE IF NOT EXISTS ratings (
         account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         pool TEXT NOT NULL,
         rating DOUBLE PRECISION NOT NULL,

@@ -367,9 +367,9 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> SqlResu
     conn.execute(
         "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
             start, south_token, north_token, invite, status, steps, result, score_south, score_north,
-            south_name, north_name, clock, public, to_move)
+            south_name, north_name, clock, public, to_move, rated)
          VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-            ?17, ?18, ?19, ?20, ?21)",
+            ?17, ?18, ?19, ?20, ?21, ?22)",
         params![
             meta.id,
             meta.created_ms,
@@ -393,6 +393,7 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> SqlResu
                 .map(|c| serde_json::to_string(&c).expect("a clock serialises")),
             meta.public,
             summary.to_move,
+            meta.rated,
         ],
     )?;
     Ok(())

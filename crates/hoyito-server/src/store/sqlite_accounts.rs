@@ -176,6 +176,13 @@ impl AccountStorage for Sqlite {
             .optional()?)
     }
 
+    fn seat_accounts(&self, game: &str) -> StoreResult<Vec<(String, String)>> {
+        let conn = self.reader();
+        let mut st = conn.prepare_cached("SELECT seat, account_id FROM account_seats WHERE game_id = ?1")?;
+        let rows = st.query_map(params![game], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     fn account_games(&self, account: &str, limit: u32, offset: u32) -> StoreResult<Vec<AccountGame>> {
         let conn = self.reader();
         let columns = LISTED.replace('\n', " ");

@@ -168,5 +168,6 @@ pub(crate) fn listed_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedGame>
         names: [r.get(13)?, r.get(14)?],
         clock: clock.and_then(|c| serde_json::from_str(&c).ok()),
         public: r.get(16)?,
+        rated: r.get(17)?,
     })
 }

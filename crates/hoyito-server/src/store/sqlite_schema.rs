@@ -18,7 +18,8 @@ type SqlResult<T> = rusqlite::Result<T>;
 /// stored steps in `games` is the column `steps` (before: `plies`); 8: the
 /// tables of accounts (`accounts`, `recovery_codes`, `sessions`,
 /// `account_seats`: [`super::accounts`]); 9: the tables of ratings
-/// (`ratings`, `rated_games`, `rating_history`: [`super::ratings`]).
+/// (`ratings`, `rated_games`, `rating_history`: [`super::ratings`]) and
+/// whether a game is rated (`games.rated`).
 pub const SCHEMA_VERSION: i64 = 9;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
@@ -146,6 +147,7 @@ pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
         tx.execute_batch(ACCOUNTS_8)?;
     }
     if version < 9 {
+        add_column(&tx, "games", "rated", "INTEGER NOT NULL DEFAULT 0")?;
         tx.execute_batch(RATINGS_9)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;

@@ -90,6 +90,44 @@ fn check_start_served(rules: &hoyito_core::Rules, record: &str) -> Result<(), Ap
     Ok(())
 }
 
+/// 422 unless a game of `mode`, `is_match`, `rules` and `clock` may be
+/// rated; 401 `signed_out` if its creator is not signed in.
+fn check_rated(
+    mode: Mode,
+    is_match: bool,
+    rules: &hoyito_core::Rules,
+    clock: Option<crate::clock_spec::ClockSpec>,
+    signed_in: bool,
+) -> Result<(), ApiError> {
+    if mode != Mode::Online {
+        return Err(ApiError::unprocessable(
+            "invalid_rated",
+            "only online games are rated",
+        ));
+    }
+    if is_match {
+        return Err(ApiError::unprocessable(
+            "invalid_rated",
+            "a match is not rated: rated games are single games",
+        ));
+    }
+    if crate::ratings::Pool::of_game(rules, clock).is_none() {
+        return Err(ApiError::unprocessable(
+            "invalid_rated",
+            "rated games are played on the standard 2x6 board with the variant's default rules \
+             (4 seeds a hole, every option at its default)",
+        ));
+    }
+    if !signed_in {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "signed_out",
+            "a rated game needs you signed in: sign in first (POST /api/session)",
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) async fn create(
     State(st): State<Arc<AppState>>,
     headers: axum::http::HeaderMap,
@@ -118,6 +156,9 @@ pub(crate) async fn create(
     // A signed-in player's seat belongs to the account, and is named
     // after it unless a nickname is given.
     let account = crate::http::session::for_write(&st, &headers).await?;
+    if req.rated {
+        check_rated(req.mode, req.is_match, &rules, clock, account.is_some())?;
+    }
     let name = name.or_else(|| account.as_ref().map(|a| a.username.clone()));
     let side = req.side.unwrap_or(Side::South);
     let mut names = ByPlayer::new(None, None);
@@ -159,6 +200,7 @@ pub(crate) async fn create(
         names,
         clock,
         public: req.public,
+        rated: req.rated,
     };
     let game = LiveGame::new(meta.clone(), 0)?;
     let summary = game.summary();
@@ -284,6 +326,7 @@ pub(crate) async fn import(
         names: played.names.clone(),
         clock: None,
         public: false,
+        rated: false,
     };
     let (game, meta, steps) = AppState::rules(move || {
         let game = LiveGame::replay(meta.clone(), 0, &steps)?;

@@ -321,6 +321,31 @@ async fn end_with(
     Ok(Json(view))
 }
 
+/// 401 `signed_out` unless a rated game's free seat is taken by a
+/// signed-in account; 409 `same_account` if that account holds the other
+/// seat (nobody is rated against themselves).
+async fn check_rated_join(
+    st: &AppState,
+    game: &str,
+    account: Option<&crate::store::Account>,
+) -> Result<(), ApiError> {
+    let Some(account) = account else {
+        return Err(ApiError::new(
+            axum::http::StatusCode::UNAUTHORIZED,
+            "signed_out",
+            "this game is rated: sign in to take its seat (POST /api/session)",
+        ));
+    };
+    let (g, a) = (game.to_string(), account.id.clone());
+    if st.db(move |s| s.accounts().account_seat(&a, &g)).await?.is_some() {
+        return Err(ApiError::conflict(
+            "same_account",
+            "your account holds the other seat of this rated game: a rated game is between two accounts",
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) async fn join(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
@@ -344,6 +369,9 @@ pub(crate) async fn join(
     let Some(invite) = g.meta.invite.clone() else {
         return Err(ApiError::conflict("seat_taken", "both seats are taken"));
     };
+    if g.meta.rated {
+        check_rated_join(&st, &id, account.as_ref()).await?;
+    }
     // A game in the lobby is open to anyone; otherwise the invite decides.
     let invited = req.invite.as_deref().is_some_and(|i| secret_matches(i, &invite));
     if !invited && !g.meta.public {

@@ -58,6 +58,7 @@ fn rematch_meta(old: &Meta, id: String, side: Side, hashed: String) -> Meta {
         names: ByPlayer::new(old.names[Side::North].clone(), old.names[Side::South].clone()),
         clock: old.clock,
         public: false,
+        rated: old.rated,
     }
 }
 
@@ -93,6 +94,13 @@ pub(crate) async fn rematch(
     let Seat::One(old_side) = seat else {
         return Err(ApiError::conflict("not_online", "this token holds both seats"));
     };
+    if g.meta.rated && account.is_none() {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "signed_out",
+            "the rematch of a rated game is rated: sign in first (POST /api/session)",
+        ));
+    }
     let side = old_side.other();
     let new_id = rematch_id(&id);
     let token = random_token();

@@ -62,6 +62,7 @@ async fn idle_games_are_evicted_and_reloaded_from_the_store() {
         name: None,
         clock: None,
         public: false,
+        rated: false,
     };
     let (_, Json(created)) = create(State(st.clone()), Default::default(), ApiJson(req))
         .await
@@ -128,6 +129,7 @@ async fn new_game(st: &Arc<AppState>, mode: Mode, level: u8, side: Option<Side>)
         name: None,
         clock: None,
         public: false,
+        rated: false,
     };
     let (_, Json(created)) = create(State(st.clone()), Default::default(), ApiJson(req))
         .await
@@ -179,6 +181,7 @@ async fn games_in_memory_are_capped_and_evicted_least_recently_used_first() {
         name: None,
         clock: None,
         public: false,
+        rated: false,
     };
     let err = create(State(st.clone()), Default::default(), ApiJson(req))
         .await

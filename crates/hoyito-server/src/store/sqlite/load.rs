@@ -20,7 +20,7 @@ impl Sqlite {
             .query_row(
                 "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
                         south_token, north_token, invite, undos, south_name, north_name, clock, public,
-                        draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq
+                        draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq, rated
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -49,6 +49,7 @@ impl Sqlite {
                             r.get::<_, u64>(18)?,
                         ),
                         (r.get::<_, Option<String>>(19)?, r.get::<_, Option<u64>>(20)?),
+                        r.get::<_, bool>(21)?,
                     ))
                 },
             )
@@ -69,6 +70,7 @@ impl Sqlite {
             (south_name, north_name, clock, public),
             (draw_side, draw_seq, draw_rev),
             (takeback_side, takeback_seq),
+            rated,
         )) = row
         else {
             return Ok(None);
@@ -124,6 +126,7 @@ impl Sqlite {
             names: ByPlayer::new(south_name, north_name),
             clock,
             public,
+            rated,
         };
         Ok(Some(StoredGame {
             meta,

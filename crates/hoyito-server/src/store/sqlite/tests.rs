@@ -66,6 +66,7 @@ fn game(id: &str) -> (Meta, Summary) {
         names: ByPlayer::new(None, None),
         clock: None,
         public: false,
+        rated: false,
     };
     let summary = Summary {
         status: "playing",

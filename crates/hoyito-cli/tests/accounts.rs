@@ -8,6 +8,8 @@
 //! a new player, and its errors for unknown players and pools.
 
 mod process;
+#[path = "accounts/ratings.rs"]
+mod ratings;
 
 use std::process::Stdio;
 

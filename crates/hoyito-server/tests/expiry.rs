@@ -32,6 +32,7 @@ fn meta(id: &str, mode: Mode, created_ms: i64) -> Meta {
         clock: None,
         public: false,
         rated: false,
+        rating_range: None,
     }
 }
 

@@ -74,6 +74,7 @@ fn meta(id: &str, mode: Mode, public: bool) -> Meta {
         clock: None,
         public,
         rated: false,
+        rating_range: None,
     }
 }
 

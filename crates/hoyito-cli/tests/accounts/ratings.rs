@@ -58,6 +58,10 @@ fn glicko2(r: f64, rd: f64, sigma: f64, rj: f64, rdj: f64, s: f64) -> (f64, f64)
     (SCALE * mu2 + 1500.0, SCALE * phi2)
 }
 
+/// No limit on joins (`serve` sets none on creating and moving): the test
+/// joins games as fast as it can.
+const NO_LIMITS: &[&str] = &["--join-rate", "0"];
+
 /// A new account's session cookie.
 fn sign_up(addr: &str, name: &str) -> String {
     let up = request_with(
@@ -145,7 +149,7 @@ fn play_first(addr: &str, id: &str, token: &str) -> Value {
 fn a_rated_game_changes_both_ratings_as_glicko2_says_once() {
     let dir = TempDir::new("accounts-rated");
     let db = dir.0.join("hoyito.db");
-    let server = serve(&dir.0, db.as_os_str(), &[], &[]);
+    let server = serve(&dir.0, db.as_os_str(), NO_LIMITS, &[]);
     let addr = server.addr.clone();
     let addr = addr.as_str();
     let (ana, beto) = (sign_up(addr, "Ana"), sign_up(addr, "Beto"));
@@ -273,6 +277,45 @@ fn a_rated_game_changes_both_ratings_as_glicko2_says_once() {
     let board = request_with(addr, "GET", "/api/leaderboard?pool=II-blitz", &[], None).json();
     assert_eq!(board["players"], json!([]), "{board}");
 
+    // A rated seek in the lobby open to ratings near its creator's only.
+    let mut near = rated_game();
+    near["rating_range"] = json!(50);
+    bad(near.clone(), &own_page(&ana), 422, "invalid_rating_range");
+    near["public"] = json!(true);
+    near["rating_range"] = json!(10);
+    bad(near.clone(), &own_page(&ana), 422, "invalid_rating_range");
+    near["rating_range"] = json!(50);
+    let seek = request_with(addr, "POST", "/api/games", &own_page(&ana), Some(&near));
+    assert_eq!(seek.status, 201, "{seek:?}");
+    let seek_id = seek.json()["id"].as_str().unwrap().to_string();
+    let own = loser.0.round() as i64;
+    let lobby = request_with(addr, "GET", "/api/lobby", &[], None).json();
+    let listed = lobby["open"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == seek_id.as_str())
+        .cloned();
+    assert_eq!(
+        listed.map(|g| (g["rated"].clone(), g["rating_range"].clone())),
+        Some((json!(true), json!([own - 50, own + 50]))),
+        "{lobby}"
+    );
+    let far = request_with(
+        addr,
+        "POST",
+        &format!("/api/games/{seek_id}/join"),
+        &own_page(&beto),
+        Some(&json!({})),
+    );
+    assert_eq!(
+        (far.status, far.json()["code"].as_str()),
+        (409, Some("out_of_rating_range")),
+        "{far:?}"
+    );
+    let seek_now = request_with(addr, "GET", &format!("/api/games/{seek_id}"), &[], None).json();
+    assert_eq!(seek_now["status"].as_str(), Some("waiting"), "{seek_now}");
+
     // A second game: each rated from the ratings after the first.
     let (id2, south2, north2) = start(addr, &ana, &beto);
     play_first(addr, &id2, &south2);
@@ -293,7 +336,7 @@ fn a_rated_game_changes_both_ratings_as_glicko2_says_once() {
 
     // After a restart the game is read back rated once: the same changes.
     drop(server);
-    let server = serve(&dir.0, db.as_os_str(), &[], &[]);
+    let server = serve(&dir.0, db.as_os_str(), NO_LIMITS, &[]);
     let again = request_with(&server.addr, "GET", &format!("/api/games/{id}"), &[], None).json();
     assert_eq!(again["rating"], rating);
     let beto_page = request_with(&server.addr, "GET", "/api/players/Beto", &[], None).json();

@@ -42,6 +42,11 @@ pub struct CreateRequest {
     /// signed-in account).
     #[serde(default)]
     pub rated: bool,
+    /// A rated game in the lobby: only players whose rating in its pool is
+    /// within this many points of the creator's may take its free seat
+    /// from the lobby (50 to 1000).
+    #[serde(default)]
+    pub rating_range: Option<u16>,
 }
 
 fn default_mode() -> Mode {

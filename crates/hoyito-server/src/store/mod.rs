@@ -85,6 +85,9 @@ pub struct Meta {
     /// A rated online game: both seats are taken by signed-in accounts, and
     /// its result changes their ratings ([`crate::ratings`]).
     pub rated: bool,
+    /// A rated game in the lobby: the ratings (in its pool) of the players
+    /// who may take its free seat from the lobby, `[lowest, highest]`.
+    pub rating_range: Option<[i32; 2]>,
 }
 
 /// An offer as stored, in columns of its own of `games` for each kind
@@ -169,6 +172,8 @@ pub struct ListedGame {
     pub public: bool,
     /// A rated game.
     pub rated: bool,
+    /// The ratings of who may take its free seat from the lobby.
+    pub rating_range: Option<[i32; 2]>,
 }
 
 /// A chat message of an online game.
@@ -252,7 +257,7 @@ pub enum OpenError {
 /// The columns a [`ListedGame`] is read from.
 pub(crate) const LISTED: &str =
     "id, mode, rules, is_match, level, created_ms, updated_ms, status, steps, result,
-    score_south, score_north, to_move, south_name, north_name, clock, public, rated";
+    score_south, score_north, to_move, south_name, north_name, clock, public, rated, rating_min, rating_max";
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]

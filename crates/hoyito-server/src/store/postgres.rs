@@ -171,9 +171,9 @@ fn insert_game_row(tx: &mut impl GenericClient, meta: &Meta, summary: &Summary) 
     tx.execute(
         "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
             start, south_token, north_token, invite, status, steps, result, score_south, score_north,
-            south_name, north_name, clock, public, to_move, rated)
+            south_name, north_name, clock, public, to_move, rated, rating_min, rating_max)
          VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-            $17, $18, $19, $20, $21, $22)",
+            $17, $18, $19, $20, $21, $22, $23, $24)",
         &[
             &meta.id,
             &meta.created_ms,
@@ -197,6 +197,8 @@ fn insert_game_row(tx: &mut impl GenericClient, meta: &Meta, summary: &Summary) 
             &meta.public,
             &summary.to_move,
             &meta.rated,
+            &meta.rating_range.map(|r| r[0]),
+            &meta.rating_range.map(|r| r[1]),
         ],
     )?;
     Ok(())
@@ -241,6 +243,10 @@ pub(super) fn listed_game(r: &Row) -> ListedGame {
         clock: clock.and_then(|c| serde_json::from_str(&c).ok()),
         public: r.get(16),
         rated: r.get(17),
+        rating_range: r
+            .get::<_, Option<i32>>(18)
+            .zip(r.get::<_, Option<i32>>(19))
+            .map(|(a, b)| [a, b]),
     }
 }
 
@@ -334,7 +340,8 @@ impl Storage for Postgres {
         let Some(r) = tx.query_opt(
             "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
                     south_token, north_token, invite, undos, south_name, north_name, clock, public,
-                    draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq, rated
+                    draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq, rated,
+                    rating_min, rating_max
              FROM games WHERE id = $1",
             &[&id],
         )?
@@ -388,6 +395,10 @@ impl Storage for Postgres {
             clock,
             public: r.get(15),
             rated: r.get(21),
+            rating_range: r
+                .get::<_, Option<i32>>(22)
+                .zip(r.get::<_, Option<i32>>(23))
+                .map(|(a, b)| [a, b]),
         };
         Ok(Some(StoredGame {
             meta,

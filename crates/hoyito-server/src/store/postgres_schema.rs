@@ -160,6 +160,8 @@ const ACCOUNTS_5: &str = "CREATE TABLE IF NOT EXISTS accounts (
 /// Migration 6 (expand only): the tables of ratings. Nodes of versions 3
 /// to 5 do not know them.
 const RATINGS_6: &str = "ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BOOLEAN NOT NULL DEFAULT FALSE;
+    ALTER TABLE games ADD COLUMN IF NOT EXISTS rating_min INTEGER;
+    ALTER TABLE games ADD COLUMN IF NOT EXISTS rating_max INTEGER;
     CREATE TABLE IF NOT EXISTS ratings (
         account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         pool TEXT NOT NULL,

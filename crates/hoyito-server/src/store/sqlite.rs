@@ -367,9 +367,9 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> SqlResu
     conn.execute(
         "INSERT INTO games (id, created_ms, updated_ms, mode, rules, is_match, level, engine_side,
             start, south_token, north_token, invite, status, steps, result, score_south, score_north,
-            south_name, north_name, clock, public, to_move, rated)
+            south_name, north_name, clock, public, to_move, rated, rating_min, rating_max)
          VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-            ?17, ?18, ?19, ?20, ?21, ?22)",
+            ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
         params![
             meta.id,
             meta.created_ms,
@@ -394,6 +394,8 @@ fn insert_game_row(conn: &Connection, meta: &Meta, summary: &Summary) -> SqlResu
             meta.public,
             summary.to_move,
             meta.rated,
+            meta.rating_range.map(|r| r[0]),
+            meta.rating_range.map(|r| r[1]),
         ],
     )?;
     Ok(())

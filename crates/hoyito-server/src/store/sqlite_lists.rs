@@ -169,5 +169,9 @@ pub(crate) fn listed_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListedGame>
         clock: clock.and_then(|c| serde_json::from_str(&c).ok()),
         public: r.get(16)?,
         rated: r.get(17)?,
+        rating_range: r
+            .get::<_, Option<i32>>(18)?
+            .zip(r.get::<_, Option<i32>>(19)?)
+            .map(|(a, b)| [a, b]),
     })
 }

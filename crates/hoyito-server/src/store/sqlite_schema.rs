@@ -19,7 +19,8 @@ type SqlResult<T> = rusqlite::Result<T>;
 /// tables of accounts (`accounts`, `recovery_codes`, `sessions`,
 /// `account_seats`: [`super::accounts`]); 9: the tables of ratings
 /// (`ratings`, `rated_games`, `rating_history`: [`super::ratings`]) and
-/// whether a game is rated (`games.rated`).
+/// whether a game is rated (`games.rated`) and the ratings its free seat
+/// is open to (`rating_min`, `rating_max`).
 pub const SCHEMA_VERSION: i64 = 9;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
@@ -148,6 +149,8 @@ pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
     }
     if version < 9 {
         add_column(&tx, "games", "rated", "INTEGER NOT NULL DEFAULT 0")?;
+        add_column(&tx, "games", "rating_min", "INTEGER")?;
+        add_column(&tx, "games", "rating_max", "INTEGER")?;
         tx.execute_batch(RATINGS_9)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;

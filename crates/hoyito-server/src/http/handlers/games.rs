@@ -90,6 +90,26 @@ fn check_start_served(rules: &hoyito_core::Rules, record: &str) -> Result<(), Ap
     Ok(())
 }
 
+/// The narrowest and widest rating range of a seek, in points either side.
+pub const MIN_RATING_RANGE: u16 = 50;
+/// See [`MIN_RATING_RANGE`].
+pub const MAX_RATING_RANGE: u16 = 1000;
+
+/// The rating (rounded) of account `account` in pool `pool`: the starting
+/// rating if it has played no rated game there.
+pub(crate) async fn account_rating(
+    st: &AppState,
+    account: &str,
+    pool: Option<String>,
+) -> Result<i32, ApiError> {
+    let account = account.to_string();
+    let ratings = st.db(move |s| s.ratings().account_ratings(&account)).await?;
+    let rating = pool
+        .and_then(|p| ratings.into_iter().find(|r| r.pool == p))
+        .map_or(crate::ratings::Rating::default().rating, |r| r.rating);
+    Ok(rating.round() as i32)
+}
+
 /// 422 unless a game of `mode`, `is_match`, `rules` and `clock` may be
 /// rated; 401 `signed_out` if its creator is not signed in.
 fn check_rated(
@@ -159,6 +179,29 @@ pub(crate) async fn create(
     if req.rated {
         check_rated(req.mode, req.is_match, &rules, clock, account.is_some())?;
     }
+    let rating_range = match (req.rating_range, &account) {
+        (None, _) => None,
+        (Some(_), _) if !(req.rated && req.public) => {
+            return Err(ApiError::unprocessable(
+                "invalid_rating_range",
+                "a rating range is for rated games in the lobby (rated and public)",
+            ))
+        }
+        (Some(n), _) if !(MIN_RATING_RANGE..=MAX_RATING_RANGE).contains(&n) => {
+            return Err(ApiError::unprocessable(
+                "invalid_rating_range",
+                format!(
+                    "a rating range is {MIN_RATING_RANGE} to {MAX_RATING_RANGE} points either side, not {n}"
+                ),
+            ))
+        }
+        (Some(n), Some(a)) => {
+            let pool = crate::ratings::Pool::of_game(&rules, clock).map(|p| p.to_string());
+            let own = account_rating(&st, &a.id, pool).await?;
+            Some([own - i32::from(n), own + i32::from(n)])
+        }
+        (Some(_), None) => None,
+    };
     let name = name.or_else(|| account.as_ref().map(|a| a.username.clone()));
     let side = req.side.unwrap_or(Side::South);
     let mut names = ByPlayer::new(None, None);
@@ -201,6 +244,7 @@ pub(crate) async fn create(
         clock,
         public: req.public,
         rated: req.rated,
+        rating_range,
     };
     let game = LiveGame::new(meta.clone(), 0)?;
     let summary = game.summary();
@@ -327,6 +371,7 @@ pub(crate) async fn import(
         clock: None,
         public: false,
         rated: false,
+        rating_range: None,
     };
     let (game, meta, steps) = AppState::rules(move || {
         let game = LiveGame::replay(meta.clone(), 0, &steps)?;

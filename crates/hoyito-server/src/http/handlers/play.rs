@@ -346,6 +346,29 @@ async fn check_rated_join(
     Ok(())
 }
 
+/// 409 `out_of_rating_range` unless the account taking a rated game's
+/// seat from the lobby has a rating in the game's pool within `range`.
+async fn check_range(
+    st: &AppState,
+    g: &LiveGame,
+    range: [i32; 2],
+    account: Option<&crate::store::Account>,
+) -> Result<(), ApiError> {
+    let Some(account) = account else { return Ok(()) };
+    let pool = crate::ratings::Pool::of_game(&g.meta.rules, g.meta.clock).map(|p| p.to_string());
+    let own = super::games::account_rating(st, &account.id, pool).await?;
+    if !(range[0]..=range[1]).contains(&own) {
+        return Err(ApiError::conflict(
+            "out_of_rating_range",
+            format!(
+                "this game is open to ratings {} to {}; yours here is {own}",
+                range[0], range[1]
+            ),
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) async fn join(
     State(st): State<Arc<AppState>>,
     ApiPath(id): ApiPath<String>,
@@ -387,6 +410,12 @@ pub(crate) async fn join(
         if g.meta.invite.is_none() {
             st.release_open_seat(client, &id);
             return Err(ApiError::conflict("seat_taken", "both seats are taken"));
+        }
+    }
+    if let (true, Some(range)) = (from_lobby, g.meta.rating_range) {
+        if let Err(e) = check_range(&st, &g, range, account.as_ref()).await {
+            st.release_open_seat(client, &id);
+            return Err(e);
         }
     }
     let side = if g.meta.tokens.south.is_none() {

@@ -59,6 +59,7 @@ fn rematch_meta(old: &Meta, id: String, side: Side, hashed: String) -> Meta {
         clock: old.clock,
         public: false,
         rated: old.rated,
+        rating_range: None,
     }
 }
 

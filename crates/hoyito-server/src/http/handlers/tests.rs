@@ -63,6 +63,7 @@ async fn idle_games_are_evicted_and_reloaded_from_the_store() {
         clock: None,
         public: false,
         rated: false,
+        rating_range: None,
     };
     let (_, Json(created)) = create(State(st.clone()), Default::default(), ApiJson(req))
         .await
@@ -130,6 +131,7 @@ async fn new_game(st: &Arc<AppState>, mode: Mode, level: u8, side: Option<Side>)
         clock: None,
         public: false,
         rated: false,
+        rating_range: None,
     };
     let (_, Json(created)) = create(State(st.clone()), Default::default(), ApiJson(req))
         .await
@@ -182,6 +184,7 @@ async fn games_in_memory_are_capped_and_evicted_least_recently_used_first() {
         clock: None,
         public: false,
         rated: false,
+        rating_range: None,
     };
     let err = create(State(st.clone()), Default::default(), ApiJson(req))
         .await

@@ -20,7 +20,8 @@ impl Sqlite {
             .query_row(
                 "SELECT id, created_ms, mode, rules, is_match, level, engine_side, start,
                         south_token, north_token, invite, undos, south_name, north_name, clock, public,
-                        draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq, rated
+                        draw_offer, draw_offer_seq, draw_rev, takeback_offer, takeback_offer_seq, rated,
+                        rating_min, rating_max
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -50,6 +51,7 @@ impl Sqlite {
                         ),
                         (r.get::<_, Option<String>>(19)?, r.get::<_, Option<u64>>(20)?),
                         r.get::<_, bool>(21)?,
+                        r.get::<_, Option<i32>>(22)?.zip(r.get::<_, Option<i32>>(23)?),
                     ))
                 },
             )
@@ -71,6 +73,7 @@ impl Sqlite {
             (draw_side, draw_seq, draw_rev),
             (takeback_side, takeback_seq),
             rated,
+            rating_range,
         )) = row
         else {
             return Ok(None);
@@ -127,6 +130,7 @@ impl Sqlite {
             clock,
             public,
             rated,
+            rating_range: rating_range.map(|(a, b)| [a, b]),
         };
         Ok(Some(StoredGame {
             meta,

@@ -67,6 +67,7 @@ fn game(id: &str) -> (Meta, Summary) {
         clock: None,
         public: false,
         rated: false,
+        rating_range: None,
     };
     let summary = Summary {
         status: "playing",

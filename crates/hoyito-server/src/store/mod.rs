@@ -259,6 +259,10 @@ pub(crate) const LISTED: &str =
     "id, mode, rules, is_match, level, created_ms, updated_ms, status, steps, result,
     score_south, score_north, to_move, south_name, north_name, clock, public, rated, rating_min, rating_max";
 
+/// How many columns [`LISTED`] names: a query that selects more after them
+/// reads those from this index on.
+pub(crate) const LISTED_COUNT: usize = 20;
+
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -597,4 +601,12 @@ pub fn now() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn listed_count_counts_the_listed_columns() {
+        assert_eq!(super::LISTED.split(',').count(), super::LISTED_COUNT);
+    }
 }

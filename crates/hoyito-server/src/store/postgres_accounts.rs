@@ -8,7 +8,7 @@ use ::postgres::Row;
 use super::accounts::{seat_columns, Account, AccountGame, AccountStorage, ClearedSeat};
 use super::deadline::check_commit;
 use super::postgres::{listed_game, notify, Postgres};
-use super::{StoreError, StoreResult, LISTED};
+use super::{StoreError, StoreResult, LISTED, LISTED_COUNT};
 
 /// The columns an [`Account`] is read from.
 const ACCOUNT: &str = "id, username, skeleton, password_hash, created_ms";
@@ -197,7 +197,7 @@ impl AccountStorage for Postgres {
             .iter()
             .map(|r| AccountGame {
                 game: listed_game(r),
-                seat: r.get(17),
+                seat: r.get(LISTED_COUNT),
             })
             .collect())
     }

@@ -6,7 +6,7 @@ use rusqlite::{params, OptionalExtension};
 use super::accounts::{seat_columns, Account, AccountGame, AccountStorage, ClearedSeat};
 use super::sqlite::Sqlite;
 use super::sqlite_lists::listed_game;
-use super::{StoreError, StoreResult, LISTED};
+use super::{StoreError, StoreResult, LISTED, LISTED_COUNT};
 
 /// The columns an [`Account`] is read from.
 const ACCOUNT: &str = "id, username, skeleton, password_hash, created_ms";
@@ -195,7 +195,7 @@ impl AccountStorage for Sqlite {
         let rows = st.query_map(params![account, limit, offset], |r| {
             Ok(AccountGame {
                 game: listed_game(r)?,
-                seat: r.get(17)?,
+                seat: r.get(LISTED_COUNT)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

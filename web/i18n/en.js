@@ -29,6 +29,8 @@ export default {
   'board.values': 'Value of each move',
   'board.exact': 'exact',
   'board.exact_note': 'Proved by the endgame tables: perfect play on both sides.',
+  'board.exact_search_note': 'Proved by an exact search down to the endgame tables: perfect play on both sides.',
+  'board.not_proved': 'Too many seeds in play to prove in time: engine estimates only.',
   'board.estimate': 'estimate',
   'board.estimate_note': "The engine's estimate, not proved.",
   'board.offline': 'No connection to the server: engine estimates only.',

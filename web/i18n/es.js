@@ -29,6 +29,8 @@ export default {
   'board.values': 'Valor de cada jugada',
   'board.exact': 'exacto',
   'board.exact_note': 'Demostrado por las tablas de finales: juego perfecto de ambos lados.',
+  'board.exact_search_note': 'Demostrado por una búsqueda exacta hasta las tablas de finales: juego perfecto de ambos lados.',
+  'board.not_proved': 'Demasiadas semillas en juego para demostrarlo a tiempo: solo estimaciones del motor.',
   'board.estimate': 'estimación',
   'board.estimate_note': 'Estimación del motor, no demostrada.',
   'board.offline': 'Sin conexión con el servidor: solo estimaciones del motor.',

@@ -29,6 +29,8 @@ export default {
   'board.values': 'Valè chak kou',
   'board.exact': 'egzak',
   'board.exact_note': 'Tab fen pati yo pwouve l: de bò yo jwe san fot.',
+  'board.exact_search_note': 'Yon rechèch egzak jouk nan tab fen pati yo pwouve l: de bò yo jwe san fot.',
+  'board.not_proved': 'Twòp grenn nan jwèt pou pwouve l a tan: se estimasyon motè a sèlman.',
   'board.estimate': 'estimasyon',
   'board.estimate_note': 'Estimasyon motè a, li pa pwouve.',
   'board.offline': 'Pa gen koneksyon ak sèvè a: se estimasyon motè a sèlman.',

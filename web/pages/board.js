@@ -233,9 +233,10 @@ export function boardPage(app) {
       const res = await fetch(`/api/tablebase?${q}`);
       const body = await res.json().catch(() => null);
       if (job !== st.job || st.closed) return;
-      if (res.ok && body) { render(pos, 'exact', body.value, body.moves.map((m) => ({ move: m.move, value: m.value })), null, null); return; }
+      if (res.ok && body) { render(pos, 'exact', body.value, body.moves.map((m) => ({ move: m.move, value: m.value })), null, null, body.proved); return; }
       note = body && body.code === 'tablebase_building' ? t('board.building')
-        : body && body.code === 'not_in_tablebases' ? t('board.not_in_tables') : t('board.no_exact', { error: errorText(body || { message: res.status }) });
+        : body && body.code === 'not_in_tablebases' ? t('board.not_in_tables')
+        : body && body.code === 'not_proved' ? t('board.not_proved') : t('board.no_exact', { error: errorText(body || { message: res.status }) });
     } catch {
       if (job !== st.job || st.closed) return;
       note = t('board.offline');
@@ -270,7 +271,8 @@ export function boardPage(app) {
     });
   }
 
-  function render(pos, source, value, moves, note, line) {
+  /** Shows the values of `pos`; `proved` (exact values) is what proved them: `tables` or `search`. */
+  function render(pos, source, value, moves, note, line, proved) {
     const box = $('ab-analysis');
     const side = sideName(pos.toMove);
     const opp = sideName(other(pos.toMove));
@@ -279,7 +281,7 @@ export function boardPage(app) {
     const said = value > 0 ? t('board.value.ahead', { side, other: opp, n: value })
       : value < 0 ? t('board.value.behind', { side, other: opp, n: -value }) : t('board.value.even', { side, other: opp });
     setHtml(box, html`<h2>${t('board.values')}</h2>
-      <p class="ab-source ${source}"><span class="badge">${t(`board.${source}`)}</span> ${t(`board.${source}_note`)}</p>
+      <p class="ab-source ${source}"><span class="badge">${t(`board.${source}`)}</span> ${t(proved === 'search' ? 'board.exact_search_note' : `board.${source}_note`)}</p>
       ${note ? html`<p class="muted ab-note">${note}</p>` : ''}
       <p class="ab-value" data-value="${value}"><strong>${signed(value)}</strong> · ${said}</p>
       <table class="ab-moves">
@@ -291,6 +293,7 @@ export function boardPage(app) {
       </table>
       ${line && line.length ? html`<p class="muted">${t('board.line', { moves: line.join(' ') })}</p>` : ''}`);
     box.dataset.state = source;
+    box.dataset.proved = proved || '';
     box.setAttribute('aria-busy', 'false');
     box.dispatchEvent(new CustomEvent('analysed', { bubbles: true }));
   }

@@ -3,7 +3,8 @@
 // position typed in shows the tables' exact values (as /api/tablebase
 // gives them), the best move marked; a position set up by taps; an
 // impossible position's error; a move played and stepped back; the address
-// reopening the position; engine estimates when the server cannot answer;
+// reopening the position; a position above the tables proved by the exact
+// search; engine estimates when the server cannot answer;
 // Analyse from here on a game page; no serious axe-core violation.
 // Run with tests/run.sh (desktop and phone sizes).
 
@@ -142,6 +143,21 @@ test('a move played updates the values, steps back, and the address reopens the 
   await analysed(again.page, after1, 'exact');
   assert.equal((await shown(again.page)).value, truth.value);
   await again.context.close();
+  await context.close();
+});
+
+test('a position above the tables is proved by the exact search, and says so', async () => {
+  // 12 seeds in play: above the tables (to 8), proved by the search down to them.
+  const above = '0,2,1,0,2,0/0,3,0,1,0,3 s 18-18';
+  const want = await probe(above);
+  assert.equal(want.proved, 'search');
+  const { context, page } = await open(boardUrl(above));
+  await analysed(page, above, 'exact');
+  assert.equal(await page.$eval('#ab-analysis', (e) => e.dataset.proved), 'search');
+  assert.match(await page.textContent('#ab-analysis'), /Proved by an exact search down to the endgame tables/);
+  const got = await shown(page);
+  assert.equal(got.value, want.value);
+  assert.deepEqual(got.moves.map((m) => [m.move, m.value]).sort(), want.moves.map((m) => [m.move, m.value]).sort());
   await context.close();
 });
 

@@ -67,14 +67,31 @@ async fn a_position_in_the_tables_gets_its_exact_value_and_every_moves() {
         assert!(!moves.is_empty());
     }
 
-    // Outside the tables: more seeds than they hold, other rules.
-    let (status, v) = api.get(&query("II", 4, "4,4,4,0/0,2,1,1 s 8-8")).await;
-    assert_eq!(
-        (status, error_code(&v)),
-        (StatusCode::UNPROCESSABLE_ENTITY, "not_in_tablebases"),
-        "{v}"
-    );
-    assert!(v["error"].as_str().unwrap().contains("up to 12"), "{v}");
+    // Above the tables (16 seeds, tables to 12): the exact search proves
+    // the values the tables built to 16 hold.
+    let deeper = tempfile::tempdir().unwrap();
+    let tb16 = Tablebase::build(rules, deeper.path(), 16, Default::default(), |_| {}).unwrap();
+    for text in ["4,4,4,0/0,2,1,1 s 8-8", "0,3,1,2/5,0,4,1 n 2-6"] {
+        let pos = Position::from_notation(rules, text).unwrap();
+        assert!(pos.in_play() > 12, "{text}");
+        let (status, v) = api.get(&query("II", 4, text)).await;
+        assert_eq!(status, StatusCode::OK, "{text}: {v}");
+        assert_eq!(
+            (v["proved"].as_str(), &v["value"]),
+            (Some("search"), &serde_json::json!(tb16.value(&pos).unwrap())),
+            "{text}"
+        );
+        let want: Vec<serde_json::Value> = tb16
+            .move_values(&pos)
+            .unwrap()
+            .into_iter()
+            .map(|(m, v)| serde_json::json!({ "move": pos.move_token(m).to_string(), "value": v }))
+            .collect();
+        assert_eq!(v["moves"], serde_json::json!(want), "{text}");
+    }
+    let (_, v) = api.get(&query("II", 4, "3,0,1,2/2,4,0,0 s 8-12")).await;
+    assert_eq!(v["proved"].as_str(), Some("tables"), "{v}");
+    // Other rules.
     let (status, v) = api.get(&query("I", 4, "3,0,1,2/2,4,0,0 s 8-12")).await;
     assert_eq!(
         (status, error_code(&v)),

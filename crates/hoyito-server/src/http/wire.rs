@@ -366,6 +366,9 @@ pub struct TablebaseAnswer {
     pub moves: Vec<MoveValue>,
     /// Seeds in play.
     pub seeds: u32,
+    /// What proved the values: `tables` (a probe of the endgame tables) or
+    /// `search` (the exact search above them, down to the tables).
+    pub proved: &'static str,
 }
 
 /// A move and its exact value.

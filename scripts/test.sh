@@ -89,10 +89,17 @@ if cargo nextest --version >/dev/null 2>&1; then
   cargo nextest run --workspace --locked --no-fail-fast
   step "doctests (cargo test --doc)"
   cargo test --workspace --locked --doc
-  # The ignored tests of the test binaries named.
+  # The ignored tests of the test binaries named; `it::M` names module M
+  # of a crate's one test binary `it`.
   ignored() {
     local filter="" t
-    for t in "$@"; do filter="${filter:+$filter | }binary($t)"; done
+    for t in "$@"; do
+      case $t in
+        it::*) t="binary(it) & test(/^${t#it::}::/)" ;;
+        *) t="binary($t)" ;;
+      esac
+      filter="${filter:+$filter | }($t)"
+    done
     cargo nextest run --workspace --locked --no-fail-fast --run-ignored only -E "$filter"
   }
 else
@@ -100,8 +107,13 @@ else
   cargo test --workspace --locked
   ignored() {
     local tests=() t
-    for t in "$@"; do tests+=(--test "$t"); done
-    cargo test --locked --workspace "${tests[@]}" -- --ignored
+    for t in "$@"; do
+      case $t in
+        it::*) cargo test --locked -p hoyito-server --test it -- --ignored "${t#it::}::" ;;
+        *) tests+=(--test "$t") ;;
+      esac
+    done
+    if [ ${#tests[@]} -gt 0 ]; then cargo test --locked --workspace "${tests[@]}" -- --ignored; fi
   }
 fi
 
@@ -111,14 +123,14 @@ pg_dir=$(mktemp -d)
 cleanup+=('bash scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir"')
 eval "$(bash scripts/postgres.sh start "$pg_dir")"
 # postgres_faults and postgres_tls start PostgreSQL servers of their own.
-ignored postgres reliability postgres_faults postgres_tls
+ignored it::postgres reliability postgres_faults postgres_tls
 bash scripts/postgres.sh stop "$pg_dir"
 
 step "a full disk under SQLite (a small tmpfs: as root only)"
 if [ "$(id -u)" = 0 ]; then
   ignored disk_full
 else
-  echo "skipped: mounting a tmpfs needs root (CI runs as root); tests/storage_faults.rs covers the same answers"
+  echo "skipped: mounting a tmpfs needs root (CI runs as root); the server's storage_faults tests cover the same answers"
 fi
 
 step "WebAssembly module against the native crates (node --test)"

@@ -9,8 +9,7 @@ use hoyito_server::{Rate, ServerLimits, Store};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-mod common;
-use common::{error_code, Api};
+use crate::common::{error_code, Api};
 
 /// The invite secret of a new online game's answer.
 fn invite_of(created: &Value) -> String {

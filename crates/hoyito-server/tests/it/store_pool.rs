@@ -2,11 +2,9 @@
 //! lock another process holds on the database (a real server on loopback
 //! over a SQLite file): they are answered while the write still waits.
 
-mod common;
-
 use std::io::ErrorKind;
 
-use common::{error_code, first_legal, Api, PATIENCE};
+use crate::common::{error_code, first_legal, Api, PATIENCE};
 use hoyito_server::{ServerLimits, Store};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

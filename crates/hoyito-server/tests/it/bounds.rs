@@ -2,9 +2,7 @@
 //! move, a new round or an import past the cap is refused, and the game can
 //! still end) and the seeds of an imported record's `Position` tag.
 
-mod common;
-
-use common::{error_code, first_legal, Api};
+use crate::common::{error_code, first_legal, Api};
 use hoyito_server::{ServerLimits, Store};
 use reqwest::StatusCode;
 use serde_json::json;

@@ -2,9 +2,7 @@
 //! moves stored, request latency by route, open WebSockets, the engine
 //! queue and the games in memory; and no metrics when turned off.
 
-mod common;
-
-use common::{first_legal, Api, PATIENCE};
+use crate::common::{first_legal, Api, PATIENCE};
 use futures_util::StreamExt;
 use hoyito_server::{ServerLimits, Store};
 use serde_json::json;

@@ -8,8 +8,7 @@ use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-mod common;
-use common::{error_code, eventually, first_legal, metric, Api};
+use crate::common::{error_code, eventually, first_legal, metric, Api};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn create_fetch_list_and_play_with_trace() {

@@ -18,8 +18,7 @@ use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-mod common;
-use common::{eventually, first_legal, Api};
+use crate::common::{eventually, first_legal, Api};
 
 /// SQLite in memory whose writes fail with the SQLite code in `fault` (0:
 /// none), and the health check's test write with the one in `health_fault`.

@@ -6,8 +6,7 @@ use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-mod common;
-use common::Api;
+use crate::common::Api;
 
 impl Api {
     async fn play_first(&self, id: &str, token: &str) -> (StatusCode, Value) {

@@ -7,8 +7,8 @@ use hoyito_server::{Rate, ServerLimits, Store};
 use reqwest::StatusCode;
 use serde_json::json;
 
-mod common;
-use common::{error_code, Api};
+use crate::common;
+use crate::common::{error_code, Api};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_address_stores_at_most_its_daily_quota_of_games() {

@@ -2,9 +2,8 @@
 //! WebSockets, and the rates of creations, moves, hints and chat (429 with a JSON
 //! error and `Retry-After`, nothing changed).
 
-mod common;
-
-use common::{error_code, eventually, first_legal, Api};
+use crate::common;
+use crate::common::{error_code, eventually, first_legal, Api};
 use hoyito_server::{Rate, ServerLimits, Store};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -7,8 +7,7 @@ use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::json;
 
-mod common;
-use common::{error_code, Api};
+use crate::common::{error_code, Api};
 
 /// How many games are stored.
 async fn stored_games(api: &Api) -> u64 {

@@ -7,20 +7,17 @@
 //! These tests need a PostgreSQL server whose user may create databases:
 //! `HOYITO_TEST_POSTGRES=postgres://user@127.0.0.1:PORT/postgres`.
 //! `scripts/test.sh` starts one (`scripts/postgres.sh`) and runs them with
-//! `cargo test -p hoyito-server --test postgres -- --ignored`.
+//! `cargo test -p hoyito-server --test it -- --ignored postgres::`.
 
-mod common;
 #[path = "common/pg_proxy.rs"]
 mod pg_proxy;
-#[path = "postgres/schema.rs"]
 mod schema;
-#[path = "postgres/storage.rs"]
 mod storage;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use common::{eventually, first_legal, Api, PATIENCE};
+use crate::common::{eventually, first_legal, Api, PATIENCE};
 use futures_util::StreamExt;
 use hoyito_core::{ByPlayer, Rules};
 use hoyito_server::store::{Meta, Mode, Summary};

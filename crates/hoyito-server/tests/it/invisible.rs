@@ -6,8 +6,7 @@ use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::json;
 
-mod common;
-use common::{error_code, Api};
+use crate::common::{error_code, Api};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invisible_characters_are_refused_in_names_and_chat_and_emoji_are_not() {

@@ -1,9 +1,7 @@
 //! `GET /api/puzzles/{id}` and `GET /api/puzzles/next`: the shipped puzzles,
 //! filtered and walked in order, and their errors.
 
-mod common;
-
-use common::{error_code, Api};
+use crate::common::{error_code, Api};
 use hoyito_core::{Game, Position, Rules, Variant};
 use hoyito_server::Store;
 use reqwest::StatusCode;

@@ -9,8 +9,7 @@ use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-mod common;
-use common::{error_code, eventually, first_legal, Api};
+use crate::common::{error_code, eventually, first_legal, Api};
 
 /// An online game with both seats taken: (id, south's token, north's token).
 async fn online(api: &Api, extra: Value) -> (String, String, String) {

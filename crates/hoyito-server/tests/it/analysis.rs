@@ -2,9 +2,7 @@
 //! games, bad budgets, the per-address budget, and a second request that
 //! joins the running analysis (stored once).
 
-mod common;
-
-use common::{error_code, eventually, first_legal, Api};
+use crate::common::{error_code, eventually, first_legal, Api};
 use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};

@@ -14,8 +14,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-mod common;
-use common::{error_code, first_legal, Api};
+use crate::common::{error_code, first_legal, Api};
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 

@@ -2,9 +2,7 @@
 //! server's tables, the errors outside them, and the default tables built
 //! in the background.
 
-mod common;
-
-use common::{error_code, eventually, Api};
+use crate::common::{error_code, eventually, Api};
 use hoyito_core::{Position, Rules, Variant};
 use hoyito_server::ai::Tablebases;
 use hoyito_server::tables::TableSet;

@@ -7,8 +7,7 @@ use hoyito_server::Store;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-mod common;
-use common::{error_code, Api};
+use crate::common::{error_code, Api};
 
 impl Api {
     async fn rematch(&self, id: &str, token: Option<&str>) -> (StatusCode, Value) {

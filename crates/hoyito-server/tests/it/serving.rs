@@ -5,8 +5,7 @@
 use hoyito_server::Store;
 use reqwest::StatusCode;
 
-mod common;
-use common::Api;
+use crate::common::Api;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn files_are_compressed_revalidated_and_the_favicon_cached() {

@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-mod common;
-use common::{error_code, Api, PATIENCE};
+use crate::common;
+use crate::common::{error_code, Api, PATIENCE};
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 

@@ -89,16 +89,12 @@ if cargo nextest --version >/dev/null 2>&1; then
   cargo nextest run --workspace --locked --no-fail-fast
   step "doctests (cargo test --doc)"
   cargo test --workspace --locked --doc
-  # The ignored tests of the test binaries named; `it::M` names module M
-  # of a crate's one test binary `it`.
+  # The ignored tests of the modules named, CRATE::MODULE: module MODULE of
+  # the one test binary (`tests/it/`) of package hoyito-CRATE.
   ignored() {
     local filter="" t
     for t in "$@"; do
-      case $t in
-        it::*) t="binary(it) & test(/^${t#it::}::/)" ;;
-        *) t="binary($t)" ;;
-      esac
-      filter="${filter:+$filter | }($t)"
+      filter="${filter:+$filter | }(package(hoyito-${t%%::*}) & binary(it) & test(/^${t#*::}::/))"
     done
     cargo nextest run --workspace --locked --no-fail-fast --run-ignored only -E "$filter"
   }
@@ -106,14 +102,12 @@ else
   step "cargo test (all crates, doctests included)"
   cargo test --workspace --locked
   ignored() {
-    local tests=() t
-    for t in "$@"; do
-      case $t in
-        it::*) cargo test --locked -p hoyito-server --test it -- --ignored "${t#it::}::" ;;
-        *) tests+=(--test "$t") ;;
-      esac
+    local t crate modules
+    for crate in $(printf '%s\n' "$@" | sed 's/::.*//' | sort -u); do
+      modules=()
+      for t in "$@"; do [ "${t%%::*}" = "$crate" ] && modules+=("${t#*::}::"); done
+      cargo test --locked -p "hoyito-$crate" --test it -- --ignored "${modules[@]}"
     done
-    if [ ${#tests[@]} -gt 0 ]; then cargo test --locked --workspace "${tests[@]}" -- --ignored; fi
   }
 fi
 
@@ -123,12 +117,12 @@ pg_dir=$(mktemp -d)
 cleanup+=('bash scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir"')
 eval "$(bash scripts/postgres.sh start "$pg_dir")"
 # postgres_faults and postgres_tls start PostgreSQL servers of their own.
-ignored it::postgres reliability postgres_faults postgres_tls
+ignored server::postgres cli::reliability cli::postgres_faults cli::postgres_tls
 bash scripts/postgres.sh stop "$pg_dir"
 
 step "a full disk under SQLite (a small tmpfs: as root only)"
 if [ "$(id -u)" = 0 ]; then
-  ignored disk_full
+  ignored cli::disk_full
 else
   echo "skipped: mounting a tmpfs needs root (CI runs as root); the server's storage_faults tests cover the same answers"
 fi

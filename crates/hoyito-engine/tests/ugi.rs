@@ -1,5 +1,5 @@
 //! A UGI [`Session`] driven over in-memory buffers, without the binary:
-//! the golden exchanges of `hoyito-cli/tests/golden/ugi/*.txt` replayed
+//! the golden exchanges of `hoyito-cli/tests/it/golden/ugi/*.txt` replayed
 //! through the library, and the end of a session.
 //!
 //! The golden files are those the CLI's own tests replay against the
@@ -85,7 +85,7 @@ fn mask(line: &str) -> String {
 }
 
 fn golden_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hoyito-cli/tests/golden/ugi");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hoyito-cli/tests/it/golden/ugi");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("entry").path())

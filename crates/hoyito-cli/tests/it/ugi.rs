@@ -1,5 +1,5 @@
 //! `hoyito ugi` driven as a GUI would drive it: the golden exchanges of
-//! `tests/golden/ugi/*.txt` (also printed in docs/PROTOCOL.md), plus the
+//! `tests/it/golden/ugi/*.txt` (also printed in docs/PROTOCOL.md), plus the
 //! timing-dependent behaviour (stop, isready during a search, quit, end of
 //! input) and hostile input.
 //!
@@ -10,7 +10,7 @@
 //! volatile fields `nps` and `time` of `info` lines and the version in
 //! `id name` are masked. Regenerate the golden files and the exchanges in
 //! docs/PROTOCOL.md with `UPDATE_GOLDEN=1 cargo test -p hoyito-cli --test
-//! ugi golden_exchanges` (a test checks that the two agree).
+//! it ugi::golden_exchanges` (a test checks that the two agree).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -167,7 +167,7 @@ struct Golden {
 }
 
 fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/ugi")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/golden/ugi")
 }
 
 fn read_golden(path: &Path) -> Golden {

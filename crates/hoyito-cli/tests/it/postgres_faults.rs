@@ -7,11 +7,9 @@
 //! real process on loopback; the PostgreSQL server is the test's own
 //! (`scripts/postgres.sh`), so that freezing it stops no other test.
 
-mod process;
-
 use std::time::Duration;
 
-use process::{request, request_within, serve, wait_healthy, PgCluster, TempDir};
+use crate::process::{request, request_within, serve, wait_healthy, PgCluster, TempDir};
 use serde_json::{json, Value};
 
 /// How long the client waits for an answer while the database is frozen:

@@ -6,8 +6,8 @@
 
 use serde_json::{json, Value};
 
-use super::process::{request_with, serve, Answer, TempDir};
 use super::{credentials, own_page, session_cookie, PASSWORD};
+use crate::process::{request_with, serve, Answer, TempDir};
 
 /// Glicko-2 for one game, step by step as in "Example of the Glicko-2
 /// system" (Glickman, 2013), with τ = 0.5: the rating and deviation of a

@@ -8,12 +8,10 @@
 //! the password comes from `PGPASSWORD` or `--db-password-file`, never the
 //! command line. Each refusal is one line saying why, exit code 2.
 
-mod process;
-
 use std::path::Path;
 use std::process::Command;
 
-use process::{fails_to_start, request, serve, PgCluster, TempDir};
+use crate::process::{fails_to_start, request, serve, PgCluster, TempDir};
 use serde_json::json;
 
 const PASSWORD: &str = "correct horse";

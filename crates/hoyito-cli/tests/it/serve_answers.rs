@@ -4,9 +4,7 @@
 //! request heads the HTTP parser refuses itself (too many headers, too
 //! long a URL, unreadable).
 
-mod process;
-
-use process::{exchange, request, serve, TempDir, PATIENCE};
+use crate::process::{exchange, request, serve, TempDir, PATIENCE};
 use serde_json::json;
 
 #[test]
@@ -14,7 +12,7 @@ fn answers_with_tokens_or_private_chat_are_never_cached() {
     let dir = TempDir::new("no-store");
     let server = serve(&dir.0, dir.0.join("games.db").as_os_str(), &[], &[]);
     let addr = server.addr.as_str();
-    let no_store = |what: &str, a: &process::Answer| {
+    let no_store = |what: &str, a: &crate::process::Answer| {
         assert_eq!(a.header("cache-control"), Some("no-store"), "{what}: {a:?}");
     };
 

@@ -7,13 +7,11 @@
 //! code or session token in the database or the log; the ratings API of
 //! a new player, and its errors for unknown players and pools.
 
-mod process;
-#[path = "accounts/ratings.rs"]
 mod ratings;
 
 use std::process::Stdio;
 
-use process::{request_with, serve, serve_to, Answer, TempDir};
+use crate::process::{request_with, serve, serve_to, Answer, TempDir};
 use serde_json::{json, Value};
 
 const PASSWORD: &str = "tambor-lluvia-semilla-42";

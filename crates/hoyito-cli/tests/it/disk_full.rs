@@ -5,13 +5,11 @@
 //! reports the storage degraded; a server started on the full disk says why
 //! in one line; once the file is gone, the server starts and serves again.
 
-mod process;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use process::{fails_to_start, request, serve, wait_healthy, TempDir};
+use crate::process::{fails_to_start, request, serve, wait_healthy, TempDir};
 use serde_json::json;
 
 /// A tmpfs of `size` mounted at a directory, unmounted when dropped.

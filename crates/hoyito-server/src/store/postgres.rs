@@ -586,6 +586,9 @@ impl Storage for Postgres {
     fn accounts(&self) -> &dyn super::AccountStorage {
         self
     }
+    fn passkeys(&self) -> &dyn super::PasskeyStorage {
+        self
+    }
     fn ratings(&self) -> &dyn super::RatingStorage {
         self
     }

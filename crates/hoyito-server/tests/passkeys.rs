@@ -191,7 +191,9 @@ async fn sign_up_and_in_with_a_passkey_add_and_remove_passkeys() {
             Some(json!({ "username": "Bea" })),
         )
         .await;
+    let handle = key.user_handle.clone();
     let credential = key.register(&start["options"], &bea.origin);
+    key.user_handle = handle;
     let (status, body) = bea
         .call(
             "POST",

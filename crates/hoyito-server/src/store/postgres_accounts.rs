@@ -197,7 +197,7 @@ impl AccountStorage for Postgres {
             .iter()
             .map(|r| AccountGame {
                 game: listed_game(r),
-                seat: r.get(17),
+                seat: r.get(18),
             })
             .collect())
     }

@@ -195,7 +195,7 @@ impl AccountStorage for Sqlite {
         let rows = st.query_map(params![account, limit, offset], |r| {
             Ok(AccountGame {
                 game: listed_game(r)?,
-                seat: r.get(17)?,
+                seat: r.get(18)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -19,7 +19,7 @@ use axum::Json;
 use webauthn_rs::prelude::{DiscoverableAuthentication, Passkey, PasskeyRegistration, PublicKeyCredential};
 
 use super::account::{attempt, check_free, check_username, start_session, username_taken, view};
-use crate::auth::{hash_secret, random_id, random_token};
+use crate::auth::{hash_secret, random_id};
 use crate::error::ApiError;
 use crate::http::extract::{ApiJson, ApiPath};
 use crate::http::session::{self, same_origin};
@@ -28,7 +28,7 @@ use crate::http::wire::{
     PasskeysResponse, SignUpResponse, WhoAmI,
 };
 use crate::passkeys::{base64url, relying_party, user_handle, webauthn};
-use crate::passwords::{normalize_code, recovery_codes};
+use crate::passwords::{normalize_code, recovery_codes, session_token};
 use crate::room::lookalike::fold;
 use crate::state::AppState;
 use crate::store::{Account, Ceremony, NewAccount, Removal, StoredPasskey};
@@ -81,7 +81,8 @@ async fn begin(
     origin: String,
     state: String,
 ) -> Result<(String, i64), ApiError> {
-    let id = random_token();
+    // 256 random bits, as a session id.
+    let id = session_token();
     let now = crate::store::now();
     let expires_ms = now + st.limits.passkey_timeout.as_millis() as i64;
     let ceremony = Ceremony {

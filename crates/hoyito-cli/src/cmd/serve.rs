@@ -98,7 +98,7 @@ pub struct Args {
     /// plain HTTP.
     #[arg(long)]
     pub behind_tls: bool,
-    /// The origin the site is reached at (https://example.org), behind a
+    /// The origin the site is reached at (`https://example.org`), behind a
     /// proxy: passkeys are bound to its host (their relying party). Without
     /// it, the origin of the page that asks, whose host must be the
     /// request's Host.

@@ -32,7 +32,7 @@ use crate::store::{Account, Mode};
 
 /// 401 `bad_credentials`: the one answer to a wrong password, an unknown
 /// username and a wrong recovery code.
-pub(super) fn bad_credentials() -> ApiError {
+fn bad_credentials() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
         "bad_credentials",

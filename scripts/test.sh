@@ -117,7 +117,7 @@ pg_dir=$(mktemp -d)
 cleanup+=('bash scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir"')
 eval "$(bash scripts/postgres.sh start "$pg_dir")"
 # postgres_faults and postgres_tls start PostgreSQL servers of their own.
-ignored server::postgres cli::reliability cli::postgres_faults cli::postgres_tls
+ignored server::postgres server::expiry cli::reliability cli::postgres_faults cli::postgres_tls
 bash scripts/postgres.sh stop "$pg_dir"
 
 step "a full disk under SQLite (a small tmpfs: as root only)"

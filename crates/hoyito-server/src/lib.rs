@@ -36,6 +36,7 @@ mod http;
 mod jobs;
 mod limits;
 mod metrics;
+pub mod passkeys;
 pub mod passwords;
 mod puzzles;
 pub mod ratings;

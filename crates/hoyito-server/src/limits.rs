@@ -104,6 +104,15 @@ pub struct ServerLimits {
     /// Whether the session cookie is marked `Secure` (the server is reached
     /// over HTTPS, through a proxy that ends TLS).
     pub secure_cookies: bool,
+    /// The origin the site is reached at (`https://example.org`, as
+    /// [`crate::passkeys::parse_public_origin`] writes it), behind a proxy:
+    /// the relying party of passkeys, whose host is their RP id. `None`:
+    /// the origin of the page that asks (its `Origin`, whose host must be
+    /// the request's `Host`).
+    pub public_origin: Option<String>,
+    /// How long a passkey registration or sign-in may take between its
+    /// two requests.
+    pub passkey_timeout: Duration,
     /// Seats of public (lobby) games one client IP may hold at once in
     /// games that go on; a join from the lobby beyond is answered 429
     /// (0: no cap). Invited joins are not counted.
@@ -155,6 +164,8 @@ impl Default for ServerLimits {
             password_queue: 32,
             session_lifetime: Duration::from_secs(30 * 24 * 3600),
             secure_cookies: false,
+            public_origin: None,
+            passkey_timeout: crate::passkeys::CEREMONY_TIMEOUT,
             open_seats_per_ip: 3,
             offer_cooldown: Duration::from_secs(20),
             engine_jobs_per_ip: 4,

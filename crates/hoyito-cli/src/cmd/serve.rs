@@ -98,6 +98,12 @@ pub struct Args {
     /// plain HTTP.
     #[arg(long)]
     pub behind_tls: bool,
+    /// The origin the site is reached at (`https://example.org`), behind a
+    /// proxy: passkeys are bound to its host (their relying party). Without
+    /// it, the origin of the page that asks, whose host must be the
+    /// request's Host.
+    #[arg(long, value_name = "ORIGIN", value_parser = hoyito_server::passkeys::parse_public_origin)]
+    pub public_origin: Option<String>,
     /// Seats of public games that go on one client IP may hold, taken from the lobby (0: no cap).
     #[arg(long, default_value_t = ServerLimits::default().open_seats_per_ip, value_name = "N")]
     pub open_seats_per_ip: usize,
@@ -151,6 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             sign_in_rate: args.sign_in_rate,
             account_sign_in_rate: args.account_sign_in_rate,
             secure_cookies: args.behind_tls,
+            public_origin: args.public_origin,
             offer_cooldown: std::time::Duration::from_secs(args.offer_cooldown),
             engine_jobs_per_ip: args.engine_jobs_per_ip,
             metrics: !args.no_metrics,

@@ -84,6 +84,7 @@ assets! {
     "/LICENSE-APACHE" => "text/plain; charset=utf-8",
     "/pages/about.js" => "text/javascript; charset=utf-8",
     "/pages/account.js" => "text/javascript; charset=utf-8",
+    "/passkeys.js" => "text/javascript; charset=utf-8",
     "/favicon.svg" => "image/svg+xml",
     // The offline, installable app: service worker (served from the root,
     // so its scope is the whole app), manifest, icons, games on this

@@ -61,10 +61,22 @@ pub fn init() {
         Ok("trace") => tracing::Level::TRACE,
         _ => tracing::Level::INFO,
     };
+    // The WebAuthn library's own logs (its ceremonies' details) only when
+    // they warn.
+    let quiet = tracing::level_filters::LevelFilter::from_level(level.min(tracing::Level::WARN));
+    let filter = tracing_subscriber::filter::Targets::new()
+        .with_default(level)
+        .with_target("webauthn_rs", quiet)
+        .with_target("webauthn_rs_core", quiet)
+        .with_target("webauthn_rs_proto", quiet);
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let _ = tracing_subscriber::fmt()
         .with_max_level(level)
         .with_writer(std::io::stderr)
         .with_ansi(false)
+        .finish()
+        .with(filter)
         .try_init();
 }
 

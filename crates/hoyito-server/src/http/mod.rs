@@ -29,7 +29,9 @@ use axum::{Extension, Json, Router};
 
 use crate::error::ApiError;
 use crate::http::extract::BodyTimeout;
-use crate::http::handlers::{account, analysis, chat, claim, games, lobby, offer, play, players, rematch};
+use crate::http::handlers::{
+    account, analysis, chat, claim, games, lobby, offer, passkeys, play, players, rematch,
+};
 use crate::state::AppState;
 
 /// Largest JSON body accepted by the API (except record import).
@@ -165,6 +167,24 @@ pub fn router(state: Arc<AppState>) -> Router {
                 .delete(account::sign_out),
         )
         .route("/sessions", delete(account::sign_out_everywhere))
+        .route(
+            "/passkeys/register/start",
+            post(passkeys::register_start).route_layer(rated(&state.rates.sign_ins)),
+        )
+        .route(
+            "/passkeys/register/finish",
+            post(passkeys::register_finish).route_layer(rated(&state.rates.sign_ins)),
+        )
+        .route(
+            "/session/passkey/start",
+            post(passkeys::sign_in_start).route_layer(rated(&state.rates.sign_ins)),
+        )
+        .route(
+            "/session/passkey/finish",
+            post(passkeys::sign_in_finish).route_layer(rated(&state.rates.sign_ins)),
+        )
+        .route("/account/passkeys", get(passkeys::list))
+        .route("/account/passkeys/{id}", delete(passkeys::remove))
         .route("/games/{id}/seat", post(account::take_seat))
         .route("/players/{name}", get(players::show))
         .route("/players/{name}/history", get(players::history))

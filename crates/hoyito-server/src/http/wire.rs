@@ -426,12 +426,83 @@ pub struct RecoverRequest {
     pub password: String,
 }
 
-/// `DELETE /api/account`.
+/// `DELETE /api/account`: the password asked again, or (an account
+/// without one) a passkey's answer to a sign-in ceremony.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeleteAccountRequest {
-    /// The account's password, asked again.
-    pub password: String,
+    /// The account's password.
+    #[serde(default)]
+    pub password: Option<String>,
+    /// A sign-in ceremony (`POST /api/session/passkey/start`) ...
+    #[serde(default)]
+    pub ceremony: Option<String>,
+    /// ... and the answer of one of the account's passkeys to it.
+    #[serde(default)]
+    pub credential: Option<Box<webauthn_rs::prelude::PublicKeyCredential>>,
+}
+
+/// `POST /api/passkeys/register/start` and `POST /api/session/passkey/start`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasskeyStart {
+    /// Registration: the new account's username (signing up), or none (a
+    /// passkey for the account signed in). Sign-in: the account's username,
+    /// or none (the passkey names its account).
+    #[serde(default)]
+    pub username: Option<String>,
+}
+
+/// The first answer of a passkey ceremony.
+#[derive(Debug, Serialize)]
+pub struct PasskeyChallenge {
+    /// The ceremony's id, for its second request.
+    pub ceremony: String,
+    /// The options for `navigator.credentials.create()` or `.get()`:
+    /// `{"publicKey": …}`, binary fields in base64url.
+    pub options: serde_json::Value,
+    /// When the ceremony expires (ms since the epoch).
+    pub expires_ms: i64,
+}
+
+/// `POST /api/passkeys/register/finish`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasskeyRegistrationFinish {
+    /// The ceremony's id.
+    pub ceremony: String,
+    /// The new credential (`PublicKeyCredential` as JSON, binary fields in
+    /// base64url).
+    pub credential: Box<webauthn_rs::prelude::RegisterPublicKeyCredential>,
+}
+
+/// `POST /api/session/passkey/finish`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasskeySignInFinish {
+    /// The ceremony's id.
+    pub ceremony: String,
+    /// The passkey's answer (`PublicKeyCredential` as JSON, binary fields
+    /// in base64url).
+    pub credential: Box<webauthn_rs::prelude::PublicKeyCredential>,
+}
+
+/// A passkey as its owner sees it.
+#[derive(Debug, Serialize)]
+pub struct PasskeyView {
+    /// Its id (`DELETE /api/account/passkeys/{id}`).
+    pub id: String,
+    /// When it was added (ms since the epoch).
+    pub created_ms: i64,
+    /// When it last signed in (ms since the epoch), if ever.
+    pub last_used_ms: Option<i64>,
+}
+
+/// `GET /api/account/passkeys`.
+#[derive(Debug, Serialize)]
+pub struct PasskeysResponse {
+    /// The account's passkeys, oldest first.
+    pub passkeys: Vec<PasskeyView>,
 }
 
 /// An account as its owner sees it.
@@ -443,6 +514,10 @@ pub struct AccountView {
     pub created_ms: i64,
     /// Recovery codes not used yet.
     pub recovery_codes_left: u64,
+    /// Whether the account has a password.
+    pub password: bool,
+    /// How many passkeys it has.
+    pub passkeys: u64,
     /// Its ratings, one per pool it played rated games in.
     pub ratings: Vec<RatingView>,
 }

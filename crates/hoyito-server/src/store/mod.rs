@@ -4,7 +4,8 @@
 //! Tables: `games` (one row per game: mode, rules, seats, a summary for
 //! listing), `moves` (one row per stored step: a move token, `next` for the
 //! start of the next round of a match, or a step that stopped the game),
-//! `chat`, `analyses` and `health`; the accounts' tables ([`accounts`]); the ratings' tables ([`ratings`]).
+//! `chat`, `analyses` and `health`; the accounts' tables ([`accounts`]); the
+//! passkeys' tables ([`passkeys`]); the ratings' tables ([`ratings`]).
 //! A game is rebuilt by replaying its
 //! rows, so the moves are the only truth.
 //!
@@ -23,10 +24,12 @@ pub mod accounts;
 pub mod deadline;
 pub mod disk;
 mod expiry;
+pub mod passkeys;
 mod postgres;
 mod postgres_accounts;
 mod postgres_conn;
 mod postgres_listen;
+mod postgres_passkeys;
 mod postgres_ratings;
 mod postgres_schema;
 mod postgres_tls;
@@ -34,10 +37,12 @@ pub mod ratings;
 mod sqlite;
 mod sqlite_accounts;
 mod sqlite_lists;
+mod sqlite_passkeys;
 mod sqlite_ratings;
 mod sqlite_schema;
 
 pub use self::accounts::{Account, AccountGame, AccountStorage, ClearedSeat};
+pub use self::passkeys::{Ceremony, NewAccount, PasskeyStorage, Removal, StoredPasskey};
 pub use self::postgres::Postgres;
 pub use self::postgres_conn::{DbOptions, SetupError, SslMode};
 pub use self::postgres_schema::{PG_OLDEST_SHARING, PG_SCHEMA_VERSION};
@@ -524,6 +529,9 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
 
     /// The accounts, sessions and seats of accounts ([`accounts`]).
     fn accounts(&self) -> &dyn AccountStorage;
+
+    /// The passkeys and passkey ceremonies ([`passkeys`]).
+    fn passkeys(&self) -> &dyn PasskeyStorage;
 
     /// The ratings ([`ratings`]).
     fn ratings(&self) -> &dyn RatingStorage;

@@ -597,6 +597,9 @@ impl Storage for Postgres {
     fn accounts(&self) -> &dyn super::AccountStorage {
         self
     }
+    fn passkeys(&self) -> &dyn super::PasskeyStorage {
+        self
+    }
     fn ratings(&self) -> &dyn super::RatingStorage {
         self
     }

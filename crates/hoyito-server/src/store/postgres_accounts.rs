@@ -11,9 +11,9 @@ use super::postgres::{listed_game, notify, Postgres};
 use super::{StoreError, StoreResult, LISTED, LISTED_COUNT};
 
 /// The columns an [`Account`] is read from.
-const ACCOUNT: &str = "id, username, skeleton, password_hash, created_ms";
+pub(super) const ACCOUNT: &str = "id, username, skeleton, password_hash, created_ms";
 
-fn account(r: &Row) -> Account {
+pub(super) fn account(r: &Row) -> Account {
     Account {
         id: r.get(0),
         username: r.get(1),

@@ -28,8 +28,11 @@ use super::{StoreError, StoreResult};
 /// tables of ratings (`ratings`, `rated_games`, `rating_history`:
 /// [`super::ratings`]) and whether a game is rated (`games.rated`, false
 /// by default), which older nodes never read (their games are never
-/// rated).
-pub const PG_SCHEMA_VERSION: i32 = 6;
+/// rated); 7: the tables of passkeys (`passkeys`, `passkey_ceremonies`:
+/// [`super::passkeys`]), which older nodes never read; an account with
+/// passkeys only has an empty `password_hash`, which an older node's
+/// password check refuses like a wrong password.
+pub const PG_SCHEMA_VERSION: i32 = 7;
 
 /// The oldest schema version whose nodes can share a database with this
 /// code's nodes (`version` once it migrated a database): nodes of version 3
@@ -200,6 +203,29 @@ const RATINGS_6: &str = "ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BOOLEA
     );
     CREATE INDEX IF NOT EXISTS rating_history_account ON rating_history(account_id, ended_ms);";
 
+/// Migration 7 (expand only): the tables of passkeys. Nodes of versions 3
+/// to 6 do not know them; an account they delete takes its passkeys with
+/// it (`ON DELETE CASCADE`).
+const PASSKEYS_7: &str = "CREATE TABLE IF NOT EXISTS passkeys (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        credential_id TEXT NOT NULL UNIQUE,
+        passkey TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        last_used_ms BIGINT
+    );
+    CREATE INDEX IF NOT EXISTS passkeys_account ON passkeys(account_id);
+    CREATE TABLE IF NOT EXISTS passkey_ceremonies (
+        id_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        account_id TEXT,
+        username TEXT,
+        origin TEXT NOT NULL,
+        state TEXT NOT NULL,
+        expires_ms BIGINT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS passkey_ceremonies_expiry ON passkey_ceremonies(expires_ms);";
+
 /// Creates the tables if missing and brings them to [`PG_SCHEMA_VERSION`],
 /// one node at a time (an advisory lock), in one transaction.
 ///
@@ -264,6 +290,9 @@ fn upgrade(tx: &mut Transaction<'_>, applied: i32) -> StoreResult<()> {
     }
     if applied < 6 {
         tx.batch_execute(RATINGS_6)?;
+    }
+    if applied < 7 {
+        tx.batch_execute(PASSKEYS_7)?;
     }
     Ok(())
 }

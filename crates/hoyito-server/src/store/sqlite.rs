@@ -504,6 +504,9 @@ impl Storage for Sqlite {
     fn accounts(&self) -> &dyn super::AccountStorage {
         self
     }
+    fn passkeys(&self) -> &dyn super::PasskeyStorage {
+        self
+    }
     fn ratings(&self) -> &dyn super::RatingStorage {
         self
     }

@@ -9,9 +9,9 @@ use super::sqlite_lists::listed_game;
 use super::{StoreError, StoreResult, LISTED, LISTED_COUNT};
 
 /// The columns an [`Account`] is read from.
-const ACCOUNT: &str = "id, username, skeleton, password_hash, created_ms";
+pub(super) const ACCOUNT: &str = "id, username, skeleton, password_hash, created_ms";
 
-fn account(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
+pub(super) fn account(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
     Ok(Account {
         id: r.get(0)?,
         username: r.get(1)?,

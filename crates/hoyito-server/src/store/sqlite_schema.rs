@@ -20,8 +20,9 @@ type SqlResult<T> = rusqlite::Result<T>;
 /// `account_seats`: [`super::accounts`]); 9: the tables of ratings
 /// (`ratings`, `rated_games`, `rating_history`: [`super::ratings`]) and
 /// whether a game is rated (`games.rated`) and the ratings its free seat
-/// is open to (`rating_min`, `rating_max`).
-pub const SCHEMA_VERSION: i64 = 9;
+/// is open to (`rating_min`, `rating_max`); 10: the tables of passkeys
+/// (`passkeys`, `passkey_ceremonies`: [`super::passkeys`]).
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
@@ -153,6 +154,9 @@ pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
         add_column(&tx, "games", "rating_max", "INTEGER")?;
         tx.execute_batch(RATINGS_9)?;
     }
+    if version < 10 {
+        tx.execute_batch(PASSKEYS_10)?;
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()
 }
@@ -223,6 +227,27 @@ const RATINGS_9: &str = "CREATE TABLE IF NOT EXISTS ratings (
         PRIMARY KEY (game_id, side)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS rating_history_account ON rating_history(account_id, ended_ms);";
+
+/// The tables of passkeys (schema version 10).
+const PASSKEYS_10: &str = "CREATE TABLE IF NOT EXISTS passkeys (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        credential_id TEXT NOT NULL UNIQUE,
+        passkey TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        last_used_ms INTEGER
+    );
+    CREATE INDEX IF NOT EXISTS passkeys_account ON passkeys(account_id);
+    CREATE TABLE IF NOT EXISTS passkey_ceremonies (
+        id_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        account_id TEXT,
+        username TEXT,
+        origin TEXT NOT NULL,
+        state TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS passkey_ceremonies_expiry ON passkey_ceremonies(expires_ms);";
 
 /// Adds a column to a table unless it has it already.
 fn add_column(tx: &rusqlite::Transaction<'_>, table: &str, column: &str, decl: &str) -> SqlResult<()> {

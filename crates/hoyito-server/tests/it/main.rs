@@ -17,6 +17,7 @@ mod impersonation;
 mod invisible;
 mod limits;
 mod metrics;
+mod passkeys;
 mod postgres;
 mod presence;
 mod privacy;

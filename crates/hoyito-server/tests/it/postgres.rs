@@ -2,7 +2,8 @@
 //! not follow the last stored one is refused (`storage`), older databases
 //! are migrated and shared with nodes of the version before (`schema`),
 //! and two server nodes on one database share their games live (a move on
-//! one reaches a watcher of the other; simultaneous moves store one).
+//! one reaches a watcher of the other; simultaneous moves store one) and
+//! their passkey ceremonies (started on one, finished on the other).
 //!
 //! These tests need a PostgreSQL server whose user may create databases:
 //! `HOYITO_TEST_POSTGRES=postgres://user@127.0.0.1:PORT/postgres`.
@@ -617,6 +618,75 @@ async fn a_session_made_on_one_node_is_known_and_ended_on_the_other() {
         .unwrap();
     assert_eq!(res.json::<Value>().await.unwrap()["ended"], 2);
     assert_eq!(who(&b, first).await, Value::Null);
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A passkey ceremony started on one node is finished on the other (its
+/// state is in the database): a sign-up through both, then a sign-in the
+/// other way round, behind a proxy that passes the site's Host on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn a_passkey_ceremony_started_on_one_node_finishes_on_the_other() {
+    use crate::common::passkey::{Page, SoftKey};
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    let a = Api::start(open(&url).await).await;
+    let b = Api::start(open(&url).await).await;
+    let mut page = Page::at(&a.base, "hoyito.localhost");
+    let mut key = SoftKey::new();
+    let (status, start) = page
+        .call(
+            "POST",
+            "/api/passkeys/register/start",
+            Some(json!({ "username": "Pia" })),
+        )
+        .await;
+    assert_eq!(status, 200, "{start}");
+    let credential = key.register(&start["options"], &page.origin);
+    page.base = b.base.clone();
+    let (status, up) = page
+        .call(
+            "POST",
+            "/api/passkeys/register/finish",
+            Some(json!({ "ceremony": start["ceremony"], "credential": credential })),
+        )
+        .await;
+    assert_eq!(status, 201, "{up}");
+    assert_eq!(up["account"]["passkeys"], 1);
+    page.call("DELETE", "/api/session", None).await;
+    let (status, start) = page
+        .call("POST", "/api/session/passkey/start", Some(json!({})))
+        .await;
+    assert_eq!(status, 200, "{start}");
+    let answer = key.sign_in(&start["options"], &page.origin);
+    page.base = a.base.clone();
+    let (status, body) = page
+        .call(
+            "POST",
+            "/api/session/passkey/finish",
+            Some(json!({ "ceremony": start["ceremony"], "credential": answer.clone() })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["account"]["username"], "Pia");
+    // Used once, on whichever node.
+    page.base = b.base.clone();
+    let (status, body) = page
+        .call(
+            "POST",
+            "/api/session/passkey/finish",
+            Some(json!({ "ceremony": start["ceremony"], "credential": answer })),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("challenge_expired"))
+    );
+    let (_, me) = page.call("GET", "/api/account", None).await;
+    assert_eq!(
+        me["account"]["username"], "Pia",
+        "the session is known to both nodes"
+    );
     a.stop().await;
     b.stop().await;
 }

@@ -61,6 +61,9 @@ impl Storage for Faulty {
     fn ratings(&self) -> &dyn hoyito_server::store::RatingStorage {
         Storage::ratings(&self.inner)
     }
+    fn passkeys(&self) -> &dyn hoyito_server::store::PasskeyStorage {
+        Storage::passkeys(&self.inner)
+    }
     fn insert_game(&self, meta: &Meta, summary: &Summary) -> StoreResult<()> {
         self.write()?;
         Storage::insert_game(&self.inner, meta, summary)

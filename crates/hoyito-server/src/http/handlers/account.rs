@@ -41,13 +41,14 @@ fn bad_credentials() -> ApiError {
 }
 
 /// The account as its owner sees it.
-async fn view(st: &AppState, account: &Account) -> Result<AccountView, ApiError> {
+pub(super) async fn view(st: &AppState, account: &Account) -> Result<AccountView, ApiError> {
     let id = account.id.clone();
-    let (left, ratings) = st
+    let (left, ratings, passkeys) = st
         .db(move |s| {
             Ok((
                 s.accounts().recovery_codes_left(&id)?,
                 s.ratings().account_ratings(&id)?,
+                s.passkeys().account_passkeys(&id)?.len() as u64,
             ))
         })
         .await?;
@@ -55,6 +56,8 @@ async fn view(st: &AppState, account: &Account) -> Result<AccountView, ApiError>
         username: account.username.clone(),
         created_ms: account.created_ms,
         recovery_codes_left: left,
+        password: !account.password_hash.is_empty(),
+        passkeys,
         ratings: ratings.into_iter().map(Into::into).collect(),
     })
 }
@@ -62,7 +65,7 @@ async fn view(st: &AppState, account: &Account) -> Result<AccountView, ApiError>
 /// Makes a new session of `account` (deleting the request's former one,
 /// if any: a sign-in never keeps a session id the browser had before);
 /// the `Set-Cookie` value that gives it.
-async fn start_session(
+pub(super) async fn start_session(
     st: &AppState,
     account: &str,
     headers: &HeaderMap,
@@ -84,9 +87,26 @@ async fn start_session(
 }
 
 /// The username as given, checked by the nickname rules.
-fn check_username(username: &str) -> Result<String, ApiError> {
+pub(super) fn check_username(username: &str) -> Result<String, ApiError> {
     crate::room::names::check_name(Some(username))?
         .ok_or_else(|| ApiError::unprocessable("invalid_name", "the username is empty"))
+}
+
+/// 409 `username_taken`.
+pub(super) fn username_taken() -> ApiError {
+    ApiError::conflict(
+        "username_taken",
+        "an account has this username, or one that looks the same: choose another",
+    )
+}
+
+/// 409 `username_taken` if an account's username has `skeleton`.
+pub(super) async fn check_free(st: &AppState, skeleton: &str) -> Result<(), ApiError> {
+    let sk = skeleton.to_string();
+    match st.db(move |s| s.accounts().account_by_skeleton(&sk)).await? {
+        Some(_) => Err(username_taken()),
+        None => Ok(()),
+    }
 }
 
 /// `POST /api/account`: signs up (and in).
@@ -100,20 +120,7 @@ pub(crate) async fn sign_up(
     check_strength(&req.password, &username)
         .map_err(|e| ApiError::unprocessable("weak_password", e.to_string()))?;
     let skeleton = fold(&username);
-    let taken = || {
-        ApiError::conflict(
-            "username_taken",
-            "an account has this username, or one that looks the same: choose another",
-        )
-    };
-    let sk = skeleton.clone();
-    if st
-        .db(move |s| s.accounts().account_by_skeleton(&sk))
-        .await?
-        .is_some()
-    {
-        return Err(taken());
-    }
+    check_free(&st, &skeleton).await?;
     let password = req.password;
     let password_hash = st
         .password_work(move || hash_password(&password))
@@ -133,7 +140,7 @@ pub(crate) async fn sign_up(
         .db(move |s| s.accounts().insert_account(&stored, &hashes))
         .await?
     {
-        return Err(taken());
+        return Err(username_taken());
     }
     let cookie = start_session(&st, &account.id, &headers).await?;
     let body = SignUpResponse {
@@ -145,20 +152,21 @@ pub(crate) async fn sign_up(
 
 /// Counts a sign-in attempt for `username` (by its skeleton: the same
 /// count whether or not the account exists) and finds its account.
-async fn attempt(st: &AppState, username: &str) -> Result<Option<Account>, ApiError> {
+pub(super) async fn attempt(st: &AppState, username: &str) -> Result<Option<Account>, ApiError> {
     let skeleton = fold(username.trim());
     st.rates.account_sign_ins.check(skeleton.clone())?;
     st.db(move |s| s.accounts().account_by_skeleton(&skeleton)).await
 }
 
-/// Whether `password` is `account`'s; with no account, the same work
-/// against a dummy hash, and `false`.
+/// Whether `password` is `account`'s; with no account, or an account
+/// without a password (passkeys only), the same work against a dummy hash,
+/// and `false`.
 async fn password_matches(
     st: &AppState,
     account: Option<&Account>,
     password: String,
 ) -> Result<bool, ApiError> {
-    let stored = account.map(|a| a.password_hash.clone());
+    let stored = account.map(|a| a.password_hash.clone()).filter(|h| !h.is_empty());
     st.password_work(move || {
         let dummy = dummy_hash();
         let matches = verify_password(&password, stored.as_deref().unwrap_or(dummy));
@@ -268,9 +276,10 @@ pub(crate) async fn who_am_i(
     Ok(Json(WhoAmI { account }))
 }
 
-/// `DELETE /api/account`: deletes the account (the password asked again).
-/// Its sessions, recovery codes and links to seats go; its games stay,
-/// the names of its seats cleared.
+/// `DELETE /api/account`: deletes the account (the password asked again,
+/// or a passkey's answer to a sign-in ceremony for it). Its sessions,
+/// recovery codes, passkeys and links to seats go; its games stay, the
+/// names of its seats cleared.
 pub(crate) async fn delete(
     State(st): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -278,8 +287,27 @@ pub(crate) async fn delete(
 ) -> Result<Response, ApiError> {
     same_origin(&headers, &st.limits.allowed_origins)?;
     let account = session::require(&st, &headers).await?;
-    if !password_matches(&st, Some(&account), req.password).await? {
-        return Err(bad_credentials());
+    match (req.password, req.ceremony, req.credential) {
+        (Some(password), None, None) => {
+            if !password_matches(&st, Some(&account), password).await? {
+                return Err(bad_credentials());
+            }
+        }
+        (None, Some(ceremony), Some(credential)) => {
+            let signer = super::passkeys::confirm(&st, &ceremony, &credential).await?;
+            if signer.id != account.id {
+                return Err(super::passkeys::refused(
+                    "this passkey is another account's: use one of the account signed in",
+                ));
+            }
+        }
+        _ => {
+            return Err(ApiError::unprocessable(
+                "invalid_fields",
+                "give the account's password (password), or a passkey's answer to a sign-in \
+                 ceremony (ceremony and credential)",
+            ))
+        }
     }
     let id = account.id.clone();
     let cleared = st.db(move |s| s.accounts().delete_account(&id)).await?;

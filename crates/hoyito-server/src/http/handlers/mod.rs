@@ -7,6 +7,7 @@ pub(crate) mod claim;
 pub(crate) mod games;
 pub(crate) mod lobby;
 pub(crate) mod offer;
+pub(crate) mod passkeys;
 pub(crate) mod play;
 pub(crate) mod players;
 pub(crate) mod puzzles;

@@ -467,3 +467,79 @@ fn a_rated_game_is_rated_once() {
     assert!(store.account_ratings("a").unwrap().is_empty());
     assert_eq!(store.history("b", None, 10).unwrap()[0].opponent, None);
 }
+
+/// A version-9 database gets the passkeys' tables; a passkey follows its
+/// account, a ceremony is taken once, and the last way to sign in stays.
+#[test]
+fn version_9_databases_get_the_passkeys_tables() {
+    use crate::store::{
+        Account, AccountStorage, Ceremony, NewAccount, PasskeyStorage, Removal, StoredPasskey,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    {
+        let store = Sqlite::open(&db).unwrap();
+        store
+            .conn()
+            .execute_batch("DROP TABLE passkeys; DROP TABLE passkey_ceremonies; PRAGMA user_version = 9;")
+            .unwrap();
+    }
+    let store = Sqlite::open(&db).unwrap();
+    let version: i64 = store
+        .conn()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    let ceremony = Ceremony {
+        id_hash: "c".into(),
+        kind: "sign_up".into(),
+        account_id: Some("a".into()),
+        username: Some("Ana".into()),
+        origin: "http://localhost:8080".into(),
+        state: "{}".into(),
+        expires_ms: 100,
+    };
+    store.insert_ceremony(&ceremony, 1).unwrap();
+    assert_eq!(store.take_ceremony("c", 99).unwrap(), Some(ceremony.clone()));
+    assert_eq!(store.take_ceremony("c", 99).unwrap(), None);
+    store.insert_ceremony(&ceremony, 1).unwrap();
+    assert_eq!(store.take_ceremony("c", 100).unwrap(), None, "expired");
+    let account = Account {
+        id: "a".into(),
+        username: "Ana".into(),
+        skeleton: "ana".into(),
+        password_hash: String::new(),
+        created_ms: 1,
+    };
+    let key = |id: &str, credential: &str| StoredPasskey {
+        id: id.into(),
+        account_id: "a".into(),
+        credential_id: credential.into(),
+        passkey: "{}".into(),
+        created_ms: 1,
+        last_used_ms: None,
+    };
+    assert_eq!(
+        store
+            .insert_account_with_passkey(&account, &["r".into()], &key("k1", "c1"))
+            .unwrap(),
+        NewAccount::Created
+    );
+    assert!(store.insert_passkey(&key("k2", "c2")).unwrap());
+    assert!(
+        !store.insert_passkey(&key("k3", "c2")).unwrap(),
+        "a credential once"
+    );
+    assert_eq!(store.remove_passkey("a", "k2").unwrap(), Removal::Removed);
+    assert_eq!(store.remove_passkey("a", "k1").unwrap(), Removal::LastSignIn);
+    assert_eq!(store.remove_passkey("a", "k9").unwrap(), Removal::NotFound);
+    store.passkey_used("k1", Some("{\"n\":1}"), 7).unwrap();
+    let (found, owner) = store.passkey_by_credential("c1").unwrap().unwrap();
+    assert_eq!(
+        (found.last_used_ms, found.passkey.as_str(), owner.id.as_str()),
+        (Some(7), "{\"n\":1}", "a")
+    );
+    store.delete_account("a").unwrap();
+    assert_eq!(store.passkey_by_credential("c1").unwrap(), None);
+    assert_eq!(store.account_passkeys("a").unwrap(), []);
+}

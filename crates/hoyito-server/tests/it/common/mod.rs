@@ -2,6 +2,8 @@
 //! by the API test files.
 #![allow(dead_code)]
 
+pub mod passkey;
+
 use std::future::Future;
 use std::time::Duration;
 

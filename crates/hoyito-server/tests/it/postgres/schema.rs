@@ -328,3 +328,64 @@ async fn a_database_for_newer_nodes_only_is_refused() {
     .await
     .unwrap();
 }
+
+/// A version-6 database (accounts and ratings, no passkeys) gets the
+/// passkeys' tables and nothing else: `version` stays what nodes of
+/// version 3 accept, and a node of version 6 deleting an account takes
+/// its passkeys with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: HOYITO_TEST_POSTGRES (scripts/test.sh runs it)"]
+async fn a_version_6_database_gets_the_passkeys_tables() {
+    use hoyito_server::store::{Account, NewAccount, StoredPasskey};
+    let url = tokio::task::spawn_blocking(fresh_db).await.unwrap();
+    drop(open(&url).await);
+    let u = url.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut client = client(&u);
+        client
+            .batch_execute(
+                "DROP TABLE passkeys; DROP TABLE passkey_ceremonies;
+                 UPDATE hoyito_schema SET applied = 6;",
+            )
+            .unwrap();
+        let store = Store::open(std::path::Path::new(&u)).expect("migrated");
+        assert_eq!(
+            schema_numbers(&mut client),
+            (PG_OLDEST_SHARING, PG_SCHEMA_VERSION)
+        );
+        let account = Account {
+            id: "a".into(),
+            username: "Ana".into(),
+            skeleton: "ana".into(),
+            password_hash: String::new(),
+            created_ms: 1,
+        };
+        let key = StoredPasskey {
+            id: "k".into(),
+            account_id: "a".into(),
+            credential_id: "c".into(),
+            passkey: "{}".into(),
+            created_ms: 1,
+            last_used_ms: None,
+        };
+        assert_eq!(
+            store
+                .passkeys()
+                .insert_account_with_passkey(&account, &[], &key)
+                .unwrap(),
+            NewAccount::Created
+        );
+        // What a node of version 6 does to delete an account.
+        client
+            .execute("DELETE FROM accounts WHERE id = 'a'", &[])
+            .unwrap();
+        assert_eq!(store.passkeys().passkey_by_credential("c").unwrap(), None);
+        let left: i64 = client
+            .query_one("SELECT COUNT(*) FROM passkeys", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(left, 0);
+    })
+    .await
+    .unwrap();
+}

@@ -3,7 +3,7 @@
 
 use hoyito_core::Side;
 use hoyito_server::ratings::Score;
-use hoyito_server::store::{Account, LobbyKind, Mode, RatedResult, StoreError};
+use hoyito_server::store::{Account, Ceremony, LobbyKind, Mode, RatedResult, StoreError, StoredPasskey};
 use hoyito_server::Store;
 
 use super::{fresh_db, meta, open, summary};
@@ -180,7 +180,165 @@ fn exercise(store: &Store) -> Vec<String> {
     store.check_writable().unwrap();
     exercise_accounts(store, &mut log);
     exercise_ratings(store, &mut log);
+    exercise_passkeys(store, &mut log);
     out
+}
+
+/// The passkey calls, in turn, on `store`: ceremonies taken once and
+/// expiring, an account made with its passkey (all or nothing), passkeys
+/// added, found, used and removed (never the last way to sign in), and
+/// the account's deletion taking them.
+fn exercise_passkeys(store: &Store, log: &mut impl FnMut(&str, String)) {
+    let passkeys = store.passkeys();
+    let ceremony = |id: &str, expires_ms: i64| Ceremony {
+        id_hash: id.into(),
+        kind: "sign_up".into(),
+        account_id: Some("pk1".into()),
+        username: Some("Pia".into()),
+        origin: "http://localhost:8080".into(),
+        state: "{\"rs\":1}".into(),
+        expires_ms,
+    };
+    passkeys.insert_ceremony(&ceremony("c1", 1_000), 100).unwrap();
+    passkeys.insert_ceremony(&ceremony("c2", 2_000), 100).unwrap();
+    passkeys.insert_ceremony(&ceremony("c3", 500), 100).unwrap();
+    log(
+        "duplicate ceremony refused",
+        passkeys
+            .insert_ceremony(&ceremony("c1", 1_000), 100)
+            .is_err()
+            .to_string(),
+    );
+    log(
+        "ceremony taken",
+        format!("{:?}", passkeys.take_ceremony("c1", 900)),
+    );
+    log(
+        "ceremony taken once",
+        format!("{:?}", passkeys.take_ceremony("c1", 900)),
+    );
+    log(
+        "ceremony expired",
+        format!("{:?}", passkeys.take_ceremony("c2", 2_000)),
+    );
+    // A new ceremony deletes the expired ones.
+    passkeys.insert_ceremony(&ceremony("c4", 9_000), 600).unwrap();
+    log(
+        "expired deleted",
+        format!("{:?}", passkeys.take_ceremony("c3", 0)),
+    );
+    let key = |id: &str, account: &str, credential: &str| StoredPasskey {
+        id: id.into(),
+        account_id: account.into(),
+        credential_id: credential.into(),
+        passkey: format!("{{\"cred\":\"{credential}\"}}"),
+        created_ms: 10,
+        last_used_ms: None,
+    };
+    let pia = Account {
+        id: "pk1".into(),
+        username: "Pia".into(),
+        skeleton: "pia".into(),
+        password_hash: String::new(),
+        created_ms: 10,
+    };
+    let codes = ["r1".to_string()];
+    log(
+        "account with passkey",
+        format!(
+            "{:?}",
+            passkeys.insert_account_with_passkey(&pia, &codes, &key("k1", "pk1", "cred1"))
+        ),
+    );
+    let rui = Account {
+        id: "pk2".into(),
+        username: "Rui".into(),
+        skeleton: "rui".into(),
+        password_hash: "$argon2id$stub".into(),
+        created_ms: 11,
+    };
+    log(
+        "taken passkey refused",
+        format!(
+            "{:?}",
+            passkeys.insert_account_with_passkey(&rui, &codes, &key("k2", "pk2", "cred1"))
+        ),
+    );
+    log(
+        "nothing of it stored",
+        format!("{:?}", store.accounts().account_by_skeleton("rui").unwrap()),
+    );
+    log(
+        "taken username refused",
+        format!(
+            "{:?}",
+            passkeys.insert_account_with_passkey(
+                &Account {
+                    id: "pk3".into(),
+                    ..pia.clone()
+                },
+                &codes,
+                &key("k3", "pk3", "cred3")
+            )
+        ),
+    );
+    assert!(store.accounts().insert_account(&rui, &[]).unwrap());
+    log(
+        "passkey added",
+        format!("{:?}", passkeys.insert_passkey(&key("k4", "pk2", "cred4"))),
+    );
+    log(
+        "passkey added twice",
+        format!("{:?}", passkeys.insert_passkey(&key("k5", "pk2", "cred4"))),
+    );
+    log(
+        "passkey of no account refused",
+        passkeys
+            .insert_passkey(&key("k6", "nobody", "cred6"))
+            .is_err()
+            .to_string(),
+    );
+    passkeys.insert_passkey(&key("k7", "pk1", "cred7")).unwrap();
+    log(
+        "by credential",
+        format!("{:?}", passkeys.passkey_by_credential("cred7")),
+    );
+    log(
+        "unknown credential",
+        format!("{:?}", passkeys.passkey_by_credential("nope")),
+    );
+    passkeys.passkey_used("k1", None, 50).unwrap();
+    passkeys
+        .passkey_used("k7", Some("{\"cred\":\"new\"}"), 60)
+        .unwrap();
+    log(
+        "account passkeys",
+        format!("{:?}", passkeys.account_passkeys("pk1")),
+    );
+    log(
+        "codes of a passkey account",
+        format!("{:?}", store.accounts().recovery_codes_left("pk1")),
+    );
+    log("removed", format!("{:?}", passkeys.remove_passkey("pk1", "k7")));
+    log(
+        "removed again",
+        format!("{:?}", passkeys.remove_passkey("pk1", "k7")),
+    );
+    log("another's", format!("{:?}", passkeys.remove_passkey("pk1", "k4")));
+    log("last kept", format!("{:?}", passkeys.remove_passkey("pk1", "k1")));
+    log(
+        "with a password",
+        format!("{:?}", passkeys.remove_passkey("pk2", "k4")),
+    );
+    store.accounts().delete_account("pk1").unwrap();
+    log(
+        "deleted with its account",
+        format!(
+            "{:?} {:?}",
+            passkeys.passkey_by_credential("cred1"),
+            passkeys.account_passkeys("pk1")
+        ),
+    );
 }
 
 /// The account calls, in turn, on `store` (whose games `g1`, `g2` exist).

@@ -3,7 +3,8 @@
 //   router.js       which page a path shows, links that navigate
 //   nav.js          navigate(path): the pages' way to another page, without a reload
 //   pwa.js          the service worker (offline app); whether the server answers
-//   local/*.js      games on this device: WebAssembly rules (wasm/), engine worker, IndexedDB
+//   local/*.js      games on this device: WebAssembly rules (wasm/), engine worker, IndexedDB;
+//                   puzzles from the server or, offline, from the pack the app keeps (local/puzzles.js)
 //   html.js         the one way to write HTML: escaped templates, Trusted Types
 //   ui.js           side names, the toast, a refusal's text in the reader's language
 //   i18n.js         the language and t(); its strings in i18n/en.js, es.js, ht.js
@@ -12,7 +13,9 @@
 //   markdown.js     the rules page's Markdown
 //   pages/*.js      new game, games (the lobby and the list), rules, how to play,
 //                   the account (sign in and up, recovery, sign out, deletion),
-//                   the analysis board (pages/board.js, /analysis)
+//                   the analysis board (pages/board.js, /analysis), puzzles (pages/puzzle.js,
+//                   /puzzles; the streak, pages/streak.js; both play through pages/puzzle-play.js),
+//                   the exercises of a game's mistakes (pages/mistakes.js, /g/<id>/learn)
 //   game/view.js    the game page, built from
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
 //     game/render.js    drawing the state
@@ -22,6 +25,7 @@
 //     game/input.js     clicks, keys and the requests they make
 //     game/analysis.js  post-game analysis: progress, marks, best move, line, play from here
 //     game/graph.js     the evaluation graph (SVG)
+//     game/mistakes.js  the moves of an analysed game that lost the result: "Learn from your mistakes"
 //     game/endings.js   abort, draw offers, how it ended, Rematch and New game
 //     game/clock.js     the clocks, as the server keeps them
 //     game/alerts.js    your-move badge, sound and notification (opt-in); the sounds switch

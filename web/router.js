@@ -19,6 +19,9 @@ let teardown = null;
 function pageFor(path) {
   const m = /^\/g\/([A-Za-z0-9]+)\/?$/.exec(path);
   if (m) return () => gamePage(app, m[1]);
+  // The exercises of a game's mistakes, loaded when first shown.
+  const learn = /^\/g\/([A-Za-z0-9]+)\/learn\/?$/.exec(path);
+  if (learn) return () => lazy(() => import('./pages/mistakes.js'), (mod) => mod.mistakesPage(app, learn[1]));
   if (path === '/games') return () => gamesPage(app);
   if (path === '/rules') return () => rulesPage(app);
   if (path === '/how-to-play') return () => howToPlayPage(app);
@@ -26,30 +29,27 @@ function pageFor(path) {
   if (path === '/account') return () => accountPage(app);
   // The analysis board is loaded when first shown.
   if (path === '/analysis') return () => analysisBoard();
+  if (/^\/puzzles\/streak\/?$/.test(path)) return () => lazy(() => import('./pages/streak.js'), (mod) => mod.streakPage(app));
   const pz = /^\/puzzles(?:\/([A-Za-z0-9-]+))?\/?$/.exec(path);
-  if (pz) return () => puzzle(pz[1]);
+  if (pz) return () => lazy(() => import('./pages/puzzle.js'), (mod) => mod.puzzlePage(app, pz[1]));
   if (path === '/' || path === '/new') return () => newGamePage(app);
   return () => notFoundPage(app);
 }
 
 /** Loads and shows the analysis board (pages/board.js); its teardown once it shows. */
-function analysisBoard() {
-  let stop = null;
-  let gone = false;
-  import('./pages/board.js').then(async (m) => {
-    await m.loaded();
-    if (!gone) stop = m.boardPage(app);
-  }).catch((e) => { console.error(e); notFoundPage(app); });
-  return () => { gone = true; if (stop) stop(); };
-}
+const analysisBoard = () => lazy(() => import('./pages/board.js'), (mod) => mod.boardPage(app));
 
-/** Loads and shows a puzzle (pages/puzzle.js): `id`, or the next of the set. */
-function puzzle(id) {
+/**
+ * Loads a page's module (`load()`), waits for what it needs (its
+ * `loaded()`), then shows it (`show(module)`, which returns its teardown);
+ * returns the teardown, which also stops a page still loading.
+ */
+function lazy(load, show) {
   let stop = null;
   let gone = false;
-  import('./pages/puzzle.js').then(async (m) => {
-    await m.loaded();
-    if (!gone) stop = m.puzzlePage(app, id);
+  load().then(async (mod) => {
+    await mod.loaded();
+    if (!gone) stop = show(mod);
   }).catch((e) => { console.error(e); notFoundPage(app); });
   return () => { gone = true; if (stop) stop(); };
 }

@@ -1,7 +1,8 @@
 // The service worker of the offline app. When it installs it caches every
 // file of the app (the list comes from /precache.json, written by the
 // server or by `hoyito export-site`), the WebAssembly rules and engine
-// included. Afterwards the app's files come from the cache at once (the
+// included, and the offline puzzle pack (/puzzle-pack.json, a few hundred
+// puzzles that local/puzzles.js plays when no server answers). Afterwards the app's files come from the cache at once (the
 // cache is refreshed from the network in the background, so the next visit
 // gets any new version); every page address gets the cached index.html.
 // The API (/api/…) always goes to the network: offline it fails, and the

@@ -5,7 +5,9 @@
 // by step, and "play from here". The analysis comes from
 // POST/GET /api/games/{id}/analysis (docs/API.md): a quick pass whose
 // steps show at once, then a deeper one whose steps replace them; the page
-// says how long and how deep the engine searched.
+// says how long and how deep the engine searched. Once done, "Learn from
+// your mistakes" opens the positions where the player's move lost the
+// result as exercises (/g/<id>/learn, pages/mistakes.js), when there are any.
 
 import { t } from '../i18n.js';
 import { api, seats } from '../api.js';
@@ -15,6 +17,7 @@ import { navigate } from '../nav.js';
 import { isLocalId } from '../local/backend.js';
 import { buildFrames, isOver } from './state.js';
 import { drawGraph, formatEval } from './graph.js';
+import { exercises, playerSides } from './mistakes.js';
 
 const POLL_MS = 400;
 
@@ -208,12 +211,13 @@ export function drawAnalysis(G) {
   } else {
     const label = (view.pass ?? 1) > 1 ? 'an.deeper' : 'an.progress';
     inner = html`${view.status !== 'done' ? html`<p class="an-progress"><label for="an-progress">${t(label, { done: view.done, total: view.total })}</label>
-        <progress id="an-progress" max="${view.total}" value="${view.done}"></progress></p>` : ''}${searchText(view)}<div id="an-graph" class="an-graph"></div>
+        <progress id="an-progress" max="${view.total}" value="${view.done}"></progress></p>` : ''}${searchText(view)}${learnButton(G, view)}<div id="an-graph" class="an-graph"></div>
       <p class="muted an-legend">${t('an.legend')}</p>${positionInfo(G, view, at, k, frames)}${view.summary ? summaryTable(view) : ''}`;
   }
   setHtml(box, html`<section class="analysis card" aria-labelledby="an-title"><h2 id="an-title" tabindex="-1">${t('an.title')}</h2>${inner}</section>`);
   const on = (id, f) => { const b = G.$(id); if (b) b.addEventListener('click', f); };
   on('an-start', () => start(G));
+  on('an-learn', () => navigate(`/g/${S.id}/learn`));
   on('an-line', () => { A.line = { k, i: 0 }; G.render(); });
   on('an-line-prev', () => { if (A.line.i > 0) { A.line.i -= 1; G.render(); } });
   on('an-line-next', () => { if (A.line.i < at.line.length - 1) { A.line.i += 1; G.render(); } });
@@ -224,6 +228,17 @@ export function drawAnalysis(G) {
   if (focusedId && G.$(focusedId)) G.$(focusedId).focus();
   drawMarks(G, view);
   drawBoard(G, view, at, k, frames);
+}
+
+/**
+ * "Learn from your mistakes", once the analysis is done, when the player's
+ * moves lost the result somewhere (game/mistakes.js): with how many.
+ */
+function learnButton(G, view) {
+  if (view.status !== 'done') return '';
+  const n = exercises(view, playerSides(G.S.view, G.S.seat)).length;
+  if (!n) return '';
+  return html`<p class="an-learn"><button type="button" id="an-learn" class="primary">${t('an.learn', { n })}</button></p>`;
 }
 
 /** The evaluation, the move that led here with its mark, the best move, the line. */

@@ -10,54 +10,45 @@
 // POST /api/puzzles/<id>/attempt, which answers the new rating; offline, the
 // attempt is not rated.
 // /puzzles/daily is the puzzle of the UTC day (GET /api/puzzles/daily, the
-// same for everyone), with the filters.
-// The rules are the WebAssembly module's (`Game.fromNotation`, `play`).
+// same for everyone), with the filters; /puzzles/streak is the streak
+// (pages/streak.js).
+// Without a server (offline), the puzzles come from the offline pack the
+// app keeps (local/puzzles.js), and the page says so; the puzzle of the
+// day needs the server.
+// The rules are the WebAssembly module's (`Game.fromNotation`, `play`),
+// through the board of pages/puzzle-play.js.
 
 import { t } from '../i18n.js';
-import { Board } from '../board.js';
-import { Game } from '../wasm/hoyito_wasm.js';
 import { ready } from '../local/backend.js';
 import { html, setHtml } from '../html.js';
 import { sideName, errorText } from '../ui.js';
 import { api } from '../api.js';
 import { navigate } from '../nav.js';
+import {
+  PuzzleBoard, solver, signed, read, write, filterForm, packNote, FILTER_KEY,
+} from './puzzle-play.js';
+import { puzzleById, nextPuzzle, dailyPuzzle } from '../local/puzzles.js';
 
 export const PUZZLE_PATH = '/puzzles';
 /** The id in `/puzzles/<id>` that shows the puzzle of the day. */
 export const DAILY = 'daily';
+/** The path of the streak (pages/streak.js). */
+export const STREAK_PATH = '/puzzles/streak';
 /** Loads the WebAssembly rules the page needs (before `puzzlePage`). */
 export const loaded = ready;
-// Where the set was left, and the filters, on this device.
+// Where the set was left, on this device.
 const LAST_KEY = 'hoyito.puzzle.last';
-const FILTER_KEY = 'hoyito.puzzle.filter';
 // The solver's Glicko-2 rating on this device (a new solver's first).
 const RATING_KEY = 'hoyito.puzzle.rating';
 const NEW_RATING = { rating: 1500, deviation: 350, volatility: 0.06 };
-// The least cell of a hole lying across (CSS px), as on the analysis board.
-const MIN_CELL = 40;
-// A pause before the opponent's forced reply, so that the player sees it come.
-const REPLY_MS = 500;
-
-/** The side to move in a puzzle's position: the solver. */
-const solver = (p) => (p.position.split(' ')[1] === 'n' ? 'north' : 'south');
-const signed = (v) => (v > 0 ? `+${v}` : String(v));
-
-function read(key, fallback) {
-  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
-}
-function write(key, value) {
-  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: not kept */ }
-}
 
 function layout() {
   return html`<section class="puzzle">
     <h1>${t('puzzle.title')}</h1>
     <p class="muted pz-intro">${t('puzzle.intro')}</p>
-    <form id="pz-filter" class="controls pz-filter">
-      <label>${t('new.variant')} <select id="pz-variant"><option value="">${t('puzzle.any')}</option>${['I', 'II', 'III'].map((v) => html`<option value="${v}">Hoyito ${v}</option>`)}</select></label>
-      <label>${t('new.holes')} <select id="pz-holes"><option value="">${t('puzzle.any')}</option>${[6, 4].map((n) => html`<option value="${n}">2×${n}</option>`)}</select></label>
-      <a id="pz-daily" href="${PUZZLE_PATH}/${DAILY}" data-nav>${t('puzzle.daily')}</a>
-    </form>
+    ${filterForm(html`<a id="pz-daily" href="${PUZZLE_PATH}/${DAILY}" data-nav>${t('puzzle.daily')}</a>
+      <a id="pz-streak-link" href="${STREAK_PATH}" data-nav>${t('streak.title')}</a>`)}
+    <p id="pz-pack" class="pz-pack" role="status" hidden></p>
     <p id="pz-info" class="muted"></p>
     <p id="pz-rating" class="muted" aria-live="polite"></p>
     <p id="pz-task" class="pz-task" aria-live="polite"></p>
@@ -78,8 +69,11 @@ export function puzzlePage(app, id) {
   const $ = (x) => document.getElementById(x);
   const section = app.querySelector('.puzzle');
   const st = {
-    puzzle: null, game: null, board: null, step: 0, hints: 0, busy: false, closed: false, timer: null, last: null, rated: false,
+    puzzle: null, hints: 0, closed: false, rated: false, pack: 0,
   };
+  const play = new PuzzleBoard($('pz-board'), (token) => {
+    if (token === play.expected()) good(token); else wrong(token);
+  });
   const filter = read(FILTER_KEY, { variant: '', holes: '' });
   $('pz-variant').value = filter.variant || '';
   $('pz-holes').value = String(filter.holes || '');
@@ -87,25 +81,30 @@ export function puzzlePage(app, id) {
   const setState = (s) => { section.dataset.state = s; };
   const status = (text) => { $('pz-status').textContent = text; };
 
-  function setPath(which, after) {
-    const q = new URLSearchParams();
-    if (filter.variant) q.set('variant', filter.variant);
-    if (filter.holes) q.set('holes', String(filter.holes));
-    if (after) q.set('after', after);
-    const s = q.toString();
-    return `/api/puzzles/${which}${s ? `?${s}` : ''}`;
+  /** Says whether the puzzle came from the offline pack (of `pack` puzzles) or the server (0). */
+  function showSource(pack) {
+    st.pack = pack;
+    $('pz-pack').textContent = packNote(pack);
+    $('pz-pack').hidden = !pack;
+    if (pack) section.dataset.pack = String(pack); else delete section.dataset.pack;
   }
-  const nextPath = (after) => setPath('next', after);
 
   async function load() {
     setState('loading');
     status(t('puzzle.loading'));
     try {
-      let p;
-      if (id === DAILY) p = await api('GET', setPath(DAILY));
-      else if (id) p = await api('GET', `/api/puzzles/${encodeURIComponent(id)}`);
-      else p = await api('GET', nextPath(read(LAST_KEY, null)));
+      let r;
+      if (id === DAILY) r = await dailyPuzzle(filter);
+      else if (id) r = await puzzleById(id);
+      else r = await nextPuzzle(filter, read(LAST_KEY, null));
       if (st.closed) return;
+      showSource(r.pack);
+      if (!r.puzzle) {
+        setState('failed');
+        status(t(id === DAILY ? 'puzzle.daily_offline' : 'puzzle.not_in_pack'));
+        return;
+      }
+      const p = r.puzzle;
       if (!id) history.replaceState(null, '', `${PUZZLE_PATH}/${p.id}`);
       if (id === DAILY) section.dataset.daily = p.date;
       start(p);
@@ -118,15 +117,12 @@ export function puzzlePage(app, id) {
 
   function start(p) {
     st.puzzle = p;
-    st.step = 0;
     st.hints = 0;
-    st.last = null;
     st.rated = false;
     delete section.dataset.change;
     showRating();
     write(LAST_KEY, p.id);
-    if (st.game) st.game.free();
-    st.game = Game.fromNotation({ variant: p.variant, holes: p.holes }, p.position);
+    play.start(p);
     const info = t('puzzle.info', { id: p.id, variant: p.variant, holes: p.holes, rating: p.rating });
     $('pz-info').textContent = p.date ? `${t('puzzle.daily_of', { date: p.date })} · ${info}` : info;
     $('pz-task').textContent = t(p.result === 'draw' ? 'puzzle.find_draw' : 'puzzle.find_win', { side: sideName(solver(p)) });
@@ -146,86 +142,37 @@ export function puzzlePage(app, id) {
   async function rate(solved) {
     if (st.rated) return;
     st.rated = true;
-    const id = st.puzzle.id;
+    const pid = st.puzzle.id;
+    if (st.pack) { $('pz-rating').textContent = t('puzzle.unrated_offline'); return; }
     try {
-      const a = await api('POST', `/api/puzzles/${encodeURIComponent(id)}/attempt`, { solved, rating: read(RATING_KEY, NEW_RATING) });
+      const a = await api('POST', `/api/puzzles/${encodeURIComponent(pid)}/attempt`, { solved, rating: read(RATING_KEY, NEW_RATING) });
       write(RATING_KEY, a.rating);
-      if (st.closed || st.puzzle.id !== id) return;
+      if (st.closed || st.puzzle.id !== pid) return;
       showRating(a.change);
       section.dataset.change = String(a.change);
     } catch (e) {
       // A kept rating the server refuses (changed by hand): a new solver's from now on.
       if (e.code === 'invalid_rating') write(RATING_KEY, NEW_RATING);
-      if (st.closed || st.puzzle.id !== id) return;
+      if (st.closed || st.puzzle.id !== pid) return;
       $('pz-rating').textContent = e.code === 'offline' ? t('puzzle.unrated_offline') : errorText(e);
     }
   }
 
-  function ensureBoard() {
-    const n = st.puzzle.holes;
-    const wrap = $('pz-board');
-    const across = wrap.clientWidth / (n + 2) >= MIN_CELL;
-    if (!st.board || st.board.n !== n || st.board.vertical === across) {
-      wrap.replaceChildren();
-      st.board = new Board(wrap, n, onHole, !across);
-    }
-  }
-
-  /** The board index of the mover's hole of `token` (`3` → South's hole 3). */
-  function holeOf(token, side) {
-    const n = st.puzzle.holes;
-    return (side === 'south' ? 0 : n) + Number(/^\d+/.exec(token)[0]) - 1;
-  }
-
   function show() {
-    ensureBoard();
-    // The solver's row nearest the player, as on a game page.
-    st.board.setFlipped(solver(st.puzzle) === 'north');
-    const s = st.game.state();
-    const legal = new Set();
-    const solving = section.dataset.state === 'playing' && st.step % 2 === 0 && !s.over;
-    if (solving) for (const m of st.game.legalMoves()) legal.add(holeOf(m, s.to_move));
-    st.board.render({
-      board: s.board, closed: s.closed, captured: [s.captured[0], s.captured[1]], legal, focusable: true, last: st.last,
-    });
-    st.board.clearMarks('hint');
-    if (solving && st.hints >= 2) st.board.mark(holeOf(st.puzzle.solution[st.step], s.to_move), 'hint', true);
-    $('pz-hint').disabled = !solving;
-    $('pz-show').disabled = section.dataset.state !== 'playing';
-  }
-
-  function onHole(i) {
-    if (section.dataset.state !== 'playing' || st.busy || st.step % 2 !== 0) return;
-    const s = st.game.state();
-    const n = st.puzzle.holes;
-    if (s.to_move === 'south' ? i >= n : i < n) return;
-    const token = String((i % n) + 1);
-    if (!st.game.legalMoves().includes(token)) return;
-    if (token === st.puzzle.solution[st.step]) good(token); else wrong(token);
+    const playing = section.dataset.state === 'playing';
+    play.render({ active: playing, hint: st.hints >= 2 });
+    $('pz-hint').disabled = !play.solving();
+    $('pz-show').disabled = !playing;
   }
 
   /** Plays the solution's move `token` and what follows it. */
   function good(token) {
-    playMove(token);
-    if (st.step >= st.puzzle.solution.length) { solved(); return; }
-    // The opponent's forced reply, after a moment.
-    st.busy = true;
-    show();
-    st.timer = setTimeout(() => {
-      st.busy = false;
+    play.advance(token, (reply) => {
       if (st.closed) return;
-      const reply = st.puzzle.solution[st.step];
-      playMove(reply);
       status(t('puzzle.good', { move: reply }));
       show();
-    }, REPLY_MS);
-  }
-
-  function playMove(token) {
-    const side = st.game.state().to_move;
-    st.game.play(token);
-    st.last = { from: [holeOf(token, side)], captured: [] };
-    st.step += 1;
+    });
+    if (play.done()) solved(); else show();
   }
 
   function solved() {
@@ -240,27 +187,19 @@ export function puzzlePage(app, id) {
     setState('playing');
     rate(false);
     section.dataset.wrong = token;
-    st.board.flash(holeOf(token, st.game.state().to_move), 'refused', 400);
+    play.refuse(token);
     status(t('puzzle.wrong_plain', { move: token }));
-    const s = st.game.state();
     const q = new URLSearchParams({
-      variant: st.puzzle.variant, holes: String(st.puzzle.holes), position: notation(s),
+      variant: st.puzzle.variant, holes: String(st.puzzle.holes), position: play.notation(),
     });
     try {
       const res = await fetch(`/api/tablebase?${q}`);
       const body = await res.json();
       if (st.closed || section.dataset.wrong !== token || !res.ok) return;
       const value = (m) => body.moves.find((x) => x.move === m)?.value;
-      status(t('puzzle.wrong', { move: token, value: signed(value(token)), best: signed(value(st.puzzle.solution[st.step])) }));
+      status(t('puzzle.wrong', { move: token, value: signed(value(token)), best: signed(value(play.expected())) }));
       section.dataset.wrongValue = String(value(token));
     } catch { /* offline or no tables: the plain message stays */ }
-  }
-
-  /** The notation of the position `s` (the rules' state) as docs/NOTATION.md writes it. */
-  function notation(s) {
-    const n = st.puzzle.holes;
-    const row = (from) => s.board.slice(from, from + n).join(',');
-    return `${row(0)}/${row(n)} ${s.to_move === 'north' ? 'n' : 's'} ${s.captured[0]}-${s.captured[1]}`;
   }
 
   function hint() {
@@ -270,7 +209,7 @@ export function puzzlePage(app, id) {
     if (st.hints === 1) {
       status(themes.length ? t('puzzle.hint_theme', { themes: themes.map((x) => t(`theme.${x}`)).join(', ') }) : t('puzzle.hint_quiet'));
     } else {
-      status(t('puzzle.hint_hole', { hole: st.puzzle.solution[st.step] }));
+      status(t('puzzle.hint_hole', { hole: play.expected() }));
     }
     show();
   }
@@ -280,15 +219,8 @@ export function puzzlePage(app, id) {
     rate(false);
     setState('shown');
     status(t('puzzle.shown', { moves: st.puzzle.solution.join(' ') }));
-    const step = () => {
-      if (st.closed || st.step >= st.puzzle.solution.length) { show(); return; }
-      playMove(st.puzzle.solution[st.step]);
-      show();
-      st.timer = setTimeout(step, REPLY_MS);
-    };
-    clearTimeout(st.timer);
-    st.busy = false;
-    step();
+    play.playOut(() => { if (!st.closed) show(); });
+    show();
   }
 
   function changedFilter() {
@@ -301,8 +233,9 @@ export function puzzlePage(app, id) {
   $('pz-show').addEventListener('click', showSolution);
   $('pz-next').addEventListener('click', async () => {
     try {
-      const p = await api('GET', nextPath(st.puzzle?.id));
-      if (!st.closed) navigate(`${PUZZLE_PATH}/${p.id}`);
+      const r = await nextPuzzle(filter, st.puzzle?.id);
+      if (st.closed) return;
+      if (r.puzzle) navigate(`${PUZZLE_PATH}/${r.puzzle.id}`); else status(t('puzzle.not_in_pack'));
     } catch (e) { status(errorText(e)); }
   });
   for (const x of ['pz-variant', 'pz-holes']) $(x).addEventListener('change', changedFilter);
@@ -313,8 +246,7 @@ export function puzzlePage(app, id) {
 
   return () => {
     st.closed = true;
-    clearTimeout(st.timer);
     window.removeEventListener('resize', onResize);
-    if (st.game) st.game.free();
+    play.free();
   };
 }

@@ -4,7 +4,9 @@
 // /api/tablebase gives them), the hints say the theme then the hole, the
 // solution solves it; a longer solution with the opponent's forced reply
 // played for the player; the solution shown; Next puzzle with the filters;
-// an unknown puzzle's message; no serious axe-core violation.
+// an unknown puzzle's message; the streak: puzzles of rising rating as the
+// API's streak gives them, one wrong move ending it, the best streak kept;
+// no serious axe-core violation.
 // Run with tests/run.sh (desktop and phone sizes).
 
 import { test, before, after } from 'node:test';
@@ -203,4 +205,85 @@ test('the board, the task and the buttons are in the window without scrolling, o
       await context.close();
     }
   }
+});
+
+/** Plays puzzle `p`'s solution on the page: the solver's moves, waiting for each forced reply. */
+async function solve(page, p) {
+  for (let i = 0; i < p.solution.length; i += 2) {
+    const h = hole(p, p.solution[i]);
+    await page.waitForSelector(`.hole.legal[data-hole="${h}"]`, { timeout: 20000 });
+    await click(page, h);
+  }
+}
+
+const dataset = (page) => page.$eval('.puzzle', (e) => ({ ...e.dataset }));
+
+test('a streak: puzzles of rising rating as the API gives them, no hints; a wrong move ends it and the best is kept', async () => {
+  const { context, page } = await open('/puzzles/streak', { storage: { 'hoyito.puzzle.filter': JSON.stringify({ variant: 'II', holes: 4 }) } });
+  await state(page, 'playing');
+  assert.equal(await page.textContent('h1'), 'Puzzle streak');
+  assert.equal(await page.locator('#pz-hint, #pz-show, #pz-next').count(), 0, 'no hints in a streak');
+  assert.equal(await page.textContent('#sk-current'), '0');
+  assert.equal(await page.textContent('#sk-best'), '0');
+  const { seed } = await page.evaluate(() => JSON.parse(localStorage.getItem('hoyito.puzzle.streak.run')));
+  // Two puzzles solved, each rated above the last: the streak's rungs of the API.
+  let above = null;
+  for (let k = 1; k <= 2; k += 1) {
+    const { puzzle: id } = await dataset(page);
+    const expected = await api(`/api/puzzles/streak?variant=II&holes=4&seed=${seed}${above === null ? '' : `&above=${above}`}`);
+    assert.equal(id, expected.id, `puzzle ${k} of the streak`);
+    if (above !== null) assert.ok(expected.rating > above, `${expected.rating} > ${above}`);
+    assert.match(await page.textContent('#pz-info'), new RegExp(`Puzzle ${id} · Hoyito II · 2×4 · rating ${expected.rating}`));
+    await solve(page, expected);
+    await page.waitForFunction((n) => document.querySelector('.puzzle').dataset.streak === String(n), k, { timeout: 20000 });
+    assert.equal(await page.textContent('#sk-current'), String(k));
+    await page.waitForFunction((old) => {
+      const d = document.querySelector('.puzzle').dataset;
+      return d.puzzle !== old && d.state === 'playing';
+    }, id, { timeout: 20000 });
+    above = expected.rating;
+  }
+  assert.equal(await page.textContent('#sk-best'), '2');
+  // The board, the streak and the task are in the window without scrolling.
+  {
+    const { w, h } = await page.evaluate(() => ({ w: innerWidth, h: innerHeight }));
+    const outside = await page.$$eval('svg.board, #pz-task, .sk-score, #sk-restart', (els, [ww, hh]) => els
+      .map((e) => [e.id || e.className.baseVal || e.className, e.getBoundingClientRect()])
+      .filter(([, r]) => r.width === 0 || r.top < 0 || r.left < 0 || r.bottom > hh + 0.5 || r.right > ww + 0.5)
+      .map(([name, r]) => `${name}: ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`), [w, h]);
+    await page.screenshot({ path: `/tmp/streak-${w}x${h}.png` });
+    assert.deepEqual(outside, [], `at ${w}×${h}`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+  }
+  assert.deepEqual(await seriousViolations(page), []);
+
+  // A wrong move ends the streak: the solution is shown, the best kept.
+  const { puzzle: third } = await dataset(page);
+  const p = await api(`/api/puzzles/${third}`);
+  const right = hole(p, p.solution[0]);
+  const wrongHole = await page.$$eval('.hole.legal', (els, r) => els.map((e) => Number(e.dataset.hole)).find((i) => i !== r), right);
+  assert.ok(wrongHole !== undefined, 'a legal move other than the solution');
+  await click(page, wrongHole);
+  await state(page, 'over');
+  const wrongToken = String((wrongHole % p.holes) + 1);
+  assert.equal(await page.textContent('#pz-status'), `Not ${wrongToken}: the streak ends at 2. The solution: ${p.solution.join(' ')}`);
+  assert.equal(await page.textContent('#sk-current'), '2');
+  assert.equal(await page.textContent('#sk-best'), '2');
+  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('hoyito.puzzle.streak.best'))), { 'II-4': 2 });
+  assert.equal(await page.evaluate(() => localStorage.getItem('hoyito.puzzle.streak.run')), null, 'the run is over');
+  assert.equal(await page.locator('.hole.legal').count(), 0, 'nothing more to play');
+  assert.deepEqual(await seriousViolations(page), []);
+
+  // Start again: a new run from the lowest rung; the best stays, after a reload too.
+  await page.click('#sk-restart');
+  await state(page, 'playing');
+  assert.equal(await page.textContent('#sk-current'), '0');
+  assert.equal(await page.textContent('#sk-best'), '2');
+  const first = await api(`/api/puzzles/${(await dataset(page)).puzzle}`);
+  assert.equal(first.rating, (await api('/api/puzzles/streak?variant=II&holes=4')).rating);
+  await page.reload();
+  await state(page, 'playing');
+  assert.equal(await page.textContent('#sk-best'), '2');
+  assert.equal((await dataset(page)).puzzle, first.id, 'the run under way goes on after a reload');
+  await context.close();
 });

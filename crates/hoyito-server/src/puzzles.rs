@@ -1,6 +1,8 @@
 //! The puzzle set the server serves: the shipped files of `data/puzzles/`
 //! (made by `scripts/generate-puzzles.sh`, certified by the tablebases),
-//! embedded in the binary and read once, on first use.
+//! embedded in the binary and read once, on first use; the rungs of a
+//! puzzle streak ([`PuzzleSet::streak`]) and the offline pack the app
+//! caches when it installs ([`pack_json`]).
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -84,6 +86,28 @@ impl PuzzleSet {
             .find(|p| filter.matches(p)))
     }
 
+    /// The next puzzle of a streak: of the puzzles matching `filter` rated
+    /// above `above` (all of them without it), those of the lowest rating;
+    /// of these, in the set's order, the one at index
+    /// `splitmix64(splitmix64(seed) ^ rating) % n`, so that a streak's
+    /// `seed` picks its puzzle at each rung. `None` once no puzzle is rated
+    /// above `above`: the streak has climbed every rung.
+    pub(crate) fn streak(&self, filter: &Filter, above: Option<u32>, seed: u32) -> Option<&PuzzleRecord> {
+        streak_pick(self.puzzles.iter().filter(|p| filter.matches(p)), above, seed)
+    }
+
+    /// The offline pack ([`pack_json`]): of each shipped file, for each
+    /// rating a puzzle of the file has, the first puzzle of that rating, in
+    /// the set's order. A streak from the pack climbs the same rungs as one
+    /// from the whole set, for any filter.
+    pub(crate) fn pack(&self) -> Vec<&PuzzleRecord> {
+        let mut seen = std::collections::HashSet::new();
+        self.puzzles
+            .iter()
+            .filter(|p| seen.insert((p.variant, p.holes, p.rating)))
+            .collect()
+    }
+
     /// The puzzle of the UTC day `day` (days since 1970-01-01) among those
     /// matching `filter`: of the `n` matching puzzles in the set's order,
     /// the one at index `splitmix64(day) % n`. `None` if none matches.
@@ -95,6 +119,35 @@ impl PuzzleSet {
         let k = (splitmix64(day as u64) % n as u64) as usize;
         self.puzzles.iter().filter(|p| filter.matches(p)).nth(k)
     }
+}
+
+/// The streak's pick among `puzzles` (see [`PuzzleSet::streak`]).
+fn streak_pick<'a>(
+    puzzles: impl Iterator<Item = &'a PuzzleRecord> + Clone,
+    above: Option<u32>,
+    seed: u32,
+) -> Option<&'a PuzzleRecord> {
+    let rating = puzzles
+        .clone()
+        .map(|p| p.rating)
+        .filter(|&r| above.is_none_or(|a| r > a))
+        .min()?;
+    let mut rung = puzzles.filter(|p| p.rating == rating);
+    let n = rung.clone().count() as u64;
+    let k = splitmix64(splitmix64(u64::from(seed)) ^ u64::from(rating)) % n;
+    rung.nth(k as usize)
+}
+
+/// The offline pack as the app fetches it (`/puzzle-pack.json`), built once:
+/// `{"count": N, "puzzles": [puzzle…]}`, the puzzles of [`PuzzleSet::pack`]
+/// with the fields of the API. An empty pack if the set does not read (the
+/// puzzle routes then answer 500).
+pub(crate) fn pack_json() -> &'static str {
+    static PACK: LazyLock<String> = LazyLock::new(|| {
+        let puzzles = PuzzleSet::shipped().map(PuzzleSet::pack).unwrap_or_default();
+        serde_json::json!({ "count": puzzles.len(), "puzzles": puzzles }).to_string()
+    });
+    &PACK
 }
 
 /// SplitMix64's output function (Steele, Lea and Flood 2014): spreads
@@ -219,6 +272,86 @@ mod tests {
             ..Filter::default()
         };
         assert!(set.daily(&none, 20_427).is_none());
+    }
+
+    /// The rungs of a streak: every rating of the filter's puzzles, from the
+    /// lowest, once each; the seed picks the puzzle of a rung, the same each time.
+    #[test]
+    fn a_streak_climbs_every_rating_once_and_its_seed_picks_the_puzzles() {
+        let set = PuzzleSet::shipped().unwrap();
+        let f = Filter {
+            variant: Some(Variant::II),
+            holes: Some(6),
+            ..Filter::default()
+        };
+        let climb = |seed| {
+            let mut out = Vec::new();
+            let mut above = None;
+            while let Some(p) = set.streak(&f, above, seed) {
+                assert!(f.matches(p));
+                above = Some(p.rating);
+                out.push(p.id.clone());
+            }
+            out
+        };
+        let a = climb(7);
+        let ratings: Vec<u32> = a.iter().map(|id| set.get(id).unwrap().rating).collect();
+        let mut all: Vec<u32> = set
+            .puzzles
+            .iter()
+            .filter(|p| f.matches(p))
+            .map(|p| p.rating)
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(ratings, all);
+        assert_eq!(climb(7), a);
+        let b = climb(8);
+        assert_eq!(b.len(), a.len());
+        assert!(
+            a.iter().zip(&b).filter(|(x, y)| x != y).count() > a.len() / 2,
+            "{a:?} {b:?}"
+        );
+        assert_eq!(set.streak(&f, Some(5000), 7), None);
+    }
+
+    /// The pack: every rating of every file once, in the set's order, small
+    /// enough to cache when the app installs; a streak from it climbs the same rungs.
+    #[test]
+    fn the_pack_has_every_rating_of_every_file_and_is_small() {
+        let set = PuzzleSet::shipped().unwrap();
+        let pack = set.pack();
+        assert!((300..=500).contains(&pack.len()), "{}", pack.len());
+        let mut keys: Vec<_> = set
+            .puzzles
+            .iter()
+            .map(|p| (p.variant, p.holes, p.rating))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(pack.len(), keys.len());
+        let order: Vec<usize> = pack.iter().map(|p| set.by_id[&p.id]).collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]));
+        let json = pack_json();
+        assert!(json.len() < 200_000, "{} bytes", json.len());
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(v["count"], pack.len());
+        assert_eq!(v["puzzles"][0], serde_json::to_value(pack[0]).unwrap());
+        for f in [
+            Filter::default(),
+            Filter {
+                variant: Some(Variant::III),
+                holes: Some(4),
+                ..Filter::default()
+            },
+        ] {
+            let mut above = None;
+            while let Some(p) = set.streak(&f, above, 3) {
+                let q = streak_pick(pack.iter().copied().filter(|q| f.matches(q)), above, 3).unwrap();
+                assert_eq!(q.rating, p.rating);
+                above = Some(p.rating);
+            }
+        }
     }
 
     #[test]

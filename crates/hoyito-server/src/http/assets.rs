@@ -49,6 +49,9 @@ assets! {
     "/pages/how-to-play.js" => "text/javascript; charset=utf-8",
     "/pages/board.js" => "text/javascript; charset=utf-8",
     "/pages/puzzle.js" => "text/javascript; charset=utf-8",
+    "/pages/puzzle-play.js" => "text/javascript; charset=utf-8",
+    "/pages/streak.js" => "text/javascript; charset=utf-8",
+    "/pages/mistakes.js" => "text/javascript; charset=utf-8",
     "/game/view.js" => "text/javascript; charset=utf-8",
     "/game/state.js" => "text/javascript; charset=utf-8",
     "/game/render.js" => "text/javascript; charset=utf-8",
@@ -57,6 +60,7 @@ assets! {
     "/game/socket.js" => "text/javascript; charset=utf-8",
     "/game/input.js" => "text/javascript; charset=utf-8",
     "/game/analysis.js" => "text/javascript; charset=utf-8",
+    "/game/mistakes.js" => "text/javascript; charset=utf-8",
     "/game/graph.js" => "text/javascript; charset=utf-8",
     "/game/analysis.css" => "text/css; charset=utf-8",
     "/game/endings.js" => "text/javascript; charset=utf-8",
@@ -99,6 +103,7 @@ assets! {
     "/local/game.js" => "text/javascript; charset=utf-8",
     "/local/store.js" => "text/javascript; charset=utf-8",
     "/local/engine-worker.js" => "text/javascript; charset=utf-8",
+    "/local/puzzles.js" => "text/javascript; charset=utf-8",
     "/wasm/hoyito_wasm.js" => "text/javascript; charset=utf-8",
     "/wasm/hoyito_wasm_bg.wasm" => "application/wasm",
 }
@@ -152,18 +157,25 @@ fn static_index_html() -> String {
 /// when it installs (so nothing needs listing twice).
 pub const PRECACHE_PATH: &str = "/precache.json";
 
+/// The offline puzzle pack: a few hundred of the shipped puzzles, built
+/// from the embedded set (`crate::puzzles::pack_json`); listed in
+/// [`PRECACHE_PATH`], so the installed app keeps it.
+pub const PUZZLE_PACK_PATH: &str = "/puzzle-pack.json";
+
 /// The JSON of [`PRECACHE_PATH`]: `{"version": …, "files": [paths]}`, the
 /// version this build's fingerprint ([`build_fingerprint`]).
 pub fn precache_json() -> String {
     let files: Vec<&str> = std::iter::once("/")
         .chain(ASSETS.iter().map(|(p, _, _)| *p).filter(|p| *p != "/sw.js"))
+        .chain(std::iter::once(PUZZLE_PACK_PATH))
         .collect();
     serde_json::json!({ "version": build_fingerprint(), "files": files }).to_string()
 }
 
-/// Writes the app as static files under `dir` (every embedded file, and
-/// [`PRECACHE_PATH`]): any static host can serve it for games on the
-/// device, offline included; features that need the server say so.
+/// Writes the app as static files under `dir` (every embedded file,
+/// [`PUZZLE_PACK_PATH`] and [`PRECACHE_PATH`]): any static host can serve
+/// it for games on the device and puzzles from the pack, offline included;
+/// features that need the server say so.
 /// Returns the number of files written.
 ///
 /// # Errors
@@ -183,8 +195,9 @@ pub fn export_site(dir: &std::path::Path) -> std::io::Result<usize> {
             write(path, body)?;
         }
     }
+    write(PUZZLE_PACK_PATH, crate::puzzles::pack_json().as_bytes())?;
     write(PRECACHE_PATH, precache_json().as_bytes())?;
-    Ok(ASSETS.len() + 1)
+    Ok(ASSETS.len() + 2)
 }
 
 /// The embedded file at `path`, if any: content type and contents.
@@ -207,7 +220,8 @@ struct Prepared {
 /// size, at a small part of the best quality's time.
 const BROTLI_QUALITY: u32 = 9;
 
-/// The fingerprint of this build's files: a hash of all of them.
+/// The fingerprint of this build's files: a hash of all of them (the
+/// puzzle pack's too).
 pub fn build_fingerprint() -> &'static str {
     static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     BUILD.get_or_init(|| {
@@ -217,6 +231,8 @@ pub fn build_fingerprint() -> &'static str {
             h.update(path.as_bytes());
             h.update(body);
         }
+        h.update(PUZZLE_PACK_PATH.as_bytes());
+        h.update(crate::puzzles::pack_json().as_bytes());
         h.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect()
     })
 }
@@ -252,34 +268,42 @@ fn prepared() -> &'static [Prepared] {
     PREPARED.get_or_init(|| {
         ASSETS
             .iter()
-            .map(|&(path, _, body)| {
-                let body = body_of(path, body);
-                use sha2::{Digest, Sha256};
-                use std::io::Write;
-                let hash = Sha256::digest(body);
-                let etag = format!(
-                    "\"{}\"",
-                    hash[..12].iter().map(|b| format!("{b:02x}")).collect::<String>()
-                );
-                let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-                let gzip = gz
-                    .write_all(body)
-                    .and_then(|()| gz.finish())
-                    .ok()
-                    .filter(|z| z.len() < body.len());
-                let mut br = Vec::new();
-                let params = brotli::enc::BrotliEncoderParams {
-                    quality: BROTLI_QUALITY as i32,
-                    ..Default::default()
-                };
-                let brotli = brotli::BrotliCompress(&mut &body[..], &mut br, &params)
-                    .ok()
-                    .map(|_| br)
-                    .filter(|z| z.len() < body.len());
-                Prepared { etag, brotli, gzip }
-            })
+            .map(|&(path, _, body)| prepare(body_of(path, body)))
             .collect()
     })
+}
+
+/// The ETag and compressed forms of `body`.
+fn prepare(body: &[u8]) -> Prepared {
+    use sha2::{Digest, Sha256};
+    use std::io::Write;
+    let hash = Sha256::digest(body);
+    let etag = format!(
+        "\"{}\"",
+        hash[..12].iter().map(|b| format!("{b:02x}")).collect::<String>()
+    );
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let gzip = gz
+        .write_all(body)
+        .and_then(|()| gz.finish())
+        .ok()
+        .filter(|z| z.len() < body.len());
+    let mut br = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: BROTLI_QUALITY as i32,
+        ..Default::default()
+    };
+    let brotli = brotli::BrotliCompress(&mut &body[..], &mut br, &params)
+        .ok()
+        .map(|_| br)
+        .filter(|z| z.len() < body.len());
+    Prepared { etag, brotli, gzip }
+}
+
+/// The offline puzzle pack, prepared once.
+fn prepared_pack() -> &'static Prepared {
+    static PACK: std::sync::OnceLock<Prepared> = std::sync::OnceLock::new();
+    PACK.get_or_init(|| prepare(crate::puzzles::pack_json().as_bytes()))
 }
 
 /// Whether the request accepts gzip (`Accept-Encoding`, without `gzip;q=0`).
@@ -325,6 +349,10 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
         )
             .into_response();
     }
+    if path == PUZZLE_PACK_PATH {
+        let body = crate::puzzles::pack_json().as_bytes();
+        return send(&headers, "application/json", body, prepared_pack(), "no-cache");
+    }
     // A fingerprinted path: the file below it, immutable if the fingerprint is this build's.
     let (path, immutable) = match path.strip_prefix("/v/").and_then(|rest| rest.split_once('/')) {
         Some((v, file)) => (&path[path.len() - file.len() - 1..], v == build_fingerprint()),
@@ -365,7 +393,6 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     };
     let (file, mime, body) = ASSETS[index];
     let body = body_of(file, body);
-    let ready = &prepared()[index];
     let cache = if immutable && file != "/index.html" {
         "public, max-age=31536000, immutable"
     } else if file == "/favicon.svg" {
@@ -373,6 +400,19 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     } else {
         "no-cache"
     };
+    send(&headers, mime, body, &prepared()[index], cache)
+}
+
+/// The reply of a file `body` of type `mime` prepared as `ready`, cached as
+/// `cache` says: 304 if the request has its ETag, else compressed if the
+/// client accepts it.
+fn send(
+    headers: &HeaderMap,
+    mime: &'static str,
+    body: &'static [u8],
+    ready: &Prepared,
+    cache: &str,
+) -> Response {
     let common = [
         (header::CACHE_CONTROL, cache.to_string()),
         (header::ETAG, ready.etag.clone()),
@@ -387,13 +427,13 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
         (StatusCode::NOT_MODIFIED, common).into_response()
     } else {
         match (&ready.brotli, &ready.gzip) {
-            (Some(br), _) if accepts(&headers, "br") => (
+            (Some(br), _) if accepts(headers, "br") => (
                 common,
                 [(header::CONTENT_TYPE, mime), (header::CONTENT_ENCODING, "br")],
                 br.clone(),
             )
                 .into_response(),
-            (_, Some(gz)) if accepts_gzip(&headers) => (
+            (_, Some(gz)) if accepts_gzip(headers) => (
                 common,
                 [(header::CONTENT_TYPE, mime), (header::CONTENT_ENCODING, "gzip")],
                 gz.clone(),
@@ -559,7 +599,7 @@ mod tests {
     }
 
     #[test]
-    fn the_precache_list_names_every_file_but_the_service_worker() {
+    fn the_precache_list_names_every_file_but_the_service_worker_and_the_puzzle_pack() {
         let v: serde_json::Value = serde_json::from_str(&precache_json()).unwrap();
         let files: Vec<&str> = v["files"]
             .as_array()
@@ -568,8 +608,10 @@ mod tests {
             .map(|f| f.as_str().unwrap())
             .collect();
         assert_eq!(files[0], "/");
-        assert_eq!(files.len(), ASSETS.len());
+        // Every file but the service worker, "/" and the pack.
+        assert_eq!(files.len(), ASSETS.len() + 1);
         assert!(!files.contains(&"/sw.js"));
+        assert!(files.contains(&PUZZLE_PACK_PATH));
         assert!(ASSETS.iter().all(|(p, _, _)| *p == "/sw.js" || files.contains(p)));
         assert_eq!(v["version"].as_str().unwrap().len(), 16);
     }

@@ -123,6 +123,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/lobby", get(lobby::lobby))
         .route("/puzzles/next", get(handlers::puzzles::next))
         .route("/puzzles/daily", get(handlers::puzzles::daily))
+        .route("/puzzles/streak", get(handlers::puzzles::streak))
         .route("/puzzles/{id}", get(handlers::puzzles::get))
         .route("/puzzles/{id}/attempt", post(handlers::puzzles::attempt))
         .route(

@@ -270,6 +270,20 @@ pub struct PuzzleQuery {
     pub max_rating: Option<u32>,
 }
 
+/// `GET /api/puzzles/streak` query: every field optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreakQuery {
+    /// Only puzzles of this variant: `I`, `II` or `III`.
+    pub variant: Option<String>,
+    /// Only puzzles of this board: holes per row.
+    pub holes: Option<u8>,
+    /// Only puzzles rated above this (the last puzzle's rating; default: all).
+    pub above: Option<u32>,
+    /// The streak's seed, which picks the puzzle of each rung (default 0).
+    pub seed: Option<u32>,
+}
+
 /// `GET /api/puzzles/daily` query: every field optional.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

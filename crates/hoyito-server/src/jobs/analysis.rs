@@ -153,10 +153,15 @@ fn step_analysis(
         moves: r
             .moves
             .iter()
-            .map(|s| MoveScore {
-                token: pos.move_token(s.mv).to_string(),
-                score: s.score,
-                exact: s.exact,
+            .map(|s| {
+                let sown = MoveHoles::of(s.mv, pos.move_token(s.mv).to_string());
+                MoveScore {
+                    token: sown.token,
+                    score: s.score,
+                    exact: s.exact,
+                    holes: sown.holes,
+                    dir: Some(sown.dir),
+                }
             })
             .collect(),
         played,
@@ -215,6 +220,7 @@ fn thresholds(rules: &Rules) -> Thresholds {
         inaccuracy: s.inaccuracy,
         mistake: s.mistake,
         blunder: s.blunder,
+        even: s.even,
     }
 }
 

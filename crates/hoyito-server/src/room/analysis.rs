@@ -19,6 +19,13 @@ pub struct MoveScore {
     pub score: i32,
     /// Whether `score` is proved.
     pub exact: bool,
+    /// Board indices of the holes it sows, as a game view's `legal_moves`
+    /// gives them (empty in analyses stored before the field).
+    #[serde(default)]
+    pub holes: Vec<u8>,
+    /// Its direction, `L` or `R` (`null` in analyses stored before the field).
+    #[serde(default)]
+    pub dir: Option<char>,
 }
 
 /// The move that led to a step's position, judged against the best move of the
@@ -138,6 +145,16 @@ pub struct Thresholds {
     pub mistake: i32,
     /// For a blunder.
     pub blunder: i32,
+    /// An estimated score nearer 0 than this is read as a draw when deciding
+    /// whether a move changed the result (a proved one by its sign):
+    /// `hoyito_engine::review::Scale::even`.
+    #[serde(default = "even")]
+    pub even: i32,
+}
+
+/// The `even` of analyses stored before the field: every variant's.
+fn even() -> i32 {
+    hoyito_engine::review::CASA_SWING / 2
 }
 
 /// An analysis as the API sends (and the database stores) it.
@@ -236,6 +253,8 @@ mod tests {
                 token: "4R".into(),
                 score: 2,
                 exact: false,
+                holes: vec![9],
+                dir: Some('R'),
             }],
             played: None,
             depth: 7,
@@ -259,6 +278,7 @@ mod tests {
                 inaccuracy: 1,
                 mistake: 3,
                 blunder: 6,
+                even: 4,
             },
         };
         let new = serde_json::to_string(&view).unwrap();

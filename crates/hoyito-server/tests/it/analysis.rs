@@ -165,6 +165,24 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
         let best = &p["moves"][0];
         assert_eq!(p["best"], best["token"]);
         assert_eq!(p["pv"][0], best["token"]);
+        // Every move says where it is sown, as the best move's holes do.
+        assert_eq!(best["holes"], p["best_holes"], "{p}");
+        assert_eq!(best["dir"], p["best_dir"], "{p}");
+        for m in p["moves"].as_array().unwrap() {
+            assert_eq!(m["holes"].as_array().map(Vec::len), Some(1), "{p}");
+        }
+        // Played in the game: the holes of the game view's step.
+        if let Some(next) = game["history"].get(k) {
+            if next["kind"] == "move" {
+                let own = p["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|m| m["token"] == next["token"])
+                    .unwrap();
+                assert_eq!(own["holes"], next["holes"], "{p}");
+            }
+        }
         let south = if p["to_move"] == "south" {
             best["score"].as_i64()
         } else {
@@ -187,7 +205,7 @@ async fn a_second_request_joins_the_running_analysis_and_it_is_stored_once() {
     // Hoyito II's scale: less than a casa (8 seeds of margin), one, two.
     assert_eq!(
         done["thresholds"],
-        json!({ "inaccuracy": 1, "mistake": 8, "blunder": 16 })
+        json!({ "inaccuracy": 1, "mistake": 8, "blunder": 16, "even": 4 })
     );
     // The time asked for makes one pass, and every step says how deep it searched.
     assert_eq!(

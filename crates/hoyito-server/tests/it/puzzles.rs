@@ -1,5 +1,7 @@
-//! `GET /api/puzzles/{id}` and `GET /api/puzzles/next`: the shipped puzzles,
-//! filtered and walked in order, and their errors.
+//! `GET /api/puzzles/{id}`, `GET /api/puzzles/next`, `/daily` and
+//! `/streak`: the shipped puzzles, filtered and walked in order, a day's
+//! puzzle, a streak's rungs, and their errors; the offline pack
+//! (`/puzzle-pack.json`) the app caches.
 
 use crate::common::{error_code, Api};
 use hoyito_core::{Game, Position, Rules, Variant};
@@ -278,6 +280,183 @@ async fn an_attempt_answers_the_solvers_new_rating() {
     assert_eq!(
         v["error"],
         "rating.deviation must be a number from 1 to 350, not 0"
+    );
+    api.stop().await;
+}
+
+/// A streak of Hoyito II on 2×6 walked to its end through the API.
+async fn climb(api: &Api, seed: u32) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    loop {
+        let above = out
+            .last()
+            .map(|p| format!("&above={}", p["rating"]))
+            .unwrap_or_default();
+        let (status, p) = api
+            .get(&format!(
+                "/api/puzzles/streak?variant=II&holes=6&seed={seed}{above}"
+            ))
+            .await;
+        if status == StatusCode::NOT_FOUND {
+            assert_eq!(error_code(&p), "puzzle_not_found", "{p}");
+            return out;
+        }
+        assert_eq!(status, StatusCode::OK, "{p}");
+        out.push(p);
+        assert!(out.len() < 500, "a streak ends");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streak_climbs_the_ratings_one_rung_a_puzzle() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let a = climb(&api, 12345).await;
+    // Every rating of Hoyito II's 2×6 puzzles, from the lowest, once each.
+    let ratings: Vec<u64> = a.iter().map(|p| p["rating"].as_u64().unwrap()).collect();
+    let mut expected: Vec<u64> = include_str!("../../../../data/puzzles/II-6.jsonl")
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["rating"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    expected.sort_unstable();
+    expected.dedup();
+    assert_eq!(ratings, expected);
+    for p in &a {
+        assert_eq!(
+            (p["variant"].as_str(), p["holes"].as_u64()),
+            (Some("II"), Some(6))
+        );
+        check_shape(p);
+        let (_, by_id) = api
+            .get(&format!("/api/puzzles/{}", p["id"].as_str().unwrap()))
+            .await;
+        assert_eq!(&by_id, p);
+    }
+    // The same seed, the same puzzles; another seed, others on the crowded rungs.
+    assert_eq!(climb(&api, 12345).await, a);
+    let b = climb(&api, 54321).await;
+    assert_eq!(b.len(), a.len());
+    assert_ne!(a, b);
+    // Without `above`, the first rung; without any filter, of every set.
+    let (status, any) = api.get("/api/puzzles/streak").await;
+    assert_eq!(status, StatusCode::OK, "{any}");
+    assert_eq!(any["rating"], 1000);
+
+    for (path, status, code) in [
+        (
+            "/api/puzzles/streak?variant=II&above=9999",
+            StatusCode::NOT_FOUND,
+            "puzzle_not_found",
+        ),
+        (
+            "/api/puzzles/streak?holes=5",
+            StatusCode::NOT_FOUND,
+            "puzzle_not_found",
+        ),
+        (
+            "/api/puzzles/streak?variant=IV",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/puzzles/streak?seed=-1",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/puzzles/streak?above=high",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/puzzles/streak?after=I-6-0001",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+    ] {
+        let (got, v) = api.get(path).await;
+        assert_eq!((got, error_code(&v)), (status, code), "{path}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{path}: {v}");
+    }
+    api.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_offline_pack_is_served_listed_for_the_service_worker_and_small() {
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let res = api
+        .http
+        .get(format!("{}/puzzle-pack.json", api.base))
+        .header("accept-encoding", "identity")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("application/json"));
+    let etag = res.headers()["etag"].to_str().unwrap().to_string();
+    let bytes = res.bytes().await.unwrap();
+    // Small enough to cache when the app installs (docs/PUZZLES.md).
+    assert!(bytes.len() < 200_000, "{} bytes", bytes.len());
+    let pack: Value = serde_json::from_slice(&bytes).unwrap();
+    let puzzles = pack["puzzles"].as_array().unwrap();
+    assert_eq!(pack["count"].as_u64(), Some(puzzles.len() as u64));
+    assert!((300..=500).contains(&puzzles.len()), "{}", puzzles.len());
+    // Every variant and board, and every rating of each: each puzzle as the API serves it.
+    let mut sets = std::collections::BTreeMap::new();
+    for p in puzzles {
+        let (_, by_id) = api
+            .get(&format!("/api/puzzles/{}", p["id"].as_str().unwrap()))
+            .await;
+        assert_eq!(&by_id, p);
+        let key = format!("{}-{}", p["variant"].as_str().unwrap(), p["holes"]);
+        sets.entry(key)
+            .or_insert_with(Vec::new)
+            .push(p["rating"].as_u64().unwrap());
+    }
+    assert_eq!(
+        sets.keys().cloned().collect::<Vec<_>>(),
+        ["I-4", "I-6", "II-4", "II-6", "III-4", "III-6"]
+    );
+    let streak: Vec<u64> = climb(&api, 1)
+        .await
+        .iter()
+        .map(|p| p["rating"].as_u64().unwrap())
+        .collect();
+    let mut rungs = sets["II-6"].clone();
+    rungs.sort_unstable();
+    assert_eq!(rungs, streak, "one puzzle of every rung of the streak");
+    // Compressed when the client accepts it; 304 with its ETag.
+    let res = api
+        .http
+        .get(format!("{}/puzzle-pack.json", api.base))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["content-encoding"], "gzip");
+    let res = api
+        .http
+        .get(format!("{}/puzzle-pack.json", api.base))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_MODIFIED);
+    // The service worker caches it when the app installs.
+    let (_, list) = api.get("/precache.json").await;
+    assert!(
+        list["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "/puzzle-pack.json"),
+        "{list}"
     );
     api.stop().await;
 }

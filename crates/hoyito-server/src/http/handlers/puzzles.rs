@@ -1,5 +1,5 @@
-//! `GET /api/puzzles/{id}`, `GET /api/puzzles/next` and
-//! `GET /api/puzzles/daily`: the shipped
+//! `GET /api/puzzles/{id}`, `GET /api/puzzles/next`,
+//! `GET /api/puzzles/daily` and `GET /api/puzzles/streak`: the shipped
 //! puzzles certified by the tablebases (`crate::puzzles`).
 
 use axum::http::StatusCode;
@@ -10,7 +10,9 @@ use hoyito_puzzle::PuzzleRecord;
 use crate::error::ApiError;
 use crate::http::extract::ApiJson;
 use crate::http::extract::{ApiPath, ApiQuery};
-use crate::http::wire::{AttemptAnswer, AttemptRequest, DailyPuzzle, DailyQuery, PuzzleQuery, SolverRating};
+use crate::http::wire::{
+    AttemptAnswer, AttemptRequest, DailyPuzzle, DailyQuery, PuzzleQuery, SolverRating, StreakQuery,
+};
 use crate::puzzles::{date_of_day, day_of_date, Filter, PuzzleSet};
 
 /// The set, or 500 if the embedded files do not read (a build that skipped its tests).
@@ -92,6 +94,22 @@ pub(crate) async fn next(ApiQuery(q): ApiQuery<PuzzleQuery>) -> Result<Json<Puzz
             echo(q.after.as_deref().unwrap_or(""))
         ))),
     }
+}
+
+/// `GET /api/puzzles/streak?variant=…&holes=…&above=…&seed=…`: the next
+/// puzzle of a streak, rated above `above` (`PuzzleSet::streak`); 404 once
+/// no puzzle is rated above it.
+pub(crate) async fn streak(ApiQuery(q): ApiQuery<StreakQuery>) -> Result<Json<PuzzleRecord>, ApiError> {
+    let filter = Filter {
+        variant: variant(q.variant.as_deref())?,
+        holes: q.holes,
+        ..Filter::default()
+    };
+    let set = set()?;
+    set.streak(&filter, q.above, q.seed.unwrap_or(0))
+        .cloned()
+        .map(Json)
+        .ok_or_else(|| not_found("no puzzle matches these filters above this rating".to_string()))
 }
 
 /// The deviation a puzzle has as the solver's opponent: its rating is an

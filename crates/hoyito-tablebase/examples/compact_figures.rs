@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p hoyito-tablebase --example compact_figures -- \
-//!     --dir ./tablebases [--out DIR] [--block 4096] [--probes 20000] [SET…]
+//!     --dir ./tablebases [--out DIR] [--block 2048] [--probes 20000] [SET…]
 //! ```
 //!
 //! `--dir` holds one-byte tables (`hoyito tablebase build`); each SET
@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use hoyito_core::{Rules, Variant};
-use hoyito_tablebase::compact::{compact_file_name, write_compact, DEFAULT_CACHE_BYTES};
+use hoyito_tablebase::compact::{compact_file_name, write_compact, DEFAULT_BLOCK_LEN, DEFAULT_CACHE_BYTES};
 use hoyito_tablebase::file::{layer_file_name, rules_dir, LayerFile};
 use hoyito_tablebase::{layer_seeds, Indexer, LayerFormat, Tablebase};
 
@@ -56,7 +56,7 @@ fn time_probes(tb: &Tablebase, boards: &[Vec<u8>]) -> (f64, i64) {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let (mut dir, mut out, mut block, mut probes) = (PathBuf::from("tablebases"), None, 4096u32, 20_000usize);
+    let (mut dir, mut out, mut block, mut probes) = (PathBuf::from("tablebases"), None, DEFAULT_BLOCK_LEN, 20_000usize);
     let mut sets: Vec<(Rules, u32)> = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {

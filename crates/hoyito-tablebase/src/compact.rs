@@ -234,7 +234,7 @@ impl Model {
             return Err("model shorter than its bitmap".into());
         }
         let (bitmap, mut rest) = bytes.split_at(map_len);
-        if count % 8 != 0 && bitmap[map_len - 1] >> (count % 8) != 0 {
+        if !count.is_multiple_of(8) && bitmap[map_len - 1] >> (count % 8) != 0 {
             return Err("model bitmap names contexts that do not exist".into());
         }
         let mut stored = Vec::new();

@@ -104,7 +104,7 @@ pub fn layer_seeds(max_seeds: u32) -> impl Iterator<Item = u32> {
 enum Layer {
     Owned(Vec<i8>),
     Mapped(LayerFile),
-    Compact(CompactLayer),
+    Compact(Box<CompactLayer>),
 }
 
 impl Layer {
@@ -229,13 +229,13 @@ impl Tablebase {
             return Ok(Layer::Mapped(LayerFile::open(&bytes, &self.rules, seeds, positions)?));
         }
         let path = sub.join(compact::compact_file_name(seeds));
-        Ok(Layer::Compact(CompactLayer::open(
+        Ok(Layer::Compact(Box::new(CompactLayer::open(
             &path,
             &self.rules,
             seeds,
             positions,
             Arc::clone(&self.cache),
-        )?))
+        )?)))
     }
 
     /// How layer `seeds` is stored, if it is available.

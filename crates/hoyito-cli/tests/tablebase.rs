@@ -355,15 +355,46 @@ fn compact_tables_answer_as_one_byte_tables() {
     let d = dir.to_str().unwrap();
     for v in ["II", "III"] {
         let (code, _, err) = hoyito(&[
-            "tablebase", "build", "--variant", v, "--holes", "4", "--max-seeds", "12", "--dir", d, "--quiet",
+            "tablebase",
+            "build",
+            "--variant",
+            v,
+            "--holes",
+            "4",
+            "--max-seeds",
+            "12",
+            "--dir",
+            d,
+            "--quiet",
         ]);
         assert_eq!(code, 0, "{err}");
     }
     let pos = "2,0,1,3/0,4,0,2 s 10-10";
-    let probe = |v: &str| hoyito(&["tablebase", "probe", "--variant", v, "--holes", "4", "--dir", d, pos]);
+    let probe = |v: &str| {
+        hoyito(&[
+            "tablebase",
+            "probe",
+            "--variant",
+            v,
+            "--holes",
+            "4",
+            "--dir",
+            d,
+            pos,
+        ])
+    };
     let search = || {
         hoyito(&[
-            "tablebase", "search", "--variant", "II", "--holes", "4", "--dir", d, "--quiet", "2,2,3,1/0,4,2,2 s 8-8",
+            "tablebase",
+            "search",
+            "--variant",
+            "II",
+            "--holes",
+            "4",
+            "--dir",
+            d,
+            "--quiet",
+            "2,2,3,1/0,4,2,2 s 8-8",
         ])
     };
     let before = (probe("II"), probe("III"), search());
@@ -387,17 +418,45 @@ fn compact_tables_answer_as_one_byte_tables() {
     assert_eq!(after.1, before.1);
     // The search's own figures (time) aside, the same answer.
     assert_eq!(after.2 .1.lines().next(), before.2 .1.lines().next());
-    let (code, out, err) = hoyito(&["tablebase", "verify", "--variant", "II", "--holes", "4", "--dir", d]);
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "verify",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--dir",
+        d,
+    ]);
     assert_eq!(code, 0, "{err}{out}");
     assert_eq!(out.matches(": ok (").count(), 3, "{out}");
     // Run again: nothing to write.
-    let (code, out, err) = hoyito(&["tablebase", "compact", "--variant", "II", "--holes", "4", "--dir", d]);
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "compact",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--dir",
+        d,
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.matches("exists and checks out").count(), 3, "{out}");
 
     // build --compact; a build above compact layers goes on from them.
     let (code, out, err) = hoyito(&[
-        "tablebase", "build", "--variant", "II", "--holes", "4", "--max-seeds", "16", "--dir", d, "--quiet",
+        "tablebase",
+        "build",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "16",
+        "--dir",
+        d,
+        "--quiet",
         "--compact",
     ]);
     assert_eq!(code, 0, "{err}");

@@ -159,7 +159,13 @@ impl Tablebases {
                 Tablebase::build_until(set.rules, &self.dir, set.max_seeds, options, Some(stop), |_| {})?;
                 if !self.keep_bytes {
                     // Written whole and read back before a one-byte file goes.
-                    compact_tables(set.rules, &self.dir, CompactOptions::default(), Some(stop), |_| {})?;
+                    compact_tables(
+                        set.rules,
+                        &self.dir,
+                        CompactOptions::default(),
+                        Some(stop),
+                        |_| {},
+                    )?;
                 }
                 Ok(())
             });
@@ -225,7 +231,10 @@ mod tests {
         let opened = tb.for_rules(rules).expect("the tables built");
         assert_eq!(opened.layers(), vec![4, 8]);
         // Stored compact, the one-byte files gone.
-        assert_eq!(opened.layer_format(8), Some(hoyito_tablebase::LayerFormat::Compact));
+        assert_eq!(
+            opened.layer_format(8),
+            Some(hoyito_tablebase::LayerFormat::Compact)
+        );
         let sub = Tablebase::files_dir(dir.path(), &rules);
         let mut names: Vec<_> = std::fs::read_dir(&sub)
             .unwrap()
@@ -236,13 +245,22 @@ mod tests {
         // Built again (a restart), nothing changes.
         let again = Tablebases::with_plan(dir.path().to_path_buf(), vec![TableSet { rules, max_seeds: 8 }]);
         again.build_plan(&AtomicBool::new(false)).unwrap();
-        assert_eq!(again.for_rules(rules).unwrap().layer_format(4), Some(hoyito_tablebase::LayerFormat::Compact));
+        assert_eq!(
+            again.for_rules(rules).unwrap().layer_format(4),
+            Some(hoyito_tablebase::LayerFormat::Compact)
+        );
         // A server that keeps one-byte tables leaves them so.
         let bytes_dir = tempfile::tempdir().unwrap();
-        let bytes = Tablebases::with_plan(bytes_dir.path().to_path_buf(), vec![TableSet { rules, max_seeds: 8 }])
-            .keep_bytes(true);
+        let bytes = Tablebases::with_plan(
+            bytes_dir.path().to_path_buf(),
+            vec![TableSet { rules, max_seeds: 8 }],
+        )
+        .keep_bytes(true);
         bytes.build_plan(&AtomicBool::new(false)).unwrap();
-        assert_eq!(bytes.for_rules(rules).unwrap().layer_format(8), Some(hoyito_tablebase::LayerFormat::Bytes));
+        assert_eq!(
+            bytes.for_rules(rules).unwrap().layer_format(8),
+            Some(hoyito_tablebase::LayerFormat::Bytes)
+        );
         // Stopped before it starts, nothing more is built.
         let other = Tablebases::with_plan(
             dir.path().to_path_buf(),

@@ -56,7 +56,8 @@ fn time_probes(tb: &Tablebase, boards: &[Vec<u8>]) -> (f64, i64) {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let (mut dir, mut out, mut block, mut probes) = (PathBuf::from("tablebases"), None, DEFAULT_BLOCK_LEN, 20_000usize);
+    let (mut dir, mut out, mut block, mut probes) =
+        (PathBuf::from("tablebases"), None, DEFAULT_BLOCK_LEN, 20_000usize);
     let mut sets: Vec<(Rules, u32)> = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -84,7 +85,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for n in 4..=12 {
                 let rules = Rules::new(v, n)?;
                 let sub = rules_dir(&dir, &rules);
-                let top = layer_seeds(127).take_while(|&s| sub.join(layer_file_name(s)).exists()).last();
+                let top = layer_seeds(127)
+                    .take_while(|&s| sub.join(layer_file_name(s)).exists())
+                    .last();
                 if let Some(top) = top {
                     sets.push((rules, top));
                 }
@@ -100,8 +103,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!(
         "{:<12} {:>6} {:>13} {:>12} {:>12} {:>7} {:>6} {:>8} | probe ns: {:>6} {:>8} {:>7} {:>8} ({:>5})",
-        "set", "layer", "positions", "bytes", "compact", "bits/p", "ratio", "write s",
-        "bytes", "cold", "warm", "random", "miss"
+        "set",
+        "layer",
+        "positions",
+        "bytes",
+        "compact",
+        "bits/p",
+        "ratio",
+        "write s",
+        "bytes",
+        "cold",
+        "warm",
+        "random",
+        "miss"
     );
     for (rules, max) in sets {
         let name = format!("{}-2x{}-{max}", rules.variant(), rules.holes());
@@ -111,7 +125,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let positions = Indexer::new(rules.board_len(), seeds).count();
             let f = LayerFile::open(&src.join(layer_file_name(seeds)), &rules, seeds, positions)?;
             let t = Instant::now();
-            let st = write_compact(&dst.join(compact_file_name(seeds)), &rules, seeds, f.values(), block)?;
+            let st = write_compact(
+                &dst.join(compact_file_name(seeds)),
+                &rules,
+                seeds,
+                f.values(),
+                block,
+            )?;
             let secs = t.elapsed().as_secs_f64();
             let bytes = 64 + positions;
             tot_pos += positions;
@@ -160,13 +180,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect();
         for _ in 0..probes {
             let mut r = rng.below(tot_pos);
-            let &(s, c) = counts.iter().find(|&&(_, c)| {
-                let here = r < c;
-                if !here {
-                    r -= c;
-                }
-                here
-            }).expect("within the set");
+            let &(s, c) = counts
+                .iter()
+                .find(|&&(_, c)| {
+                    let here = r < c;
+                    if !here {
+                        r -= c;
+                    }
+                    here
+                })
+                .expect("within the set");
             let _ = c;
             let ix = Indexer::new(rules.board_len(), s);
             let mut board = vec![0u8; rules.board_len()];
@@ -179,7 +202,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut board = vec![0u8; rules.board_len()];
             ix.unrank(0, &mut board);
             loop {
-                assert_eq!(bytes_tb.board_value(&board), compact_tb.board_value(&board), "{board:?}");
+                assert_eq!(
+                    bytes_tb.board_value(&board),
+                    compact_tb.board_value(&board),
+                    "{board:?}"
+                );
                 if !ix.next(&mut board) {
                     break;
                 }

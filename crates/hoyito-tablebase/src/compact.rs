@@ -261,7 +261,6 @@ impl Model {
         }
         Ok(Model::new(scheme, n, seeds, symbols, lowest, step, stored))
     }
-
 }
 
 fn leb128(out: &mut Vec<u8>, mut v: u32) {
@@ -373,7 +372,9 @@ fn decode_block(model: &Model, ix: &Indexer, first: u64, bytes: &[u8], out: &mut
             .iter()
             .find(|e| slot < e.start as u32 + e.freq as u32)
             .unwrap_or(&row[0]);
-        *v = model.lowest.wrapping_add((model.step as i8).wrapping_mul(e.symbol as i8));
+        *v = model
+            .lowest
+            .wrapping_add((model.step as i8).wrapping_mul(e.symbol as i8));
         x = (e.freq as u32)
             .wrapping_mul(x >> PROB_BITS)
             .wrapping_add(slot)
@@ -452,11 +453,17 @@ pub fn write_compact(
             }
             h
         })
-        .reduce(|| [0u64; 256], |mut a, b| {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-            a
-        });
-    let present: Vec<i32> = (0..256).filter(|&b| hist[b] > 0).map(|b| b as u8 as i8 as i32).collect();
+        .reduce(
+            || [0u64; 256],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let present: Vec<i32> = (0..256)
+        .filter(|&b| hist[b] > 0)
+        .map(|b| b as u8 as i8 as i32)
+        .collect();
     let lowest = present.iter().copied().min().unwrap_or(0);
     let highest = present.iter().copied().max().unwrap_or(0);
     let step = present
@@ -476,7 +483,15 @@ pub fn write_compact(
     // beyond 2×6 with 48 seeds); past that, one context.
     let rich_scheme = (context_count(1, seeds, n, symbols) * symbols <= MAX_COUNTS) as u8;
     let count = context_count(rich_scheme, seeds, n, symbols);
-    let probe = Model::new(rich_scheme, n, seeds, symbols, lowest as i8, step as u8, Vec::new());
+    let probe = Model::new(
+        rich_scheme,
+        n,
+        seeds,
+        symbols,
+        lowest as i8,
+        step as u8,
+        Vec::new(),
+    );
     let chunk_blocks = (1u64 << 20).div_ceil(block).max(1);
     let counts = (0..blocks.div_ceil(chunk_blocks))
         .into_par_iter()
@@ -755,7 +770,10 @@ impl CompactLayer {
             return Err(corrupt("holds another layer"));
         }
         if map[20..32] != tag[8..20] {
-            return Err(corrupt(&format!("{} positions, expected {positions}", u64_at(24))));
+            return Err(corrupt(&format!(
+                "{} positions, expected {positions}",
+                u64_at(24)
+            )));
         }
         let block_len = u32_at(40) as u64;
         let (scheme, bits, lowest, step) = (map[44], map[45], map[46] as i8, map[47]);
@@ -764,10 +782,14 @@ impl CompactLayer {
         let model_len = u32_at(52) as usize;
         let data_len = u64_at(56);
         if block_len == 0 || scheme > 1 || bits as u32 != PROB_BITS || step == 0 || !matches!(width, 4 | 8) {
-            return Err(corrupt("unknown block length, context scheme, precision, step or index width"));
+            return Err(corrupt(
+                "unknown block length, context scheme, precision, step or index width",
+            ));
         }
         if symbols == 0 || symbols > 256 || lowest as i32 + step as i32 * (symbols as i32 - 1) > 127 {
-            return Err(corrupt(&format!("{symbols} symbols from {lowest} by {step} do not fit in i8")));
+            return Err(corrupt(&format!(
+                "{symbols} symbols from {lowest} by {step} do not fit in i8"
+            )));
         }
         let blocks = positions.div_ceil(block_len);
         let expected = (HEADER_LEN as u64)

@@ -197,7 +197,11 @@ impl Tablebase {
     ///
     /// # Errors
     /// As [`Tablebase::open`].
-    pub fn open_with_cache(rules: Rules, dir: &Path, cache_bytes: usize) -> Result<Tablebase, TablebaseError> {
+    pub fn open_with_cache(
+        rules: Rules,
+        dir: &Path,
+        cache_bytes: usize,
+    ) -> Result<Tablebase, TablebaseError> {
         let sub = file::rules_dir(dir, &rules);
         let mut top = 0;
         while top + 4 <= 127
@@ -226,7 +230,12 @@ impl Tablebase {
         let positions = self.indexers[seeds as usize].count();
         let bytes = sub.join(file::layer_file_name(seeds));
         if bytes.exists() {
-            return Ok(Layer::Mapped(LayerFile::open(&bytes, &self.rules, seeds, positions)?));
+            return Ok(Layer::Mapped(LayerFile::open(
+                &bytes,
+                &self.rules,
+                seeds,
+                positions,
+            )?));
         }
         let path = sub.join(compact::compact_file_name(seeds));
         Ok(Layer::Compact(Box::new(CompactLayer::open(

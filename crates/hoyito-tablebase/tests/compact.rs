@@ -40,7 +40,10 @@ fn boards(holes: usize, seeds: u32) -> impl Iterator<Item = Vec<u8>> {
 
 /// Solved tables of `rules` to `max_seeds` in one-byte files, and a copy
 /// compacted (one-byte files removed) in another directory.
-fn byte_and_compact(rules: Rules, max_seeds: u32) -> (tempfile::TempDir, tempfile::TempDir, Vec<CompactReport>) {
+fn byte_and_compact(
+    rules: Rules,
+    max_seeds: u32,
+) -> (tempfile::TempDir, tempfile::TempDir, Vec<CompactReport>) {
     let (bytes, compact) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     Tablebase::build(rules, bytes.path(), max_seeds, BuildOptions::default(), |_| {}).unwrap();
     Tablebase::build(rules, compact.path(), max_seeds, BuildOptions::default(), |_| {}).unwrap();
@@ -54,7 +57,13 @@ fn every_value_survives_compaction_and_probes_answer_the_same() {
     let (bytes, compact, reports) = byte_and_compact(rules, 16);
     assert_eq!(reports.len(), 4);
     for r in &reports {
-        let CompactReport::Written { stats, removed, byte_file_bytes, .. } = r else {
+        let CompactReport::Written {
+            stats,
+            removed,
+            byte_file_bytes,
+            ..
+        } = r
+        else {
             panic!("{r:?}");
         };
         assert!(removed);
@@ -75,8 +84,13 @@ fn every_value_survives_compaction_and_probes_answer_the_same() {
     for seeds in [4, 8, 12, 16] {
         // The file itself, every value, against the one-byte file.
         let positions = Indexer::new(8, seeds).count();
-        let f = LayerFile::open(&rules_dir(bytes.path(), &rules).join(layer_file_name(seeds)), &rules, seeds, positions)
-            .unwrap();
+        let f = LayerFile::open(
+            &rules_dir(bytes.path(), &rules).join(layer_file_name(seeds)),
+            &rules,
+            seeds,
+            positions,
+        )
+        .unwrap();
         let c = CompactLayer::open(
             &sub.join(compact_file_name(seeds)),
             &rules,
@@ -100,10 +114,18 @@ fn every_value_survives_compaction_and_probes_answer_the_same() {
     assert_eq!(none.block_cache().slots(), 0);
 
     // Positions, moves and the Bellman check, as with one-byte files.
-    for text in ["1,0,0,3/0,0,2,2 s 20-20", "2,0,1,3/0,4,0,2 n 10-10", "0,5,0,3/1,0,2,1 s 14-18"] {
+    for text in [
+        "1,0,0,3/0,0,2,2 s 20-20",
+        "2,0,1,3/0,4,0,2 n 10-10",
+        "0,5,0,3/1,0,2,1 s 14-18",
+    ] {
         let pos = Position::from_notation(rules, text).unwrap();
         assert_eq!(a.value(&pos).unwrap(), b.value(&pos).unwrap(), "{text}");
-        assert_eq!(a.move_values(&pos).unwrap(), b.move_values(&pos).unwrap(), "{text}");
+        assert_eq!(
+            a.move_values(&pos).unwrap(),
+            b.move_values(&pos).unwrap(),
+            "{text}"
+        );
         assert_eq!(a.final_margin(&pos), b.final_margin(&pos), "{text}");
     }
     let (n, bad) = b.check_bellman(12, 3).unwrap();
@@ -131,12 +153,18 @@ fn any_i8_values_and_any_block_length_round_trip() {
     let mut state = 7u64;
     let noise: Vec<u8> = (0..ix.count())
         .map(|_| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (state >> 56) as u8
         })
         .collect();
     let constant = vec![(-8i8) as u8; ix.count() as usize];
-    for (name, values, scheme) in [("predictable", &predictable, 1), ("noise", &noise, 0), ("constant", &constant, 0)] {
+    for (name, values, scheme) in [
+        ("predictable", &predictable, 1),
+        ("noise", &noise, 0),
+        ("constant", &constant, 0),
+    ] {
         for block in [1, 100, 2048, 1 << 20] {
             let path = dir.path().join(format!("{name}-{block}.htc"));
             let stats = write_compact(&path, &rules, 8, values, block).unwrap();
@@ -146,7 +174,11 @@ fn any_i8_values_and_any_block_length_round_trip() {
             assert!(back == *values, "{name}, blocks of {block}");
             // Single probes through the cache, in a scattered order.
             for r in (0..ix.count()).step_by(31).chain([ix.count() - 1]) {
-                assert_eq!(c.value(r) as u8, values[r as usize], "{name}, block {block}, rank {r}");
+                assert_eq!(
+                    c.value(r) as u8,
+                    values[r as usize],
+                    "{name}, block {block}, rank {r}"
+                );
             }
             if name == "predictable" && block == 2048 {
                 assert!(stats.bits_per_position() < 0.5, "{stats:?}");
@@ -190,7 +222,11 @@ fn corrupt_truncated_and_foreign_files_are_refused() {
     with(&|b| b[good.len() / 2] ^= 0x10);
     expect_corrupt(&path, || open(rules, 12, positions), "checksum");
     // And through Tablebase::open, naming the file.
-    expect_corrupt(&path, || Tablebase::open(rules, dir.path()).map(|_| ()), "checksum");
+    expect_corrupt(
+        &path,
+        || Tablebase::open(rules, dir.path()).map(|_| ()),
+        "checksum",
+    );
     with(&|b| b.truncate(good.len() - 3));
     expect_corrupt(&path, || open(rules, 12, positions), "cut short");
     with(&|b| b.truncate(40));
@@ -204,8 +240,16 @@ fn corrupt_truncated_and_foreign_files_are_refused() {
     with(&|b| b[40..44].copy_from_slice(&0u32.to_le_bytes()));
     expect_corrupt(&path, || open(rules, 12, positions), "block length");
     std::fs::write(&path, &good).unwrap();
-    expect_corrupt(&path, || open(Rules::new(Variant::II, 4).unwrap(), 12, positions), "other rules");
-    expect_corrupt(&path, || open(rules, 8, Indexer::new(8, 8).count()), "another layer");
+    expect_corrupt(
+        &path,
+        || open(Rules::new(Variant::II, 4).unwrap(), 12, positions),
+        "other rules",
+    );
+    expect_corrupt(
+        &path,
+        || open(rules, 8, Indexer::new(8, 8).count()),
+        "another layer",
+    );
     assert!(open(rules, 12, positions).is_ok());
 
     // A one-byte file beside a compact one is preferred; a corrupt compact
@@ -225,7 +269,10 @@ fn corrupt_truncated_and_foreign_files_are_refused() {
     })
     .unwrap();
     assert_eq!(solved, [12]);
-    assert_eq!(Tablebase::open(rules, dir.path()).unwrap().layer_format(12), Some(LayerFormat::Bytes));
+    assert_eq!(
+        Tablebase::open(rules, dir.path()).unwrap().layer_format(12),
+        Some(LayerFormat::Bytes)
+    );
     compact_tables(rules, dir.path(), CompactOptions::default(), None, |_| {}).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), good);
     assert_eq!(names(&sub), ["seeds-004.htc", "seeds-008.htc", "seeds-012.htc"]);
@@ -253,7 +300,10 @@ fn conversions_resume_keep_bytes_and_builds_go_on_above_compact_layers() {
     };
     compact_tables(rules, dir.path(), keep, None, |_| {}).unwrap();
     assert_eq!(names(&sub).len(), 6);
-    assert_eq!(Tablebase::open(rules, dir.path()).unwrap().layer_format(8), Some(LayerFormat::Bytes));
+    assert_eq!(
+        Tablebase::open(rules, dir.path()).unwrap().layer_format(8),
+        Some(LayerFormat::Bytes)
+    );
     // As after an interruption between writing and removing: the compact
     // files are reused and the one-byte ones removed.
     let reports = compact_tables(rules, dir.path(), CompactOptions::default(), None, |_| {}).unwrap();
@@ -270,7 +320,10 @@ fn conversions_resume_keep_bytes_and_builds_go_on_above_compact_layers() {
         LayerReport::Sweep { .. } => {}
     })
     .unwrap();
-    assert_eq!(seen, [("reused", 4), ("reused", 8), ("reused", 12), ("solved", 16)]);
+    assert_eq!(
+        seen,
+        [("reused", 4), ("reused", 8), ("reused", 12), ("solved", 16)]
+    );
     let memory = Tablebase::solve_in_memory(rules, 16).unwrap();
     for board in boards(8, 16).step_by(13) {
         assert_eq!(tb.board_value(&board), memory.board_value(&board), "{board:?}");
@@ -279,7 +332,11 @@ fn conversions_resume_keep_bytes_and_builds_go_on_above_compact_layers() {
     assert_eq!(opened.layer_format(12), Some(LayerFormat::Compact));
     assert_eq!(opened.layer_format(16), Some(LayerFormat::Bytes));
     for board in boards(8, 12).step_by(7) {
-        assert_eq!(opened.board_value(&board), memory.board_value(&board), "{board:?}");
+        assert_eq!(
+            opened.board_value(&board),
+            memory.board_value(&board),
+            "{board:?}"
+        );
     }
 
     // Nothing to compact: Missing.

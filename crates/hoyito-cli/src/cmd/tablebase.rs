@@ -377,13 +377,27 @@ fn compact_set(rules: Rules, dir: &std::path::Path, options: CompactOptions) -> 
                 stats,
                 byte_file_bytes,
                 removed,
-            } => (seeds, stats.positions, stats.file_bytes, byte_file_bytes, removed, "written"),
+            } => (
+                seeds,
+                stats.positions,
+                stats.file_bytes,
+                byte_file_bytes,
+                removed,
+                "written",
+            ),
             CompactReport::Existing {
                 seeds,
                 positions,
                 file_bytes,
                 removed,
-            } => (seeds, positions, file_bytes, 64 + positions, removed, "exists and checks out"),
+            } => (
+                seeds,
+                positions,
+                file_bytes,
+                64 + positions,
+                removed,
+                "exists and checks out",
+            ),
         };
         bytes += before;
         compact += size;

@@ -380,7 +380,13 @@ fn decode_block(model: &Model, ix: &Indexer, first: u64, bytes: &[u8], out: &mut
             .wrapping_add(slot)
             .wrapping_sub(e.start as u32);
         while x < RANS_L {
-            x = (x << 8) | bytes.get(p).copied().unwrap_or(0) as u32;
+            // A valid stream holds exactly the bytes the decoder reads; a
+            // crafted one that runs out (or a zero state) must not loop.
+            let Some(&b) = bytes.get(p) else {
+                x |= RANS_L;
+                break;
+            };
+            x = (x << 8) | b as u32;
             p += 1;
         }
         prev = e.symbol as usize;
@@ -673,7 +679,8 @@ impl BlockCache {
         }
     }
 
-    /// A cache of at most `bytes` of blocks of `block_len` positions.
+    /// A cache of at most `bytes` of blocks of `block_len` positions (a
+    /// slot holds one block of whatever length its file has).
     pub fn with_bytes(bytes: usize, block_len: u32) -> BlockCache {
         BlockCache::new(bytes / block_len.max(1) as usize)
     }

@@ -77,6 +77,9 @@ pub struct Config {
     /// Build the default tables ([`tables::default_plan`]) into
     /// `tablebases` in the background (existing valid layers are kept).
     pub build_tables: bool,
+    /// Keep the default tables built as one-byte files rather than
+    /// converting each set to compact files once built.
+    pub byte_tables: bool,
     /// Timeouts, caps and rate limits.
     pub limits: ServerLimits,
 }
@@ -89,6 +92,7 @@ impl Default for Config {
             db_options: store::DbOptions::default(),
             tablebases: None,
             build_tables: false,
+            byte_tables: false,
             limits: ServerLimits::default(),
         }
     }
@@ -249,7 +253,10 @@ pub fn run(config: Config, on_listen: impl FnOnce(SocketAddr)) -> Result<(), Run
         } else {
             Vec::new()
         };
-        let tablebases = config.tablebases.map(|dir| ai::Tablebases::with_plan(dir, plan));
+        let byte_tables = config.byte_tables;
+        let tablebases = config
+            .tablebases
+            .map(|dir| ai::Tablebases::with_plan(dir, plan).keep_bytes(byte_tables));
         serve_on(listener, store, tablebases, config.limits, shutdown_signal())
             .await
             .map_err(RunError::Serve)

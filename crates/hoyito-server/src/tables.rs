@@ -3,6 +3,9 @@
 //! the background when it starts ([`default_plan`]: every 2×4 position
 //! and every 2×6 position with up to 16 seeds in play, in the three
 //! variants), so that exact values and perfect play need no operator.
+//! Each set is stored compact once built ([`hoyito_tablebase::compact`]:
+//! about a third of the disk of one-byte files), unless the server keeps
+//! one-byte tables ([`Tablebases::keep_bytes`]).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -11,6 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use hoyito_core::{Rules, Variant};
+use hoyito_tablebase::compact::{compact_tables, CompactOptions};
 use hoyito_tablebase::{BuildOptions, Solver, Tablebase, TablebaseError};
 
 /// One rule set's tables to build: layers 4, 8, …, `max_seeds`.
@@ -51,6 +55,8 @@ pub struct Tablebases {
     built: AtomicUsize,
     /// Why building stopped, if it failed.
     failed: Mutex<Option<String>>,
+    /// Keep the sets built as one-byte files (not compacted).
+    keep_bytes: bool,
 }
 
 impl Tablebases {
@@ -68,7 +74,16 @@ impl Tablebases {
             plan,
             built: AtomicUsize::new(0),
             failed: Mutex::new(None),
+            keep_bytes: false,
         }
+    }
+
+    /// Whether the sets built are kept as one-byte files (`true`: faster
+    /// probes outside the cache of decoded blocks, about three times the
+    /// disk) or converted to compact files (`false`, the default).
+    pub fn keep_bytes(mut self, keep: bool) -> Tablebases {
+        self.keep_bytes = keep;
+        self
     }
 
     /// The tables of `rules`, opened on first use; `None` if there are
@@ -107,9 +122,11 @@ impl Tablebases {
 
     /// Builds the plan's sets not built yet, in order, on the calling
     /// thread, each on one worker thread at the lowest priority (play
-    /// goes first); stops between layers (the stream solver: within one,
-    /// keeping its state) once `stop` is set. Layer files already built
-    /// and valid are reused, so a restarted server goes on where it was.
+    /// goes first), then converts each set to compact files unless told
+    /// to keep one-byte ones; stops between layers (the stream solver:
+    /// within one, keeping its state) once `stop` is set. Layer files
+    /// already built and valid, of either format, are reused, so a
+    /// restarted server goes on where it was.
     ///
     /// # Errors
     /// The first set that failed, and why (also kept: [`Tablebases::building`]
@@ -139,7 +156,18 @@ impl Tablebases {
                 solver: Solver::Stream,
             };
             let result = pool.install(|| {
-                Tablebase::build_until(set.rules, &self.dir, set.max_seeds, options, Some(stop), |_| {})
+                Tablebase::build_until(set.rules, &self.dir, set.max_seeds, options, Some(stop), |_| {})?;
+                if !self.keep_bytes {
+                    // Written whole and read back before a one-byte file goes.
+                    compact_tables(
+                        set.rules,
+                        &self.dir,
+                        CompactOptions::default(),
+                        Some(stop),
+                        |_| {},
+                    )?;
+                }
+                Ok(())
             });
             if let Err(e) = result {
                 if !matches!(e, TablebaseError::Interrupted { .. }) {
@@ -148,7 +176,7 @@ impl Tablebases {
                 }
                 return Err(e);
             }
-            // Opened anew with the layers just built.
+            // Opened anew with the layers just built (or compacted).
             self.opened
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -202,6 +230,37 @@ mod tests {
         assert_eq!(tb.building(&rules), None);
         let opened = tb.for_rules(rules).expect("the tables built");
         assert_eq!(opened.layers(), vec![4, 8]);
+        // Stored compact, the one-byte files gone.
+        assert_eq!(
+            opened.layer_format(8),
+            Some(hoyito_tablebase::LayerFormat::Compact)
+        );
+        let sub = Tablebase::files_dir(dir.path(), &rules);
+        let mut names: Vec<_> = std::fs::read_dir(&sub)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["seeds-004.htc", "seeds-008.htc"]);
+        // Built again (a restart), nothing changes.
+        let again = Tablebases::with_plan(dir.path().to_path_buf(), vec![TableSet { rules, max_seeds: 8 }]);
+        again.build_plan(&AtomicBool::new(false)).unwrap();
+        assert_eq!(
+            again.for_rules(rules).unwrap().layer_format(4),
+            Some(hoyito_tablebase::LayerFormat::Compact)
+        );
+        // A server that keeps one-byte tables leaves them so.
+        let bytes_dir = tempfile::tempdir().unwrap();
+        let bytes = Tablebases::with_plan(
+            bytes_dir.path().to_path_buf(),
+            vec![TableSet { rules, max_seeds: 8 }],
+        )
+        .keep_bytes(true);
+        bytes.build_plan(&AtomicBool::new(false)).unwrap();
+        assert_eq!(
+            bytes.for_rules(rules).unwrap().layer_format(8),
+            Some(hoyito_tablebase::LayerFormat::Bytes)
+        );
         // Stopped before it starts, nothing more is built.
         let other = Tablebases::with_plan(
             dir.path().to_path_buf(),

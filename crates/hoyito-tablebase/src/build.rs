@@ -10,7 +10,7 @@ use hoyito_core::Rules;
 
 use crate::file::{self, LayerFile};
 use crate::solve::{self, LayerStats, MAX_LAYER_POSITIONS};
-use crate::{layer_seeds, lean, stream, Layer, OnProgress, SweepStats, Tablebase, TablebaseError};
+use crate::{compact, layer_seeds, lean, stream, Layer, OnProgress, SweepStats, Tablebase, TablebaseError};
 
 /// Which solver solves a layer.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -257,13 +257,17 @@ impl Tablebase {
         for seeds in layer_seeds(max_seeds) {
             let path = sub.join(file::layer_file_name(seeds));
             let positions = tb.indexers[seeds as usize].count();
-            if path.exists() {
-                if let Ok(f) = LayerFile::open(&path, &rules, seeds, positions) {
-                    tb.layers[seeds as usize] = Some(Layer::Mapped(f));
+            let compact_path = sub.join(compact::compact_file_name(seeds));
+            if path.exists() || compact_path.exists() {
+                if let Ok(layer) = tb.open_layer(&sub, seeds) {
+                    tb.layers[seeds as usize] = Some(layer);
                     report(&LayerReport::Reused { seeds, positions });
                     continue;
                 }
             }
+            // A layer is solved above these: the solvers read lower layers
+            // at random, which a compact layer answers a block at a time.
+            tb.expand();
             // The layer's file goes here, and the disk solver's edge file.
             std::fs::create_dir_all(&sub).map_err(|source| TablebaseError::Io {
                 path: sub.clone(),

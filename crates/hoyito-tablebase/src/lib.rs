@@ -39,6 +39,7 @@
 #![warn(missing_docs)]
 
 mod build;
+pub mod compact;
 pub mod error;
 pub mod file;
 pub mod graph;
@@ -52,6 +53,7 @@ pub mod stream;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 
 use hoyito_core::{DirectionRule, Move, Position, Repetition, Rules};
 use rayon::prelude::*;
@@ -60,6 +62,7 @@ pub use build::{
     graph_fits, graph_memory_budget, BuildOptions, LayerReport, Solver, DISK_BYTES_PER_POSITION,
     GRAPH_BYTES_PER_POSITION,
 };
+pub use compact::{BlockCache, CompactLayer, CompactStats};
 pub use error::TablebaseError;
 use file::LayerFile;
 use graph::{Edge, Expander};
@@ -101,6 +104,7 @@ pub fn layer_seeds(max_seeds: u32) -> impl Iterator<Item = u32> {
 enum Layer {
     Owned(Vec<i8>),
     Mapped(LayerFile),
+    Compact(Box<CompactLayer>),
 }
 
 impl Layer {
@@ -109,15 +113,30 @@ impl Layer {
         match self {
             Layer::Owned(v) => v[rank as usize],
             Layer::Mapped(f) => f.value(rank),
+            Layer::Compact(c) => c.value(rank),
         }
     }
 }
 
-/// A set of solved layers for one rule set, in memory or memory-mapped from files.
+/// How a layer is stored (see [`Tablebase::layer_format`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerFormat {
+    /// In memory (solved there, or a compact file decoded by [`Tablebase::expand`]).
+    Memory,
+    /// A one-byte layer file, memory-mapped ([`file`](mod@file)).
+    Bytes,
+    /// A compact layer file ([`compact`]), read through the block cache.
+    Compact,
+}
+
+/// A set of solved layers for one rule set, in memory or memory-mapped
+/// from files (one-byte or compact ones).
 pub struct Tablebase {
     rules: Rules,
     indexers: Vec<Indexer>,
     layers: Vec<Option<Layer>>,
+    /// Decoded blocks of the compact layers.
+    cache: Arc<BlockCache>,
 }
 
 impl LowerValues for Tablebase {
@@ -154,20 +173,41 @@ impl Tablebase {
             rules,
             indexers: (0..=max_seeds).map(|s| Indexer::new(holes, s)).collect(),
             layers: (0..=max_seeds).map(|_| None).collect(),
+            cache: Arc::new(BlockCache::default()),
         })
     }
 
     /// Opens every layer file of `rules` found in `rules_dir(dir, rules)`,
-    /// from 4 seeds up to the first missing layer, checking each.
+    /// from 4 seeds up to the first missing layer, checking each: the
+    /// one-byte file of a layer (`seeds-KKK.htb`) where there is one, else
+    /// its compact file (`seeds-KKK.htc`), read through a cache of decoded
+    /// blocks of at most [`compact::DEFAULT_CACHE_BYTES`].
     ///
     /// # Errors
     /// [`TablebaseError::Unsupported`] for rules not covered,
     /// [`TablebaseError::Corrupt`]/[`TablebaseError::Io`] for a bad file,
     /// [`TablebaseError::Missing`] if not even the 4-seed layer exists.
     pub fn open(rules: Rules, dir: &Path) -> Result<Tablebase, TablebaseError> {
+        Tablebase::open_with_cache(rules, dir, compact::DEFAULT_CACHE_BYTES)
+    }
+
+    /// As [`Tablebase::open`], with a cache of at most `cache_bytes` of
+    /// decoded blocks for the compact layers (0: none, every probe of a
+    /// compact layer decodes its block up to the position).
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub fn open_with_cache(
+        rules: Rules,
+        dir: &Path,
+        cache_bytes: usize,
+    ) -> Result<Tablebase, TablebaseError> {
         let sub = file::rules_dir(dir, &rules);
         let mut top = 0;
-        while top + 4 <= 127 && sub.join(file::layer_file_name(top + 4)).exists() {
+        while top + 4 <= 127
+            && (sub.join(file::layer_file_name(top + 4)).exists()
+                || sub.join(compact::compact_file_name(top + 4)).exists())
+        {
             top += 4;
         }
         if top == 0 {
@@ -177,13 +217,59 @@ impl Tablebase {
             });
         }
         let mut tb = Tablebase::empty(rules, top)?;
+        tb.cache = Arc::new(BlockCache::with_bytes(cache_bytes, compact::DEFAULT_BLOCK_LEN));
         for seeds in layer_seeds(top) {
-            let path = sub.join(file::layer_file_name(seeds));
-            let positions = tb.indexers[seeds as usize].count();
-            tb.layers[seeds as usize] =
-                Some(Layer::Mapped(LayerFile::open(&path, &rules, seeds, positions)?));
+            tb.layers[seeds as usize] = Some(tb.open_layer(&sub, seeds)?);
         }
         Ok(tb)
+    }
+
+    /// Opens the file of layer `seeds` in `sub`: the one-byte file if there
+    /// is one, else the compact one.
+    fn open_layer(&self, sub: &Path, seeds: u32) -> Result<Layer, TablebaseError> {
+        let positions = self.indexers[seeds as usize].count();
+        let bytes = sub.join(file::layer_file_name(seeds));
+        if bytes.exists() {
+            return Ok(Layer::Mapped(LayerFile::open(
+                &bytes,
+                &self.rules,
+                seeds,
+                positions,
+            )?));
+        }
+        let path = sub.join(compact::compact_file_name(seeds));
+        Ok(Layer::Compact(Box::new(CompactLayer::open(
+            &path,
+            &self.rules,
+            seeds,
+            positions,
+            Arc::clone(&self.cache),
+        )?)))
+    }
+
+    /// How layer `seeds` is stored, if it is available.
+    pub fn layer_format(&self, seeds: u32) -> Option<LayerFormat> {
+        self.layer(seeds).map(|l| match l {
+            Layer::Owned(_) => LayerFormat::Memory,
+            Layer::Mapped(_) => LayerFormat::Bytes,
+            Layer::Compact(_) => LayerFormat::Compact,
+        })
+    }
+
+    /// The cache of decoded blocks that the compact layers share.
+    pub fn block_cache(&self) -> &BlockCache {
+        &self.cache
+    }
+
+    /// Decodes every compact layer into memory (one byte a position), for
+    /// work that reads whole layers in an order the block cache does not
+    /// serve well: solving a layer above them, a Bellman check.
+    pub fn expand(&mut self) {
+        for layer in self.layers.iter_mut() {
+            if let Some(Layer::Compact(c)) = layer {
+                *layer = Some(Layer::Owned(c.values()));
+            }
+        }
     }
 
     /// The rules.

@@ -34,6 +34,11 @@ pub struct Args {
     /// ./tablebases exists).
     #[arg(long)]
     pub no_default_tables: bool,
+    /// Keep the default tables as one-byte files (faster probes outside
+    /// the cache, about three times the disk) rather than converting each
+    /// set to compact files once built.
+    #[arg(long)]
+    pub byte_tables: bool,
     /// Open HTTP connections at most (WebSockets count separately).
     #[arg(long, default_value_t = ServerLimits::default().max_connections, value_name = "N")]
     pub max_connections: usize,
@@ -136,6 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .tablebases
             .or_else(|| Some(PathBuf::from("tablebases")).filter(|d| !args.no_default_tables || d.is_dir())),
         build_tables: !args.no_default_tables,
+        byte_tables: args.byte_tables,
         limits: ServerLimits {
             max_connections: args.max_connections,
             max_connections_per_ip: args.max_connections_per_ip,

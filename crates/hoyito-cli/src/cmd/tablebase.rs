@@ -1,11 +1,12 @@
-//! `hoyito tablebase build|probe|verify|search`: exact endgame tablebases of single games.
+//! `hoyito tablebase build|compact|probe|verify|search`: exact endgame tablebases of single games.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use hoyito_core::{Move, Position};
+use hoyito_core::{CaptureSide, Move, Position, Rules, Variant};
+use hoyito_tablebase::compact::{compact_tables, CompactOptions, CompactReport, DEFAULT_BLOCK_LEN};
 use hoyito_tablebase::reference::{compare_layer, Reference};
 use hoyito_tablebase::search::ExactSearch;
 use hoyito_tablebase::{layer_seeds, BuildOptions, LayerReport, Progress, Solver, Stage, Tablebase};
@@ -22,6 +23,10 @@ pub struct Args {
 enum Action {
     /// Solve layers 4, 8, …, --max-seeds (reusing valid layer files) and print figures per layer.
     Build(BuildArgs),
+    /// Convert one-byte layer files to compact ones (entropy-coded blocks
+    /// with random access: 1.7–2.7 bits a position instead of 8), which
+    /// probe, search, serve and the engine read the same way.
+    Compact(CompactArgs),
     /// Print the value of a position and its best moves.
     Probe(ProbeArgs),
     /// Check built layers: Bellman consistency, and an independent solver on small layers.
@@ -58,6 +63,27 @@ struct BuildArgs {
     /// fits in half the available memory, else stream.
     #[arg(long, value_enum, default_value_t = SolverArg::Auto)]
     solver: SolverArg,
+    /// Then convert the layers to compact files, as `hoyito tablebase compact`.
+    #[arg(long)]
+    compact: bool,
+}
+
+#[derive(clap::Args)]
+struct CompactArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Directory of the tablebases. Without --variant, --holes or another
+    /// rules option, every rule set found there is converted.
+    #[arg(long, default_value = "./tablebases")]
+    dir: PathBuf,
+    /// Keep the one-byte files (by default each is removed once its compact
+    /// file is written and read back equal; where both exist, the one-byte
+    /// file is read).
+    #[arg(long)]
+    keep_bytes: bool,
+    /// Positions per block: a probe outside the cache decodes one block.
+    #[arg(long, default_value_t = DEFAULT_BLOCK_LEN)]
+    block: u32,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -123,6 +149,7 @@ struct SearchArgs {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.action {
         Action::Build(a) => build(a),
+        Action::Compact(a) => compact(a),
         Action::Probe(a) => probe(a),
         Action::Verify(a) => verify(a),
         Action::Search(a) => search(a),
@@ -223,7 +250,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     )?;
     let bars = LayerBars::default();
     let on_progress: &(dyn Fn(&Progress) + Sync) = &|p| bars.update(p);
-    let tb = Tablebase::build(
+    let mut tb = Tablebase::build(
         rules,
         &args.dir,
         args.max_seeds,
@@ -306,6 +333,22 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         },
     )?;
     bars.clear();
+    let on_disk = if args.compact {
+        drop(tb);
+        let before = Instant::now();
+        let (bytes, compact) = compact_set(rules, &args.dir, CompactOptions::default())?;
+        outln!(
+            "compacted in {:.2}s: {bytes} bytes in one-byte files, {compact} compact ({:.3} bits per position)",
+            before.elapsed().as_secs_f64(),
+            compact as f64 * 8.0 / layer_seeds(args.max_seeds)
+                .map(|s| hoyito_tablebase::Indexer::new(rules.board_len(), s).count())
+                .sum::<u64>() as f64
+        )?;
+        tb = Tablebase::open(rules, &args.dir)?;
+        "compact files on disk"
+    } else {
+        "1 byte per position on disk + 64-byte header per layer"
+    };
     let start_pos = Position::new(rules);
     if let Ok(v) = tb.value(&start_pos) {
         outln!(
@@ -314,11 +357,105 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         )?;
     }
     outln!(
-        "total {:.2}s ({} positions solved in {:.2}s on {} threads; 1 byte per position on disk + 64-byte header per layer)",
+        "total {:.2}s ({} positions solved in {:.2}s on {} threads; {on_disk})",
         start.elapsed().as_secs_f64(),
         positions,
         solved_time,
         threads
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Compacts the layers of `rules` under `dir`, printing a line a layer;
+/// returns the bytes of the one-byte files and of the compact ones.
+fn compact_set(rules: Rules, dir: &std::path::Path, options: CompactOptions) -> anyhow::Result<(u64, u64)> {
+    let (mut bytes, mut compact) = (0u64, 0u64);
+    compact_tables(rules, dir, options, None, |r| {
+        let (seeds, positions, size, before, removed, how) = match *r {
+            CompactReport::Written {
+                seeds,
+                stats,
+                byte_file_bytes,
+                removed,
+            } => (
+                seeds,
+                stats.positions,
+                stats.file_bytes,
+                byte_file_bytes,
+                removed,
+                "written",
+            ),
+            CompactReport::Existing {
+                seeds,
+                positions,
+                file_bytes,
+                removed,
+            } => (
+                seeds,
+                positions,
+                file_bytes,
+                64 + positions,
+                removed,
+                "exists and checks out",
+            ),
+        };
+        bytes += before;
+        compact += size;
+        let _ = outln!(
+            "seeds {seeds:>3}: {positions:>13} positions, {size:>12} bytes compact ({:.3} bits per position, \
+             {:.2} times smaller), {how}{}",
+            size as f64 * 8.0 / positions as f64,
+            before as f64 / size as f64,
+            if removed { ", one-byte file removed" } else { "" }
+        );
+    })?;
+    Ok((bytes, compact))
+}
+
+fn compact(args: CompactArgs) -> anyhow::Result<ExitCode> {
+    let given = ["variant", "holes", "skip_origin", "capture_side"]
+        .iter()
+        .any(|o| args.rules.is_given(o));
+    let sets: Vec<Rules> = if given {
+        vec![args.rules.rules()?]
+    } else {
+        // Every rule set with a directory under --dir.
+        let mut found = Vec::new();
+        for v in Variant::ALL {
+            for holes in 4..=12 {
+                for skip in [false, true] {
+                    for side in [CaptureSide::Any, CaptureSide::Opponent] {
+                        let mut spec = Rules::new(v, holes)?.spec();
+                        spec.skip_origin = skip;
+                        spec.capture_side = side;
+                        let rules = Rules::try_from(spec)?;
+                        if Tablebase::files_dir(&args.dir, &rules).is_dir() {
+                            found.push(rules);
+                        }
+                    }
+                }
+            }
+        }
+        anyhow::ensure!(!found.is_empty(), "no tablebases in {}", args.dir.display());
+        found
+    };
+    anyhow::ensure!(args.block > 0, "--block 0: a block holds at least one position");
+    let options = CompactOptions {
+        block_len: args.block,
+        keep_bytes: args.keep_bytes,
+    };
+    let (mut bytes, mut compact) = (0u64, 0u64);
+    let start = Instant::now();
+    for rules in sets {
+        outln!("{rules}: {}", Tablebase::files_dir(&args.dir, &rules).display())?;
+        let (b, c) = compact_set(rules, &args.dir, options)?;
+        bytes += b;
+        compact += c;
+    }
+    outln!(
+        "total {:.2}s: {bytes} bytes in one-byte files, {compact} compact ({:.2} times smaller)",
+        start.elapsed().as_secs_f64(),
+        bytes as f64 / compact.max(1) as f64
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -417,7 +554,9 @@ fn print_values(pos: &Position, value: i32, moves: &[(Move, i32)]) -> std::io::R
 
 fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
-    let tb = Tablebase::open(rules, &args.dir)?;
+    let mut tb = Tablebase::open(rules, &args.dir)?;
+    // The check reads every layer at random: compact ones decoded first.
+    tb.expand();
     let mut ok = true;
     if let Some(l) = args.layer {
         if !tb.layers().contains(&l) {

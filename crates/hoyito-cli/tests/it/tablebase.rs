@@ -344,3 +344,129 @@ fn lean_and_compact_builds_write_the_same_files() {
     assert!(err.contains("nope"), "{err}");
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// `hoyito tablebase compact` converts every rule set of a directory, and
+/// probe, search and verify answer from compact files as from one-byte
+/// ones; `build --compact` leaves compact files only.
+#[test]
+fn compact_tables_answer_as_one_byte_tables() {
+    let dir = std::env::temp_dir().join(format!("hoyito-tb-compact-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    for v in ["II", "III"] {
+        let (code, _, err) = hoyito(&[
+            "tablebase",
+            "build",
+            "--variant",
+            v,
+            "--holes",
+            "4",
+            "--max-seeds",
+            "12",
+            "--dir",
+            d,
+            "--quiet",
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let pos = "2,0,1,3/0,4,0,2 s 10-10";
+    let probe = |v: &str| {
+        hoyito(&[
+            "tablebase",
+            "probe",
+            "--variant",
+            v,
+            "--holes",
+            "4",
+            "--dir",
+            d,
+            pos,
+        ])
+    };
+    let search = || {
+        hoyito(&[
+            "tablebase",
+            "search",
+            "--variant",
+            "II",
+            "--holes",
+            "4",
+            "--dir",
+            d,
+            "--quiet",
+            "2,2,3,1/0,4,2,2 s 8-8",
+        ])
+    };
+    let before = (probe("II"), probe("III"), search());
+    assert_eq!(before.0 .0, 0, "{}", before.0 .2);
+
+    let (code, out, err) = hoyito(&["tablebase", "compact", "--dir", d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Hoyito II") || out.contains("II-2x4"), "{out}");
+    assert_eq!(out.matches("written, one-byte file removed").count(), 6, "{out}");
+    assert!(out.contains("bits per position"), "{out}");
+    for v in ["II", "III"] {
+        let mut names: Vec<String> = std::fs::read_dir(dir.join(format!("{v}-2x4")))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["seeds-004.htc", "seeds-008.htc", "seeds-012.htc"], "{v}");
+    }
+    let after = (probe("II"), probe("III"), search());
+    assert_eq!(after.0, before.0);
+    assert_eq!(after.1, before.1);
+    // The search's own figures (time) aside, the same answer.
+    assert_eq!(after.2 .1.lines().next(), before.2 .1.lines().next());
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "verify",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}{out}");
+    assert_eq!(out.matches(": ok (").count(), 3, "{out}");
+    // Run again: nothing to write.
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "compact",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("exists and checks out").count(), 3, "{out}");
+
+    // build --compact; a build above compact layers goes on from them.
+    let (code, out, err) = hoyito(&[
+        "tablebase",
+        "build",
+        "--variant",
+        "II",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "16",
+        "--dir",
+        d,
+        "--quiet",
+        "--compact",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("file exists and checks out").count(), 3, "{out}");
+    assert!(out.contains("compacted in "), "{out}");
+    assert!(dir.join("II-2x4/seeds-016.htc").exists());
+    assert!(!dir.join("II-2x4/seeds-016.htb").exists());
+
+    let (code, _, err) = hoyito(&["tablebase", "compact", "--dir", "/nonexistent/hoyito-tables"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no tablebases in"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

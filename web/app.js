@@ -12,7 +12,10 @@
 //   markdown.js     the rules page's Markdown
 //   pages/*.js      new game, games (the lobby and the list), rules, how to play,
 //                   the account (sign in and up, recovery, sign out, deletion),
-//                   the analysis board (pages/board.js, /analysis)
+//                   the analysis board (pages/board.js, /analysis), a player's
+//                   ratings (pages/player.js, /@/name; its chart pages/rating-chart.js),
+//                   the leaderboard (pages/leaderboard.js, /leaderboard)
+//   ratings.js      pools, ratings with "?" while provisional, rating changes
 //   game/view.js    the game page, built from
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
 //     game/render.js    drawing the state

@@ -1,12 +1,30 @@
 // The Account page: sign in, create an account or set a new password with
 // a recovery code when signed out; the account, its games, export, sign
 // out (here or everywhere) and deletion when signed in. The recovery codes
-// are shown once, right after the account is made.
+// are shown once, right after the account is made. Signed in, it links
+// to the account's player page (its ratings) and the leaderboard.
+//
+// `/account?next=/g/…` (a rated game's invite, the lobby) goes back there
+// once signed in; only a path of this site is followed.
 
 import { t } from '../i18n.js';
 import { api, whoAmI } from '../api.js';
 import { toast, toastError } from '../ui.js';
 import { html, setHtml } from '../html.js';
+import { navigate } from '../nav.js';
+import { playerPath } from '../ratings.js';
+
+/** Where to go once signed in (`?next=`): a path of this site, else null. */
+function nextPath() {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.includes('\\') ? next : null;
+}
+
+/** Shows the account signed in, or goes back to the page that asked for the sign-in. */
+function done(app, account) {
+  const next = nextPath();
+  if (next) navigate(next, true); else signedIn(app, account);
+}
 
 /** Shows the Account page in `app`. */
 export async function accountPage(app) {
@@ -60,7 +78,7 @@ function signedOut(app) {
   onSubmit(document.getElementById('sign-in'), async (f) => {
     const { account } = await api('POST', '/api/session', { username: f.username, password: f.password });
     toast(t('account.signed_in'));
-    signedIn(app, account);
+    done(app, account);
   });
   onSubmit(document.getElementById('sign-up'), async (f) => {
     const r = await api('POST', '/api/account', { username: f.username, password: f.password });
@@ -69,7 +87,7 @@ function signedOut(app) {
   onSubmit(document.getElementById('recover'), async (f) => {
     const { account } = await api('POST', '/api/account/recover', { username: f.username, code: f.code, password: f.password });
     toast(t('account.password_set'));
-    signedIn(app, account);
+    done(app, account);
   });
 }
 
@@ -79,15 +97,17 @@ function showCodes(app, account, codes) {
     <p>${t('account.codes_note')}</p>
     <ol class="codes">${codes.map((c) => html`<li><code>${c}</code></li>`)}</ol>
     <button type="button" class="primary" id="codes-done">${t('account.codes_done')}</button></section>`);
-  const done = document.getElementById('codes-done');
-  done.focus();
-  done.addEventListener('click', () => signedIn(app, account));
+  const button = document.getElementById('codes-done');
+  button.focus();
+  button.addEventListener('click', () => done(app, account));
 }
 
 function signedIn(app, account) {
   setHtml(app, html`<section class="card narrow account"><h1>${t('account.title')}</h1>
     <p id="signed-in-as">${t('account.signed_in_as', { name: account.username })}</p>
     <p class="muted">${t('account.codes_left', { n: account.recovery_codes_left })}</p>
+    <p class="account-actions"><a class="button" href="${playerPath(account.username)}" data-nav id="my-page">${t('account.my_page')}</a>
+      <a class="button" href="/leaderboard" data-nav>${t('lb.title')}</a></p>
     <p class="account-actions"><a class="button" href="/games" data-nav>${t('lobby.mine')}</a>
       <a class="button" href="/api/account/export" download="hoyito-account.json">${t('account.export')}</a></p>
     <p class="account-actions"><button type="button" id="sign-out">${t('account.sign_out')}</button>

@@ -496,6 +496,14 @@ pub struct HistoryPoint {
     pub rating: f64,
     /// The deviation after it.
     pub deviation: f64,
+    /// The rating before it.
+    pub before: f64,
+    /// The deviation before it.
+    pub deviation_before: f64,
+    /// The opponent's username (`None` once that account is deleted).
+    pub opponent: Option<String>,
+    /// The player's score: 1, 0.5 or 0.
+    pub score: f64,
 }
 
 /// `GET /api/players/{name}/history`.

@@ -193,11 +193,13 @@ impl AccountStorage for Postgres {
             ),
             &[&account, &i64::from(limit), &i64::from(offset)],
         )?;
+        // The seat is the column after the listed game's.
+        let seat = columns.len();
         Ok(rows
             .iter()
             .map(|r| AccountGame {
                 game: listed_game(r),
-                seat: r.get(17),
+                seat: r.get(seat),
             })
             .collect())
     }

@@ -192,10 +192,12 @@ impl AccountStorage for Sqlite {
              WHERE s.account_id = ?1 ORDER BY g.updated_ms DESC, g.id LIMIT ?2 OFFSET ?3",
             columns.join(", ")
         ))?;
+        // The seat is the column after the listed game's.
+        let seat = columns.len();
         let rows = st.query_map(params![account, limit, offset], |r| {
             Ok(AccountGame {
                 game: listed_game(r)?,
-                seat: r.get(17)?,
+                seat: r.get(seat)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -101,6 +101,10 @@ pub(crate) async fn history(
             ended_ms: h.ended_ms,
             rating: h.change.after,
             deviation: h.change.deviation_after,
+            before: h.change.before,
+            deviation_before: h.change.deviation_before,
+            opponent: h.opponent,
+            score: h.score,
         })
         .collect();
     Ok(Json(HistoryResponse { pool, points }))
@@ -183,6 +187,11 @@ mod tests {
             ["g1", "g2"]
         );
         assert_eq!(h.points[0].rating, a1.rating);
+        // Each point says whom the game was against, how it went and the rating before.
+        assert_eq!(h.points[0].before, 1500.0);
+        assert_eq!(h.points[1].before, a1.rating);
+        assert_eq!(h.points[0].opponent.as_deref(), Some("Beto"));
+        assert_eq!((h.points[0].score, h.points[1].score), (1.0, 0.5));
         let Json(other) = history(State(st.clone()), ApiPath("Ana".into()), q(Some("I-bullet")))
             .await
             .unwrap();

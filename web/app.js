@@ -15,7 +15,10 @@
 //                   the account (sign in and up, recovery, sign out, deletion),
 //                   the analysis board (pages/board.js, /analysis), puzzles (pages/puzzle.js,
 //                   /puzzles; the streak, pages/streak.js; both play through pages/puzzle-play.js),
-//                   the exercises of a game's mistakes (pages/mistakes.js, /g/<id>/learn)
+//                   the exercises of a game's mistakes (pages/mistakes.js, /g/<id>/learn),
+//                   a player's ratings (pages/player.js, /@/name; its chart pages/rating-chart.js),
+//                   the leaderboard (pages/leaderboard.js, /leaderboard)
+//   ratings.js      pools, ratings with "?" while provisional, rating changes
 //   game/view.js    the game page, built from
 //     game/state.js     what the page knows: the server's view, seats, turns, frames
 //     game/render.js    drawing the state

@@ -9,6 +9,8 @@ import { notFoundPage } from './pages/not-found.js';
 import { howToPlayPage } from './pages/how-to-play.js';
 import { aboutPage } from './pages/about.js';
 import { accountPage } from './pages/account.js';
+import { playerPage } from './pages/player.js';
+import { leaderboardPage } from './pages/leaderboard.js';
 import { gamePage } from './game/view.js';
 import { navigate, onNavigate } from './nav.js';
 
@@ -27,6 +29,14 @@ function pageFor(path) {
   if (path === '/how-to-play') return () => howToPlayPage(app);
   if (path === '/about') return () => aboutPage(app);
   if (path === '/account') return () => accountPage(app);
+  // A player's page: /@/<username>, the name percent-encoded.
+  const pl = /^\/@\/([^/]+)\/?$/.exec(path);
+  if (pl) {
+    let name = null;
+    try { name = decodeURIComponent(pl[1]); } catch { name = null; }
+    if (name) return () => playerPage(app, name);
+  }
+  if (path === '/leaderboard') return () => leaderboardPage(app);
   // The analysis board is loaded when first shown.
   if (path === '/analysis') return () => analysisBoard();
   if (/^\/puzzles\/streak\/?$/.test(path)) return () => lazy(() => import('./pages/streak.js'), (mod) => mod.streakPage(app));

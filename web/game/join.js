@@ -2,20 +2,37 @@
 // invited player for a nickname first (optional, the same field, limits
 // and server error texts as the New game form's, remembered in
 // localStorage 'hoyito.name' as the form does), then takes the free seat.
+// The seat of a rated game is for a signed-in player: a signed-out one is
+// told so, with a link to sign in that comes back to the invite.
 
 import { t } from '../i18n.js';
-import { api, seats } from '../api.js';
+import { api, seats, whoAmI } from '../api.js';
 import { errorText, sideName, toast } from '../ui.js';
 import { html, setHtml } from '../html.js';
 
 /**
- * Shows the join form in `box` for game `id` and its `invite` secret;
+ * Says in `box` that rated game `id` needs a signed-in player, with the
+ * link to sign in and come back to `invite`.
+ */
+function signInToJoin(box, id, invite) {
+  const back = `/g/${id}?invite=${encodeURIComponent(invite)}`;
+  setHtml(box, html`<div class="card join" id="rated-sign-in" role="alert"><p>${t('join.rated_signed_out')}</p>
+    <p><a class="button primary" href="/account?next=${encodeURIComponent(back)}" data-nav>${t('join.sign_in')}</a></p></div>`);
+}
+
+/**
+ * Shows the join form in `box` for game `id` and its `invite` secret (for
+ * a `rated` game, only to a signed-in player);
  * resolves once the player joined (to the seat response), or to null if
  * the seat went meanwhile (the player watches) or to 'gone' for a game
  * that no longer exists. A refused nickname keeps the form, with the
  * server's reason in a toast.
  */
-export function askToJoin(box, id, invite) {
+export async function askToJoin(box, id, invite, rated = false) {
+  if (rated && !await whoAmI()) {
+    signInToJoin(box, id, invite);
+    return null;
+  }
   setHtml(box, html`<form id="join-form" class="card join">
     <h2 id="join-title">${t('join.title')}</h2>
     <label>${t('new.name')}<input name="nickname" maxlength="24" autocomplete="nickname"></label>
@@ -38,6 +55,7 @@ export function askToJoin(box, id, invite) {
         resolve(r);
       } catch (err) {
         button.disabled = false;
+        if (err.code === 'signed_out') { signInToJoin(box, id, invite); resolve(null); return; }
         toast(t('game.join_failed', { error: errorText(err) }), 'error');
         if (err.status === 404) { box.replaceChildren(); resolve('gone'); } else if (err.status === 409 || err.status === 403) { box.replaceChildren(); resolve(null); }
       }

@@ -1,5 +1,6 @@
 // Drawing the game page from its state: the board, the players, the status
-// line, the controls, the list of moves, the result box, the invite box.
+// line, the controls, the list of moves, the result box (with each
+// player's rating change once a rated game was rated), the invite box.
 
 import { t } from '../i18n.js';
 import { Board } from '../board.js';
@@ -13,6 +14,7 @@ import { drawClock } from './clock.js';
 import { drawAlerts } from './alerts.js';
 import { drawChat } from './chat.js';
 import { drawPresence } from './presence.js';
+import { changeLine } from '../ratings.js';
 import {
   holesPerRow, holds, canMove, legalHoles, playerName, buildFrames, engineToMove, say, shownKey, isOver,
   isYou, moveMarks, stepOutcome, waitingForOpponent, may,
@@ -130,6 +132,7 @@ export function renderAll(G) {
     drawPlayers(G, v.state.captured, isOver(v) ? null : v.state.to_move);
     $('viewing').hidden = true;
   }
+  $('rated-tag').hidden = !v.rated;
   drawStatus(G, frames);
   drawStanding(G);
   drawControls(G);
@@ -339,6 +342,20 @@ function endsNow(S) {
   return now && was === false;
 }
 
+/** Whether each side has made a move in `v` (a rated game stopped before then is not rated). */
+const bothMoved = (v) => ['south', 'north'].every((side) => v.history.some((s) => s.kind === 'move' && s.side === side));
+
+/**
+ * The rating change of each player of a rated game that ended ("Ana:
+ * 1500? → 1662? (+162)"), once it was rated; or why it is not rated.
+ */
+function ratingLine(S, v) {
+  if (!v.rated || v.match) return '';
+  if (!v.rating) return bothMoved(v) ? '' : html`<p class="rating-change muted" id="not-rated">${t('game.not_rated')}</p>`;
+  const one = (side) => html`<span class="rating-side" data-side="${side}">${playerName(S, side)}: ${changeLine(v.rating[side])}</span>`;
+  return html`<p class="rating-change" id="rating-change">${t('game.ratings')}: ${one('south')} · ${one('north')}</p>`;
+}
+
 function drawSummary(G) {
   const { S, $ } = G;
   const v = S.view;
@@ -374,12 +391,12 @@ function drawSummary(G) {
   } else if (result) {
     const st = v.state;
     body = html`<h2>${t('game.over')}: ${winner(result)}</h2>${resigned}
-      <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}</p>`;
+      <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}</p>${ratingLine(S, v)}`;
   } else {
     const st = v.state;
     body = html`<h2>${t('game.over')}: ${winner(st.winner)}</h2>
       <p>${t('game.score')}: ${sideName('south')} ${st.captured[0]} – ${st.captured[1]} ${sideName('north')}
-      · ${t('game.reason')}: ${t(`reason.${st.end_reason}`)}</p>`;
+      · ${t('game.reason')}: ${t(`reason.${st.end_reason}`)}</p>${ratingLine(S, v)}`;
   }
   setHtml(box, html`<div class="summary card" role="status" tabindex="-1">${body}${afterButtons(S, v)}</div>`);
   // The result is in the game's screen, with the board: when the game ends

@@ -100,7 +100,7 @@ function layout(id, speed) {
         <div class="player lower" id="p-bottom"></div>
         </div>
         <div class="dock">
-        <div class="status-row"><p id="status" class="status" aria-live="polite"></p><p id="last-move" class="last-move muted"></p></div>
+        <div class="status-row"><span id="rated-tag" class="tag rated-tag" hidden>${t('game.rated')}</span><p id="status" class="status" aria-live="polite"></p><p id="last-move" class="last-move muted"></p></div>
         <p id="standing" class="standing" hidden></p>
         <p id="clock-alert" class="clock-alert" role="alert"></p>
         <p id="hud" class="hud" aria-live="off"></p>
@@ -260,7 +260,7 @@ export function gamePage(app, id) {
     }
     // Invited to a game whose seat is free: the player says their nickname, then joins.
     if (invite && !S.token && S.latest && S.latest.status === 'waiting') {
-      const r = await askToJoin(G.$('join-box'), id, invite);
+      const r = await askToJoin(G.$('join-box'), id, invite, !!S.latest.rated);
       if (closed) return;
       if (r === 'gone') { notFound(); return; }
       if (r) {

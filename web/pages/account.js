@@ -5,6 +5,10 @@
 // deletion when signed in. The recovery codes are shown once, right after
 // the account is made. Passkeys are offered only where the browser has
 // them (window.PublicKeyCredential); elsewhere a note says so.
+//
+// Signed in, it links to the account's player page (its ratings) and the
+// leaderboard. `/account?next=/g/…` (a rated game's invite, the lobby)
+// goes back there once signed in; only a path of this site is followed.
 
 import { t, getLang } from '../i18n.js';
 import { api, whoAmI } from '../api.js';
@@ -13,6 +17,20 @@ import { html, setHtml } from '../html.js';
 import {
   browserHasPasskeys, passkeysSupported, passkeySignUp, passkeySignIn, passkeyAnswer, addPasskey, passkeyError,
 } from '../passkeys.js';
+import { navigate } from '../nav.js';
+import { playerPath } from '../ratings.js';
+
+/** Where to go once signed in (`?next=`): a path of this site, else null. */
+function nextPath() {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.includes('\\') ? next : null;
+}
+
+/** Shows the account signed in, or goes back to the page that asked for the sign-in. */
+function done(app, account) {
+  const next = nextPath();
+  if (next) navigate(next, true); else signedIn(app, account);
+}
 
 /** Shows the Account page in `app`. */
 export async function accountPage(app) {
@@ -85,7 +103,7 @@ function signedOut(app) {
   onSubmit(document.getElementById('sign-in'), async (f) => {
     const { account } = await api('POST', '/api/session', { username: f.username, password: f.password });
     toast(t('account.signed_in'));
-    signedIn(app, account);
+    done(app, account);
   });
   onSubmit(document.getElementById('sign-up'), async (f) => {
     const r = await api('POST', '/api/account', { username: f.username, password: f.password });
@@ -94,7 +112,7 @@ function signedOut(app) {
   onSubmit(document.getElementById('recover'), async (f) => {
     const { account } = await api('POST', '/api/account/recover', { username: f.username, code: f.code, password: f.password });
     toast(t('account.password_set'));
-    signedIn(app, account);
+    done(app, account);
   });
   if (!passkeys) return;
   const withPasskey = document.getElementById('passkey-sign-in');
@@ -102,7 +120,7 @@ function signedOut(app) {
     const username = document.querySelector('#sign-in [name=username]').value.trim();
     const { account } = await passkeySignIn(username || undefined);
     toast(t('account.signed_in'));
-    signedIn(app, account);
+    done(app, account);
   }));
   onSubmit(document.getElementById('passkey-sign-up'), async (f) => {
     const r = await passkeySignUp(f.username);
@@ -116,9 +134,9 @@ function showCodes(app, account, codes) {
     <p>${t('account.codes_note')}</p>
     <ol class="codes">${codes.map((c) => html`<li><code>${c}</code></li>`)}</ol>
     <button type="button" class="primary" id="codes-done">${t('account.codes_done')}</button></section>`);
-  const done = document.getElementById('codes-done');
-  done.focus();
-  done.addEventListener('click', () => signedIn(app, account));
+  const button = document.getElementById('codes-done');
+  button.focus();
+  button.addEventListener('click', () => done(app, account));
 }
 
 /** A date of the account's, in the reader's language. */
@@ -133,6 +151,8 @@ function signedIn(app, account) {
   setHtml(app, html`<section class="card narrow account"><h1>${t('account.title')}</h1>
     <p id="signed-in-as">${t('account.signed_in_as', { name: account.username })}</p>
     <p class="muted">${t('account.codes_left', { n: account.recovery_codes_left })}</p>
+    <p class="account-actions"><a class="button" href="${playerPath(account.username)}" data-nav id="my-page">${t('account.my_page')}</a>
+      <a class="button" href="/leaderboard" data-nav>${t('lb.title')}</a></p>
     <p class="account-actions"><a class="button" href="/games" data-nav>${t('lobby.mine')}</a>
       <a class="button" href="/api/account/export" download="hoyito-account.json">${t('account.export')}</a></p>
     <p class="account-actions"><button type="button" id="sign-out">${t('account.sign_out')}</button>

@@ -1,6 +1,7 @@
 // The Games page: the lobby (open seats to join in one click, games being
 // played to watch, the games this browser holds a seat in) filtered by
-// variant, then the list of recent games.
+// variant, then the list of recent games. A rated game says so; its open
+// seat is for a signed-in player, so a signed-out one is asked to sign in.
 
 import { t, getLang } from '../i18n.js';
 import { api, seats, whoAmI } from '../api.js';
@@ -13,6 +14,10 @@ import { serverReachable } from '../pwa.js';
 const label = (g) => `Hoyito ${g.rules.variant} 2×${g.rules.holes}${g.match ? ` · ${t('games.match')}` : ''}`;
 const clockLabel = (c) => (!c ? '' : c.days ? ` · ${t('clock.days', { n: c.days })}` : ` · ${c.initial / 60}+${c.increment}`);
 const names = (g) => g.names.filter(Boolean).join(' – ');
+/** The "Rated" label of a rated game, with a seek's range of ratings. */
+const ratedTag = (g) => (g.rated ? html` <span class="tag rated-tag">${t('lobby.rated')}</span>${g.rating_range ? html` <span class="muted rating-range">${t('lobby.rating_range', { lo: g.rating_range[0], hi: g.rating_range[1] })}</span>` : ''}` : '');
+/** The address of the Account page, coming back to the lobby once signed in. */
+const SIGN_IN = '/account?next=%2Fgames';
 
 /** The ids of the games whose seats this browser holds. */
 function heldIds() {
@@ -30,9 +35,11 @@ function lobbyList(items, row) {
 
 /** The games of the account signed in (each with its `seat`), or null. */
 let accountGames = Promise.resolve(null);
+/** The account signed in, or null. */
+let signedIn = Promise.resolve(null);
 
 async function loadAccountGames() {
-  if (!await whoAmI()) return null;
+  if (!await signedIn) return null;
   try { return (await api('GET', '/api/account/games?limit=100')).games; } catch { return null; }
 }
 
@@ -74,13 +81,18 @@ async function showLobby(variant, pages = 1) {
   const box = document.getElementById('lobby');
   if (!box) return;
   const mine = variant ? lobby.mine.filter((g) => g.rules.variant === variant) : lobby.mine;
-  setHtml(box, html`
-    <h2>${t('lobby.open')}</h2>${lobbyList(lobby.open, (g) => html`<li><span>${label(g)}${clockLabel(g.clock)}${names(g) ? ` · ${t('lobby.by', { name: names(g) })}` : ''}</span>
-      <button type="button" class="primary" data-join="${g.id}">${t('lobby.join')}</button></li>`)}
-    <h2>${t('lobby.playing')}</h2>${lobbyList(lobby.playing, (g) => html`<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${g.score[0]}–${g.score[1]}</span>
+  const account = await signedIn;
+  // A rated game's seat is for a signed-in player: a signed-out one is sent to sign in first.
+  const joinButton = (g) => (g.rated && !account
+    ? html`<a class="button" href="${SIGN_IN}" data-nav data-sign-in="${g.id}">${t('lobby.sign_in_to_join')}</a>`
+    : html`<button type="button" class="primary" data-join="${g.id}">${t('lobby.join')}</button>`);
+  setHtml(box, html`<div id="lobby-note"></div>
+    <h2>${t('lobby.open')}</h2>${lobbyList(lobby.open, (g) => html`<li><span>${label(g)}${clockLabel(g.clock)}${names(g) ? ` · ${t('lobby.by', { name: names(g) })}` : ''}${ratedTag(g)}</span>
+      ${joinButton(g)}</li>`)}
+    <h2>${t('lobby.playing')}</h2>${lobbyList(lobby.playing, (g) => html`<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${g.score[0]}–${g.score[1]}${ratedTag(g)}</span>
       <a class="button" href="/g/${g.id}" data-nav>${t('lobby.watch')}</a></li>`)}
     ${more ? html`<p><button type="button" id="lobby-more">${t('lobby.more')}</button></p>` : ''}
-    <h2>${t('lobby.mine')}</h2>${lobbyList(mine, (g) => html`<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${whoseTurn(g)}</span>
+    <h2>${t('lobby.mine')}</h2>${lobbyList(mine, (g) => html`<li><span>${label(g)}${names(g) ? ` · ${names(g)}` : ''} · ${whoseTurn(g)}${ratedTag(g)}</span>
       ${g.seat && !seats.get(g.id)
         ? html`<button type="button" data-take="${g.id}">${t('lobby.open_game')}</button>`
         : html`<a class="button" href="/g/${g.id}" data-nav>${t('lobby.open_game')}</a>`}</li>`)}`);
@@ -127,6 +139,12 @@ async function showLobby(variant, pages = 1) {
         navigate(`/g/${id}`);
       } catch (err) {
         b.disabled = false;
+        if (err.code === 'signed_out') {
+          // The session ended meanwhile: say so where the eye is, with the way to sign in.
+          const note = document.getElementById('lobby-note');
+          setHtml(note, html`<p class="card notice" role="alert">${t('join.rated_signed_out')} <a href="${SIGN_IN}" data-nav>${t('join.sign_in')}</a></p>`);
+          return;
+        }
         toastError(err);
         showLobby(variant).catch(toastError);
       }
@@ -152,6 +170,7 @@ function lobbyOrNote(variant) {
 export async function gamesPage(app) {
   document.title = `Hoyito — ${t('games.title')}`;
   const variant = sessionStorage.getItem('hoyito.lobby.variant') || '';
+  signedIn = whoAmI();
   accountGames = loadAccountGames();
   setHtml(app, html`<section class="card"><h1>${t('games.title')}</h1>
     <label class="lobby-filter">${t('lobby.variant')} <select id="lobby-variant">
@@ -177,7 +196,7 @@ export async function gamesPage(app) {
       </tr></thead><tbody>${games.map((g) => html`
       <tr><td class="id"><a href="/g/${g.id}" data-nav>${g.id}</a></td>
       <td class="wide-only">${t(`mode.${g.mode}`)}</td>
-      <td>${label(g)}</td>
+      <td>${label(g)}${ratedTag(g)}</td>
       <td>${t(`status.${g.status}`)}${g.result ? ` · ${resultText(g.result)}` : ''}</td>
       <td>${g.score[0]}–${g.score[1]}</td>
       <td class="muted wide-only">${new Date(g.updated_ms).toLocaleString(getLang())}</td></tr>`)}</tbody></table>`);

@@ -1,4 +1,7 @@
 // The New game page: the form that creates a game, and opening a record.
+// An online game may be rated (docs/API.md, "Ratings") when the player is
+// signed in and the game is a single game on the variant's standard 2×6
+// rules; the form says why otherwise.
 //
 // The rules options of the form are made from the core's table of options
 // (`rulesOptions()` of the WebAssembly module: names, values, defaults and
@@ -6,17 +9,18 @@
 // their places in the form are chosen here.
 
 import { t } from '../i18n.js';
-import { api, seats } from '../api.js';
+import { api, seats, whoAmI } from '../api.js';
 import { sideName, toastError } from '../ui.js';
 import { html, setHtml } from '../html.js';
 import { navigate } from '../nav.js';
 import { createLocalGame, ready } from '../local/backend.js';
 import { rulesOptions } from '../wasm/hoyito_wasm.js';
 import { serverReachable } from '../pwa.js';
+import { poolLabel, timeClass } from '../ratings.js';
 
 // The last settings started with are offered again (localStorage).
 const SAVED = 'hoyito.new-game';
-const OTHER_FIELDS = ['mode', 'where', 'level', 'side', 'match', 'clock', 'clock_min', 'clock_sec', 'clock_inc', 'clock_days', 'public'];
+const OTHER_FIELDS = ['mode', 'where', 'level', 'side', 'match', 'clock', 'clock_min', 'clock_sec', 'clock_inc', 'clock_days', 'public', 'rated', 'rating_range'];
 
 // The form offers each option's own limits; the server's lower limit of
 // seeds per hole (8, docs/API.md) is its own, and it says so if asked for more.
@@ -126,6 +130,14 @@ function optionField(o, opt) {
   return html`<label${shown.wide ? html` class="wide"` : ''} title="${title}">${name}${control}</label>`;
 }
 
+/**
+ * Whether the form's rules are the standard rules of their variant, the
+ * only rated ones: a 2×6 board and every other option at its default.
+ */
+function standardRules(form, options) {
+  return options.every((o) => o.name === 'variant' || optionValue(form, o) === (o.name === 'holes' ? 6 : o.default));
+}
+
 /** The form's value of option `o`, as the API takes it. */
 function optionValue(form, o) {
   const f = form.elements[o.name];
@@ -133,6 +145,9 @@ function optionValue(form, o) {
   if (o.type === 'number') return Number(f.value);
   return f.value;
 }
+
+/** A rated seek's choices of its opponents' ratings: within so many points of the creator's (0: any). */
+const RANGES = [0, 100, 200, 300, 500];
 
 // The options' table, once the WebAssembly module is loaded; `drawn`
 // counts the calls, so that a page left before the module arrived is not
@@ -189,6 +204,12 @@ function drawForm(app, options) {
         <label class="for-clock-days">${t('clock.days_field')}<input type="number" name="clock_days" min="1" max="${MAX_DAYS}" step="1" value="7" required></label>
       </div>
       <label class="check for-online"><input type="checkbox" name="public"> ${t('new.public')}</label>
+      <div id="rated-box" class="rated-box" hidden>
+        <label class="check"><input type="checkbox" name="rated" aria-describedby="rated-note"> ${t('new.rated')}</label>
+        <p class="muted note" id="rated-note"></p>
+        <label class="for-seek">${t('new.rating_range')}<select name="rating_range">${RANGES.map((n) => opt(n, n ? `± ${n}` : t('new.rating_any'), n === 0))}</select></label>
+      </div>
+      <p class="muted note" id="rated-signed-out" hidden>${t('new.rated_signed_out')} <a href="/account?next=%2F" data-nav>${t('account.sign_in')}</a></p>
       <label class="check"><input type="checkbox" name="match"> ${t('new.match')}</label>
       <details><summary>${t('new.options')}</summary>
         <div class="grid">${more.filter((o) => o.type !== 'flag').map((o) => optionField(o, opt))}</div>
@@ -203,8 +224,21 @@ function drawForm(app, options) {
     <input type="file" id="upload" accept=".txt,.hoy,text/plain" aria-label="${t('new.upload')}">
   </section>`);
   const form = document.getElementById('new-game');
+  // Whether an account is signed in: null until the server said.
+  let signedIn = null;
   const sync = () => {
     const mode = form.mode.value;
+    // A rated game: online, signed in, a single game on the standard rules.
+    const online = mode === 'online';
+    document.getElementById('rated-box').hidden = !online || signedIn !== true;
+    document.getElementById('rated-signed-out').hidden = !online || signedIn !== false;
+    const standard = standardRules(form, options);
+    form.rated.disabled = !standard || form.match.checked;
+    document.getElementById('rated-note').textContent = !standard ? t('new.rated_rules')
+      : form.match.checked ? t('new.rated_match')
+        : t('new.rated_pool', { pool: poolLabel(`${form.variant.value}-${timeClass(form.clock.value ? clockOf(form) : null)}`) });
+    // A rated seek (public) may limit its opponents' ratings.
+    form.querySelector('.for-seek').hidden = form.rated.disabled || !form.rated.checked || !form.public.checked;
     form.querySelector('.for-engine').hidden = mode !== 'engine';
     for (const el of form.querySelectorAll('.for-seat')) el.hidden = mode === 'hotseat';
     for (const el of form.querySelectorAll('.for-online')) el.hidden = mode !== 'online';
@@ -222,6 +256,11 @@ function drawForm(app, options) {
   form.addEventListener('change', sync);
   form.addEventListener('input', (e) => { if (e.target.name?.startsWith('clock_')) clockValid(form); });
   sync();
+  whoAmI().then((account) => {
+    if (!form.isConnected) return;
+    signedIn = !!account;
+    sync();
+  });
   // Without the server (offline, or a static copy of the app): games on this device only.
   serverReachable().then((up) => {
     if (up || !form.isConnected) return;
@@ -250,6 +289,11 @@ function drawForm(app, options) {
       }
       body.clock = clockOf(f);
       body.public = f.public.checked;
+      if (signedIn && !f.rated.disabled && f.rated.checked) {
+        body.rated = true;
+        const range = Number(f.rating_range.value);
+        if (body.public && range) body.rating_range = range;
+      }
     }
     remember(form, fields);
     if (name) localStorage.setItem('hoyito.name', name); else localStorage.removeItem('hoyito.name');

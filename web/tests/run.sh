@@ -13,8 +13,8 @@ if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 export HOYITO_BIN="${HOYITO_BIN:-$(cd .. && pwd)/target/release/hoyito}"
-# Every test at a desktop's screen size and at a phone's, and the screen and
-# layout and puzzle tests at a small phone's and turned: the runs at once (each server,
+# Every test at a desktop's screen size and at a phone's, and the screen,
+# layout, puzzle and ratings tests at a small phone's and turned: the runs at once (each server,
 # browser and test process waits on the page most of the time, so the runs
 # share the cores), each test file in turn within a run. Each run's report
 # is printed whole when all have ended.
@@ -28,15 +28,17 @@ for size in "${sizes[@]}"; do
   pids+=($!)
 done
 # The whole game on one screen at a small phone's size and turned: the
-# screen and layout tests only (the rest is the same page as at 390x844).
+# screen and layout tests, the puzzle page and the ratings pages (player,
+# leaderboard: tables and a chart that must fit) only (the rest is the same
+# page as at 390x844).
 small=(360x640 844x390)
 (
   for size in "${small[@]}"; do
-    HOYITO_E2E_VIEWPORT=$size node --test --test-concurrency=1 tests/screen.test.mjs tests/layout.test.mjs tests/puzzle.test.mjs || exit 1
+    HOYITO_E2E_VIEWPORT=$size node --test --test-concurrency=1 tests/screen.test.mjs tests/layout.test.mjs tests/puzzle.test.mjs tests/ratings.test.mjs || exit 1
   done
 ) >"$logs/small" 2>&1 &
 pids+=($!)
-sizes+=("${small[*]} (screen, layout, puzzle)")
+sizes+=("${small[*]} (screen, layout, puzzle, ratings)")
 failed=()
 for i in "${!sizes[@]}"; do
   wait "${pids[$i]}" || failed+=("${sizes[$i]}")

@@ -1,7 +1,10 @@
 //! The browser UI: the static files of `web/`, embedded in the binary.
 //!
 //! Every path that is not an API path or a file below serves `index.html`,
-//! so `/g/<id>`, `/rules`, `/games`, `/analysis` and `/puzzles` are pages of the one-page app.
+//! so `/g/<id>`, `/@/<player>`, `/leaderboard`, `/rules`, `/games`,
+//! `/analysis` and `/puzzles` are pages of the one-page app. A path whose
+//! last part has a dot is a file (a missing one is a 404), except a
+//! player's page: a username may have a dot (`/@/ana.b`).
 //! With `HOYITO_WEB_DIR` set, the files are read from that directory at
 //! each request instead (for working on the UI without rebuilding).
 //!
@@ -89,6 +92,10 @@ assets! {
     "/pages/about.js" => "text/javascript; charset=utf-8",
     "/pages/account.js" => "text/javascript; charset=utf-8",
     "/passkeys.js" => "text/javascript; charset=utf-8",
+    "/pages/player.js" => "text/javascript; charset=utf-8",
+    "/pages/leaderboard.js" => "text/javascript; charset=utf-8",
+    "/pages/rating-chart.js" => "text/javascript; charset=utf-8",
+    "/ratings.js" => "text/javascript; charset=utf-8",
     "/favicon.svg" => "image/svg+xml",
     // The offline, installable app: service worker (served from the root,
     // so its scope is the whole app), manifest, icons, games on this
@@ -382,8 +389,9 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     }
     let index = match ASSETS.iter().position(|(p, _, _)| *p == path) {
         Some(i) => i,
-        // Paths with an extension are files: a missing one is a 404.
-        None if path.rsplit('/').next().is_some_and(|last| last.contains('.')) => {
+        // Paths with an extension are files: a missing one is a 404. A
+        // player's page is a page whatever the username.
+        None if !is_player_page(path) && path.rsplit('/').next().is_some_and(|last| last.contains('.')) => {
             return (StatusCode::NOT_FOUND, "not found").into_response();
         }
         None => ASSETS
@@ -448,6 +456,13 @@ fn send(
     res
 }
 
+/// Whether `path` is a player's page, `/@/<username>` (the username
+/// percent-encoded, so one part of the path).
+fn is_player_page(path: &str) -> bool {
+    path.strip_prefix("/@/")
+        .is_some_and(|name| !name.is_empty() && !name.contains('/'))
+}
+
 /// Adds [`page_headers`] to a page's reply.
 fn add_page_headers(res: &mut Response) {
     for (name, value) in page_headers() {
@@ -464,6 +479,16 @@ pub fn router() -> Router<Arc<AppState>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_players_page_is_a_page_whatever_the_username() {
+        assert!(is_player_page("/@/Ana"));
+        assert!(is_player_page("/@/ana.b"));
+        assert!(is_player_page("/@/Ana%20P%C3%A9rez"));
+        assert!(!is_player_page("/@/"));
+        assert!(!is_player_page("/@/a/b.js"));
+        assert!(!is_player_page("/g/abc.js"));
+    }
 
     #[test]
     fn gzip_is_accepted_unless_refused() {

@@ -189,6 +189,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games/{id}/seat", post(account::take_seat))
         .route("/players/{name}", get(players::show))
         .route("/players/{name}/history", get(players::history))
+        .route("/players/{name}/games", get(players::games))
         .route("/leaderboard", get(players::leaderboard))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -574,6 +574,36 @@ pub struct PlayerView {
     pub recent: Vec<crate::store::HistoryEntry>,
 }
 
+/// `GET /api/players/{name}/games` query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerGamesQuery {
+    /// Only games of this variant: `I`, `II` or `III`.
+    pub variant: Option<String>,
+    /// Only games the player `won`, `drawn` or `lost`.
+    pub result: Option<crate::store::PlayerResult>,
+    /// Only rated (`true`) or unrated (`false`) games.
+    pub rated: Option<bool>,
+    /// Only games against the player of this username: head to head.
+    pub opponent: Option<String>,
+    /// Games a page (default 20, 1 to 100).
+    pub limit: Option<u32>,
+    /// Games to skip (default 0).
+    pub offset: Option<u32>,
+}
+
+/// `GET /api/players/{name}/games` answer.
+#[derive(Debug, Serialize)]
+pub struct PlayerGamesResponse {
+    /// The player's username as the account spells it.
+    pub username: String,
+    /// The opponent's username as that account spells it (head to head).
+    pub opponent: Option<String>,
+    /// The page of games, and the tally of won, drawn and lost.
+    #[serde(flatten)]
+    pub games: crate::store::PlayerGames,
+}
+
 /// `GET /api/players/{name}/history` and `GET /api/leaderboard` query.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -593,6 +623,14 @@ pub struct HistoryPoint {
     pub rating: f64,
     /// The deviation after it.
     pub deviation: f64,
+    /// The rating before it.
+    pub before: f64,
+    /// The deviation before it.
+    pub deviation_before: f64,
+    /// The opponent's username (`None` once that account is deleted).
+    pub opponent: Option<String>,
+    /// The player's score: 1, 0.5 or 0.
+    pub score: f64,
 }
 
 /// `GET /api/players/{name}/history`.

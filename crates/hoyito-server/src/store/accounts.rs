@@ -39,6 +39,86 @@ pub struct AccountGame {
     pub seat: String,
 }
 
+/// A result from a player's side, to choose the games of a player's page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayerResult {
+    /// The player won.
+    Won,
+    /// A draw.
+    Drawn,
+    /// The player lost.
+    Lost,
+}
+
+impl PlayerResult {
+    /// As the SQL of [`AccountStorage::player_games`] compares it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            PlayerResult::Won => "won",
+            PlayerResult::Drawn => "drawn",
+            PlayerResult::Lost => "lost",
+        }
+    }
+}
+
+/// Which games of a player [`AccountStorage::player_games`] lists: the
+/// online games over in which the account held one seat, each filter
+/// `None` for any.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PlayerGamesFilter {
+    /// Only games of this variant (`I`, `II`, `III`).
+    pub variant: Option<String>,
+    /// Only games the player won, drew or lost.
+    pub result: Option<PlayerResult>,
+    /// Only rated (`true`) or unrated (`false`) games.
+    pub rated: Option<bool>,
+    /// Only games against this account (its id): head to head.
+    pub opponent: Option<String>,
+}
+
+/// A game of a player's page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerGame {
+    /// The game, as listed.
+    #[serde(flatten)]
+    pub game: ListedGame,
+    /// The player's seat: `south` or `north`.
+    pub seat: String,
+    /// The username of the account that held the other seat, if one did
+    /// (and still exists).
+    pub opponent: Option<String>,
+}
+
+/// A page of a player's games and the tally of every game the filter
+/// matches but for its `result`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PlayerGames {
+    /// The games, most recently changed first.
+    pub games: Vec<PlayerGame>,
+    /// The games the whole filter matches (for paging).
+    pub total: u64,
+    /// Won, drawn and lost among the games the filter matches whatever
+    /// their result (against `opponent`: the head-to-head score).
+    pub wins: u64,
+    /// See `wins`.
+    pub draws: u64,
+    /// See `wins`.
+    pub losses: u64,
+}
+
+impl PlayerGames {
+    /// `total` from the tally: the games of `result`, else `all`.
+    pub(crate) fn total_for(&mut self, result: Option<PlayerResult>, all: u64) {
+        self.total = match result {
+            Some(PlayerResult::Won) => self.wins,
+            Some(PlayerResult::Drawn) => self.draws,
+            Some(PlayerResult::Lost) => self.losses,
+            None => all,
+        };
+    }
+}
+
 /// A seat whose name an account's deletion cleared: the game and the seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClearedSeat {
@@ -146,6 +226,20 @@ pub trait AccountStorage: Send + Sync {
     /// If the database fails.
     fn account_games(&self, account: &str, limit: u32, offset: u32) -> StoreResult<Vec<AccountGame>>;
 
+    /// The online games over in which `account` held one seat and that
+    /// `filter` matches, most recently changed first, `limit` of them after
+    /// skipping `offset`, with the tally of won, drawn and lost.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn player_games(
+        &self,
+        account: &str,
+        filter: &PlayerGamesFilter,
+        limit: u32,
+        offset: u32,
+    ) -> StoreResult<PlayerGames>;
+
     /// Sets the hash of `seat`'s token (`south`, `north`, `both`) in game
     /// `game` to `token_hash`: the seat's former token holds it no more.
     /// Announced to the other nodes (PostgreSQL).
@@ -162,4 +256,43 @@ pub(crate) fn seat_columns(seat: &str) -> &'static [(&'static str, &'static str)
         "north" => &[("north_token", "north_name")],
         _ => &[("south_token", "south_name"), ("north_token", "north_name")],
     }
+}
+
+/// The SQL of [`AccountStorage::player_games`], the same for SQLite and
+/// PostgreSQL but for how each reads the variant out of the rules' JSON
+/// (`variant`) and spells the `n`-th parameter (`param`): 1 the account,
+/// 2 the variant, 3 rated, 4 the opponent, 5 the result, 6 the limit,
+/// 7 the offset. The list (`LISTED` columns of `g`, the seat, the
+/// opponent's username) and the tally (all, won, drawn, lost).
+pub(crate) fn player_games_sql(variant: &str, param: impl Fn(usize) -> String) -> (String, String) {
+    const WON: &str = "g.result = s.seat";
+    const DRAWN: &str = "g.result = 'draw'";
+    const LOST: &str = "g.result IN ('south', 'north') AND g.result <> s.seat";
+    let [account, var, rated, opponent, result, limit, offset] = [1, 2, 3, 4, 5, 6, 7].map(&param);
+    let from = format!(
+        "FROM account_seats s JOIN games g ON g.id = s.game_id
+         LEFT JOIN account_seats o ON o.game_id = s.game_id AND o.seat <> s.seat
+         LEFT JOIN accounts oa ON oa.id = o.account_id
+         WHERE s.account_id = {account} AND s.seat IN ('south', 'north')
+           AND g.mode = 'online' AND g.status = 'over'
+           AND ({var} IS NULL OR {variant} = {var})
+           AND ({rated} IS NULL OR g.rated = {rated})
+           AND ({opponent} IS NULL OR o.account_id = {opponent})"
+    );
+    let columns: Vec<String> = super::LISTED
+        .split(',')
+        .map(|c| format!("g.{}", c.trim()))
+        .collect();
+    let list = format!(
+        "SELECT {}, s.seat, oa.username {from}
+           AND ({result} IS NULL OR ({result} = 'won' AND {WON}) OR ({result} = 'drawn' AND {DRAWN})
+                OR ({result} = 'lost' AND {LOST}))
+         ORDER BY g.updated_ms DESC, g.id LIMIT {limit} OFFSET {offset}",
+        columns.join(", ")
+    );
+    let tally = format!(
+        "SELECT COUNT(*), COUNT(*) FILTER (WHERE {WON}), COUNT(*) FILTER (WHERE {DRAWN}),
+                COUNT(*) FILTER (WHERE {LOST}) {from}"
+    );
+    (list, tally)
 }

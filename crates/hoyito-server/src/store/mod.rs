@@ -41,7 +41,10 @@ mod sqlite_passkeys;
 mod sqlite_ratings;
 mod sqlite_schema;
 
-pub use self::accounts::{Account, AccountGame, AccountStorage, ClearedSeat};
+pub use self::accounts::{
+    Account, AccountGame, AccountStorage, ClearedSeat, PlayerGame, PlayerGames, PlayerGamesFilter,
+    PlayerResult,
+};
 pub use self::passkeys::{Ceremony, NewAccount, PasskeyStorage, Removal, StoredPasskey};
 pub use self::postgres::Postgres;
 pub use self::postgres_conn::{DbOptions, SetupError, SslMode};

@@ -5,7 +5,10 @@
 
 use ::postgres::Row;
 
-use super::accounts::{seat_columns, Account, AccountGame, AccountStorage, ClearedSeat};
+use super::accounts::{
+    player_games_sql, seat_columns, Account, AccountGame, AccountStorage, ClearedSeat, PlayerGame,
+    PlayerGames, PlayerGamesFilter,
+};
 use super::deadline::check_commit;
 use super::postgres::{listed_game, notify, Postgres};
 use super::{StoreError, StoreResult, LISTED, LISTED_COUNT};
@@ -200,6 +203,55 @@ impl AccountStorage for Postgres {
                 seat: r.get(LISTED_COUNT),
             })
             .collect())
+    }
+
+    fn player_games(
+        &self,
+        account: &str,
+        filter: &PlayerGamesFilter,
+        limit: u32,
+        offset: u32,
+    ) -> StoreResult<PlayerGames> {
+        let (list, tally) = player_games_sql("(g.rules::jsonb ->> 'variant')", |n| match n {
+            3 => "$3::boolean".to_owned(),
+            6 | 7 => format!("${n}::bigint"),
+            _ => format!("${n}::text"),
+        });
+        let mut conn = self.conn()?;
+        let result = filter.result.map(|r| r.as_str());
+        let t = conn.query_one(
+            &tally,
+            &[&account, &filter.variant, &filter.rated, &filter.opponent],
+        )?;
+        let rows = conn.query(
+            &list,
+            &[
+                &account,
+                &filter.variant,
+                &filter.rated,
+                &filter.opponent,
+                &result,
+                &i64::from(limit),
+                &i64::from(offset),
+            ],
+        )?;
+        let count = |i: usize| t.get::<_, i64>(i) as u64;
+        let mut out = PlayerGames {
+            games: rows
+                .iter()
+                .map(|r| PlayerGame {
+                    game: listed_game(r),
+                    seat: r.get(LISTED_COUNT),
+                    opponent: r.get(LISTED_COUNT + 1),
+                })
+                .collect(),
+            wins: count(1),
+            draws: count(2),
+            losses: count(3),
+            ..PlayerGames::default()
+        };
+        out.total_for(filter.result, count(0));
+        Ok(out)
     }
 
     fn set_seat_token(&self, game: &str, seat: &str, token_hash: &str) -> StoreResult<()> {

@@ -3,7 +3,10 @@
 
 use rusqlite::{params, OptionalExtension};
 
-use super::accounts::{seat_columns, Account, AccountGame, AccountStorage, ClearedSeat};
+use super::accounts::{
+    player_games_sql, seat_columns, Account, AccountGame, AccountStorage, ClearedSeat, PlayerGame,
+    PlayerGames, PlayerGamesFilter,
+};
 use super::sqlite::Sqlite;
 use super::sqlite_lists::listed_game;
 use super::{StoreError, StoreResult, LISTED, LISTED_COUNT};
@@ -199,6 +202,50 @@ impl AccountStorage for Sqlite {
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn player_games(
+        &self,
+        account: &str,
+        filter: &PlayerGamesFilter,
+        limit: u32,
+        offset: u32,
+    ) -> StoreResult<PlayerGames> {
+        let conn = self.reader();
+        let (list, tally) = player_games_sql("json_extract(g.rules, '$.variant')", |n| format!("?{n}"));
+        let result = filter.result.map(|r| r.as_str());
+        let (all, wins, draws, losses): (i64, i64, i64, i64) = conn.prepare_cached(&tally)?.query_row(
+            params![account, filter.variant, filter.rated, filter.opponent],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+        let mut st = conn.prepare_cached(&list)?;
+        let rows = st.query_map(
+            params![
+                account,
+                filter.variant,
+                filter.rated,
+                filter.opponent,
+                result,
+                limit,
+                offset
+            ],
+            |r| {
+                Ok(PlayerGame {
+                    game: listed_game(r)?,
+                    seat: r.get(LISTED_COUNT)?,
+                    opponent: r.get(LISTED_COUNT + 1)?,
+                })
+            },
+        )?;
+        let mut out = PlayerGames {
+            games: rows.collect::<rusqlite::Result<_>>()?,
+            wins: wins as u64,
+            draws: draws as u64,
+            losses: losses as u64,
+            ..PlayerGames::default()
+        };
+        out.total_for(filter.result, all as u64);
+        Ok(out)
     }
 
     fn set_seat_token(&self, game: &str, seat: &str, token_hash: &str) -> StoreResult<()> {

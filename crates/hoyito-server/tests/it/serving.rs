@@ -1,6 +1,7 @@
 //! The embedded UI as a real server on loopback sends it: brotli or gzip to
-//! clients that accept them, an ETag answered with 304 when it matches, and a
-//! favicon cached for a day.
+//! clients that accept them, an ETag answered with 304 when it matches, a
+//! favicon cached for a day, and the app for its pages' addresses (a game's,
+//! a player's).
 
 use hoyito_server::Store;
 use reqwest::StatusCode;
@@ -70,6 +71,34 @@ async fn files_are_compressed_revalidated_and_the_favicon_cached() {
     // Pages are the index with its own tag; the favicon is cached.
     let page = get("/games", &[]).await.unwrap();
     assert_eq!(page.headers()["cache-control"], "no-cache");
+    // A game's page and a player's page are the app too, whatever the
+    // username (a dot, a space, a letter out of ASCII); a missing file is not.
+    for path in [
+        "/g/abc123",
+        "/@/Ana",
+        "/@/ana.b",
+        "/@/Ana%20P%C3%A9rez",
+        "/leaderboard",
+    ] {
+        let res = get(path, &[]).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert!(
+            res.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        assert!(res.headers().contains_key("content-security-policy"), "{path}");
+    }
+    assert_eq!(
+        get("/missing.js", &[]).await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        get("/g/abc.js", &[]).await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
     let icon = get("/favicon.svg", &[]).await.unwrap();
     assert_eq!(icon.headers()["cache-control"], "public, max-age=86400");
 

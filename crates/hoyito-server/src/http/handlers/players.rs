@@ -1,6 +1,8 @@
 //! Players and ratings, for anyone to read: a player's page
 //! (`GET /api/players/{name}`), a player's rating history in one pool
-//! (`GET /api/players/{name}/history`) and a pool's leaderboard
+//! (`GET /api/players/{name}/history`), a player's games over, filtered
+//! and a page at a time, with the head-to-head score against another
+//! player (`GET /api/players/{name}/games`) and a pool's leaderboard
 //! (`GET /api/leaderboard`).
 
 use std::sync::Arc;
@@ -11,16 +13,21 @@ use axum::Json;
 
 use crate::error::ApiError;
 use crate::http::extract::{ApiPath, ApiQuery};
-use crate::http::wire::{HistoryPoint, HistoryResponse, LeaderboardResponse, PlayerView, PoolQuery};
+use crate::http::wire::{
+    HistoryPoint, HistoryResponse, LeaderboardResponse, PlayerGamesQuery, PlayerGamesResponse, PlayerView,
+    PoolQuery,
+};
 use crate::ratings::Pool;
 use crate::room::lookalike::fold;
 use crate::state::AppState;
-use crate::store::Account;
+use crate::store::{Account, PlayerGamesFilter};
 
 /// Rated games in a player's `recent`.
 const RECENT_GAMES: u32 = 20;
 /// Points of a rating history at most.
 const HISTORY_POINTS: u32 = 500;
+/// Games a page of a player's games at most.
+pub const MAX_PLAYER_GAMES: u32 = 100;
 /// Players of a leaderboard at most.
 const LEADERS: u32 = 50;
 
@@ -101,9 +108,51 @@ pub(crate) async fn history(
             ended_ms: h.ended_ms,
             rating: h.change.after,
             deviation: h.change.deviation_after,
+            before: h.change.before,
+            deviation_before: h.change.deviation_before,
+            opponent: h.opponent,
+            score: h.score,
         })
         .collect();
     Ok(Json(HistoryResponse { pool, points }))
+}
+
+/// `GET /api/players/{name}/games?variant=…&result=…&rated=…&opponent=…`:
+/// the player's online games that are over, most recent first, a page at
+/// a time, with the tally of won, drawn and lost (against `opponent`, the
+/// head-to-head score).
+pub(crate) async fn games(
+    State(st): State<Arc<AppState>>,
+    ApiPath(name): ApiPath<String>,
+    ApiQuery(q): ApiQuery<PlayerGamesQuery>,
+) -> Result<Json<PlayerGamesResponse>, ApiError> {
+    let limit = super::page_limit(q.limit, 20, MAX_PLAYER_GAMES)?;
+    let offset = q.offset.unwrap_or(0);
+    if let Some(v) = &q.variant {
+        if !matches!(v.as_str(), "I" | "II" | "III") {
+            return Err(ApiError::bad_request("variant must be I, II or III"));
+        }
+    }
+    let account = player(&st, &name).await?;
+    let opponent = match &q.opponent {
+        Some(o) => Some(player(&st, o).await?),
+        None => None,
+    };
+    let filter = PlayerGamesFilter {
+        variant: q.variant,
+        result: q.result,
+        rated: q.rated,
+        opponent: opponent.as_ref().map(|o| o.id.clone()),
+    };
+    let id = account.id.clone();
+    let games = st
+        .db(move |s| s.accounts().player_games(&id, &filter, limit, offset))
+        .await?;
+    Ok(Json(PlayerGamesResponse {
+        username: account.username,
+        opponent: opponent.map(|o| o.username),
+        games,
+    }))
 }
 
 /// `GET /api/leaderboard?pool=…`: the pool's best ratings that are not
@@ -183,6 +232,11 @@ mod tests {
             ["g1", "g2"]
         );
         assert_eq!(h.points[0].rating, a1.rating);
+        // Each point says whom the game was against, how it went and the rating before.
+        assert_eq!(h.points[0].before, 1500.0);
+        assert_eq!(h.points[1].before, a1.rating);
+        assert_eq!(h.points[0].opponent.as_deref(), Some("Beto"));
+        assert_eq!((h.points[0].score, h.points[1].score), (1.0, 0.5));
         let Json(other) = history(State(st.clone()), ApiPath("Ana".into()), q(Some("I-bullet")))
             .await
             .unwrap();

@@ -376,6 +376,13 @@ fn version_7_databases_get_the_accounts_tables() {
     assert!(store.link_seat("g", "north", "noaccount").is_err());
     assert!(store.insert_session("t", "noaccount", 1, 100).is_err());
     assert_eq!(store.account_seat("a", "g").unwrap().as_deref(), Some("south"));
+    // The account's games, each with its seat (the column after the listed game's).
+    let games = store.account_games("a", 10, 0).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(
+        (games[0].game.id.as_str(), games[0].seat.as_str()),
+        ("g", "south")
+    );
     store
         .conn()
         .execute("DELETE FROM games WHERE id = 'g'", [])

@@ -2,8 +2,12 @@
 //! that does not follow the last stored one is refused.
 
 use hoyito_core::Side;
+use hoyito_core::{Rules, Variant};
 use hoyito_server::ratings::Score;
-use hoyito_server::store::{Account, Ceremony, LobbyKind, Mode, RatedResult, StoreError, StoredPasskey};
+use hoyito_server::store::{
+    Account, Ceremony, LobbyKind, Mode, PlayerGamesFilter, PlayerResult, RatedResult, StoreError,
+    StoredPasskey,
+};
 use hoyito_server::Store;
 
 use super::{fresh_db, meta, open, summary};
@@ -178,6 +182,7 @@ fn exercise(store: &Store) -> Vec<String> {
     log("count", store.count().unwrap().to_string());
     log("timed", format!("{:?}", store.timed_games().unwrap()));
     store.check_writable().unwrap();
+    exercise_player_games(store, &mut log);
     exercise_accounts(store, &mut log);
     exercise_ratings(store, &mut log);
     exercise_passkeys(store, &mut log);
@@ -341,6 +346,159 @@ fn exercise_passkeys(store: &Store, log: &mut impl FnMut(&str, String)) {
     );
 }
 
+/// A player's games, filtered: online games over only, by variant, result,
+/// rated and opponent, a page at a time, with the tally.
+fn exercise_player_games(store: &Store, log: &mut impl FnMut(&str, String)) {
+    let accounts = store.accounts();
+    for (id, name) in [("pa", "Pia"), ("pb", "Paco"), ("pc", "Pol")] {
+        let account = Account {
+            id: id.into(),
+            username: name.into(),
+            skeleton: name.to_lowercase(),
+            password_hash: "$argon2id$stub".into(),
+            created_ms: 7,
+        };
+        accounts.insert_account(&account, &[]).unwrap();
+    }
+    // (game, variant, rated, status, result, south's account, north's account)
+    let games: [(
+        &str,
+        Variant,
+        bool,
+        &str,
+        Option<&'static str>,
+        &str,
+        Option<&str>,
+    ); 7] = [
+        ("h1", Variant::II, true, "over", Some("north"), "pa", Some("pb")),
+        ("h2", Variant::I, false, "over", Some("north"), "pb", Some("pa")),
+        ("h3", Variant::I, false, "over", Some("draw"), "pa", Some("pc")),
+        (
+            "h4",
+            Variant::II,
+            false,
+            "over",
+            Some("aborted"),
+            "pa",
+            Some("pb"),
+        ),
+        ("h5", Variant::I, false, "playing", None, "pa", Some("pb")),
+        ("h6", Variant::III, false, "over", Some("south"), "pa", None),
+        ("h7", Variant::I, false, "over", Some("south"), "pc", Some("pb")),
+    ];
+    for (k, (id, variant, rated, status, result, south, north)) in games.into_iter().enumerate() {
+        let mut m = meta(id, Mode::Online, false);
+        m.rules = Rules::standard(variant);
+        m.rated = rated;
+        store.insert_game(&m, &summary("playing", 0)).unwrap();
+        let mut sum = summary(if status == "over" { "over" } else { "playing" }, 1);
+        sum.result = result;
+        // A later game changed later: the lists are newest first.
+        store.append_at(id, 1, "x", 10_000 + k as i64, &sum).unwrap();
+        accounts.link_seat(id, "south", south).unwrap();
+        if let Some(n) = north {
+            accounts.link_seat(id, "north", n).unwrap();
+        }
+    }
+    // A hot-seat game over of the account's is not listed.
+    store
+        .insert_game(&meta("h8", Mode::Hotseat, false), &summary("over", 0))
+        .unwrap();
+    accounts.link_seat("h8", "both", "pa").unwrap();
+    let ask = |what: &str, filter: PlayerGamesFilter, limit: u32, offset: u32| {
+        let p = accounts.player_games("pa", &filter, limit, offset).unwrap();
+        let games: Vec<String> = p
+            .games
+            .iter()
+            .map(|g| format!("{}:{}:{:?}", g.game.id, g.seat, g.opponent))
+            .collect();
+        format!(
+            "{what}: {} total {} +{}={}-{}",
+            games.join(","),
+            p.total,
+            p.wins,
+            p.draws,
+            p.losses
+        )
+    };
+    let all = PlayerGamesFilter::default;
+    log("player games", ask("all", all(), 10, 0));
+    log("player games paged", ask("page 2", all(), 2, 2));
+    log(
+        "player games won",
+        ask(
+            "won",
+            PlayerGamesFilter {
+                result: Some(PlayerResult::Won),
+                ..all()
+            },
+            10,
+            0,
+        ),
+    );
+    log(
+        "player games lost",
+        ask(
+            "lost",
+            PlayerGamesFilter {
+                result: Some(PlayerResult::Lost),
+                ..all()
+            },
+            10,
+            0,
+        ),
+    );
+    log(
+        "player games of variant I",
+        ask(
+            "I",
+            PlayerGamesFilter {
+                variant: Some("I".into()),
+                ..all()
+            },
+            10,
+            0,
+        ),
+    );
+    log(
+        "player games rated",
+        ask(
+            "rated",
+            PlayerGamesFilter {
+                rated: Some(true),
+                ..all()
+            },
+            10,
+            0,
+        ),
+    );
+    log(
+        "player games unrated drawn",
+        ask(
+            "unrated drawn",
+            PlayerGamesFilter {
+                rated: Some(false),
+                result: Some(PlayerResult::Drawn),
+                ..all()
+            },
+            10,
+            0,
+        ),
+    );
+    log(
+        "head to head",
+        ask(
+            "against pb",
+            PlayerGamesFilter {
+                opponent: Some("pb".into()),
+                ..all()
+            },
+            10,
+            0,
+        ),
+    );
+}
+
 /// The account calls, in turn, on `store` (whose games `g1`, `g2` exist).
 fn exercise_accounts(store: &Store, log: &mut impl FnMut(&str, String)) {
     let accounts = store.accounts();
@@ -488,7 +646,30 @@ async fn storage_answers_on_postgres_as_on_sqlite() {
     let count = tokio::task::spawn_blocking(move || again.count().unwrap())
         .await
         .unwrap();
-    assert_eq!(count, 3);
+    assert_eq!(count, 11);
+}
+
+/// A player's games on SQLite, as they must be (PostgreSQL answers the
+/// same in `storage_answers_on_postgres_as_on_sqlite`).
+#[test]
+fn a_players_games_are_the_online_games_over_the_filter_matches() {
+    let store = Store::in_memory().unwrap();
+    let mut out = Vec::new();
+    exercise_player_games(&store, &mut |_: &str, v: String| out.push(v));
+    let paco = "Some(\"Paco\")";
+    assert_eq!(
+        out,
+        [
+            format!("all: h6:south:None,h4:south:{paco},h3:south:Some(\"Pol\"),h2:north:{paco},h1:south:{paco} total 5 +2=1-1"),
+            format!("page 2: h3:south:Some(\"Pol\"),h2:north:{paco} total 5 +2=1-1"),
+            format!("won: h6:south:None,h2:north:{paco} total 2 +2=1-1"),
+            format!("lost: h1:south:{paco} total 1 +2=1-1"),
+            format!("I: h3:south:Some(\"Pol\"),h2:north:{paco} total 2 +1=1-0"),
+            format!("rated: h1:south:{paco} total 1 +0=0-1"),
+            "unrated drawn: h3:south:Some(\"Pol\") total 1 +2=1-0".to_string(),
+            format!("against pb: h4:south:{paco},h2:north:{paco},h1:south:{paco} total 3 +1=0-1"),
+        ]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

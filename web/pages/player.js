@@ -2,8 +2,9 @@
 // rating in each pool it played rated games in ("?" while provisional),
 // its rated wins, draws and losses, and for the pool chosen the chart of
 // its rating after each game (pages/rating-chart.js) and its rated games,
-// a page at a time (opponent, result, rating change, link to the game).
-// A name no account has says so.
+// a page at a time (opponent, result, rating change, link to the game);
+// then all its games over, filtered and head to head against another
+// player (pages/player-games.js). A name no account has says so.
 
 import { t, getLang } from '../i18n.js';
 import { api } from '../api.js';
@@ -11,6 +12,7 @@ import { errorText } from '../ui.js';
 import { html, setHtml } from '../html.js';
 import { changeText, playerPath, poolLabel, ratingText } from '../ratings.js';
 import { drawRatingChart } from './rating-chart.js';
+import { showPlayerGames } from './player-games.js';
 
 /** Rated games a page of the list. */
 const PAGE = 10;
@@ -53,6 +55,7 @@ export function playerPage(app, name) {
   const onResize = () => { if (redraw) redraw(); };
   window.addEventListener('resize', onResize);
   const histories = new Map();
+  let stopGames = null;
 
   async function show() {
     let player;
@@ -87,7 +90,9 @@ export function playerPage(app, name) {
       <div id="rating-chart" class="chart-box"></div>
       <h3 id="rated-games-title">${t('player.rated_games')}</h3>
       <div id="rated-games"></div>
-    </section>`);
+    </section>
+    <section class="card narrow" id="player-games" aria-labelledby="pgames-title"></section>`);
+    stopGames = showPlayerGames(document.getElementById('player-games'), username);
     // The address names the account as it is spelled.
     const here = `${playerPath(username)}${pool ? `?pool=${encodeURIComponent(pool)}` : ''}`;
     if (`${location.pathname}${location.search}` !== here) history.replaceState(null, '', here);
@@ -167,6 +172,7 @@ export function playerPage(app, name) {
   show();
   return () => {
     gone = true;
+    if (stopGames) stopGames();
     window.removeEventListener('resize', onResize);
   };
 }

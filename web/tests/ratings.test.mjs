@@ -5,7 +5,8 @@
 // from the invite, both move, one resigns, and both game pages show each
 // player's rating change. Then the player's page (/@/name: ratings with "?"
 // while provisional, the chart with a point a rated game, the rated games
-// a page at a time), the leaderboard (provisional ratings are not on it)
+// a page at a time, all the games over filtered and head to head), the
+// leaderboard (provisional ratings are not on it)
 // and a name no account has; axe-core clean and inside the window, at the
 // suite's screen size (desktop and phone).
 
@@ -233,6 +234,37 @@ test('a rated game from the form to both players\' rating changes, the player pa
     assert.match(await rows.last().textContent(), new RegExp(`\\(\\+${gain}\\)`));
     assert.equal(await A.page.isDisabled('#older'), true);
     assert.equal(await A.page.evaluate(() => document.activeElement.id), 'newer', 'the focus stays on the pager');
+    // All her games over, chosen by result and rated, and head to head.
+    const pg = A.page.locator('#player-games');
+    await pg.locator('table.pgames').waitFor();
+    assert.equal(await pg.locator('#pgames-tally').textContent(), '8 won, 0 drawn, 8 lost');
+    assert.equal(await pg.locator('tbody tr').count(), 10);
+    assert.equal(await pg.locator('#pgames-page').textContent(), 'Page 1 of 2');
+    assert.equal(await pg.locator('tbody tr').first().getAttribute('data-game'), games[15]);
+    assert.equal(await pg.locator('tbody tr a.result').first().textContent(), 'Loss');
+    await pg.locator('select[name="result"]').selectOption('won');
+    await A.page.waitForFunction(() => document.querySelectorAll('#player-games tbody tr').length === 8);
+    assert.equal(await pg.locator('.pager').count(), 0, 'eight games: one page');
+    assert.deepEqual([...new Set(await pg.locator('tbody a.result').allTextContents())], ['Win']);
+    await pg.locator('select[name="rated"]').selectOption('false');
+    await pg.locator('#pgames-none').waitFor();
+    await pg.locator('select[name="rated"]').selectOption('');
+    await pg.locator('select[name="result"]').selectOption('');
+    await pg.getByLabel('Head to head with').fill(beto.toUpperCase());
+    await pg.getByRole('button', { name: 'Compare' }).click();
+    await A.page.waitForFunction((n) => document.getElementById('pgames-tally')?.textContent.startsWith(`Against ${n}:`), beto);
+    assert.equal(await pg.locator('#pgames-tally').textContent(), `Against ${beto}: 8 won, 0 drawn, 8 lost`);
+    assert.deepEqual([...new Set(await pg.locator('tbody .who a').allTextContents())], [beto]);
+    assert.deepEqual(await seriousViolations(A.page), []);
+    assert.equal(await outside(A.page), null);
+    await pg.getByLabel('Head to head with').fill(`Nadie${w}`);
+    await pg.getByRole('button', { name: 'Compare' }).click();
+    await pg.locator('#pgames-error').waitFor();
+    assert.equal(await pg.locator('#pgames-error').textContent(), 'No player has this name.');
+    await pg.getByRole('button', { name: 'Against everyone' }).click();
+    await pg.locator('table.pgames').waitFor();
+    assert.equal(await pg.locator('#pgames-tally').textContent(), '8 won, 0 drawn, 8 lost');
+
     // A game of the list opens.
     await rows.last().locator('a.result').click();
     await A.page.waitForURL(new RegExp(`/g/${id}$`));

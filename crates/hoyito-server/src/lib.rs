@@ -43,6 +43,7 @@ pub mod ratings;
 mod room;
 mod state;
 pub mod store;
+mod stored_games;
 pub mod tables;
 
 use std::future::Future;
@@ -59,6 +60,7 @@ pub use limits::{Rate, ServerLimits};
 pub use room::live;
 pub use state::AppState;
 pub use store::Store;
+pub use stored_games::{stored_games, StoredGames, StoredGamesError};
 
 /// Where to listen and where the database lives.
 #[derive(Debug, Clone, PartialEq, Eq)]

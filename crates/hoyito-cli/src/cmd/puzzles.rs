@@ -2,14 +2,15 @@
 //! (`hoyito-puzzle`).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use hoyito_core::{Record, Rules};
+use hoyito_core::{Game, Record, Rules};
 use hoyito_puzzle::generate::{generate, Figures, Plan};
 use hoyito_puzzle::{certify, read_set, PuzzleRecord};
+use hoyito_server::{stored_games, Store};
 use hoyito_tablebase::Tablebase;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -64,6 +65,15 @@ struct GenerateArgs {
     /// format) whose positions are examined before the self-play games.
     #[arg(long, value_name = "FILE")]
     records: Vec<PathBuf>,
+    /// A database of `hoyito serve` (an SQLite file, or a PostgreSQL URL)
+    /// whose games over on these rules are examined before the self-play
+    /// games (after --records). The SQLite file must not be in use by a
+    /// running server.
+    #[arg(long, value_name = "DB")]
+    db: Option<PathBuf>,
+    /// Most games read from --db, oldest first.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    db_games: usize,
     /// No progress display.
     #[arg(long)]
     quiet: bool,
@@ -96,6 +106,35 @@ fn parse_levels(text: &str) -> anyhow::Result<(u8, u8)> {
         bail!(bad());
     }
     Ok((lo, hi))
+}
+
+/// The games over on `rules` stored in the database `db`, at most `max`.
+fn db_games(db: &Path, rules: &Rules, max: usize, quiet: bool) -> anyhow::Result<Vec<Game>> {
+    // An SQLite file is opened as the server opens it, which would make a
+    // missing one: a path that names nothing is a mistake here.
+    let url = db.to_str().is_some_and(hoyito_server::store::is_postgres_url);
+    if !url && !db.is_file() {
+        bail!("--db {}: no such database file", db.display());
+    }
+    let store = Store::open(db).with_context(|| format!("cannot open the database {}", db.display()))?;
+    let found = stored_games(&store, rules, max)?;
+    if !quiet {
+        eprintln!(
+            "{}: {} games over read, {} of {rules} taken{}",
+            db.display(),
+            found.read,
+            found.games.len(),
+            if found.unreadable > 0 {
+                format!(
+                    ", {} left out (steps this version cannot replay)",
+                    found.unreadable
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(found.games)
 }
 
 /// The tables of `rules` up to `max_seeds`: opened from `dir`, or solved in memory.
@@ -148,6 +187,9 @@ fn run_generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             );
         }
         extra.extend(record.games().iter().cloned());
+    }
+    if let Some(db) = &args.db {
+        extra.extend(db_games(db, &rules, args.db_games, args.quiet)?);
     }
     let began = Instant::now();
     let tb = tables(rules, max_seeds, args.tablebases.as_ref(), args.quiet)?;

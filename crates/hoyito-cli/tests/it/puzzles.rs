@@ -142,6 +142,76 @@ fn the_positions_of_records_are_examined_first() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The games a server stored (here one imported, resigned after its first
+/// move) give puzzles with `--db`, after the server stopped; a missing
+/// database file is an error that makes none.
+#[test]
+fn the_games_of_a_servers_database_are_examined() {
+    use crate::process::{request_with, serve, TempDir};
+    use hoyito_core::{Game, Position, Record, Rules, Variant};
+    let dir = TempDir::new("puzzles-db");
+    let db = dir.0.join("hoyito.db");
+    let rules = Rules::new(Variant::II, 4).unwrap();
+    let start = "3,0,0,3/1,1,1,7 s 4-12";
+    let mut game = Game::from_position(Position::from_notation(rules, start).unwrap());
+    game.play_token("1").unwrap();
+    let mut record = Record::from_game(game);
+    record.tags.push(("Termination".into(), "north resigned".into()));
+    {
+        let server = serve(&dir.0, db.as_os_str(), &[], &[]);
+        let made = request_with(
+            &server.addr,
+            "POST",
+            "/api/games/import",
+            &[],
+            Some(&serde_json::json!({ "record": record.write(), "mode": "hotseat" })),
+        );
+        assert_eq!(made.status, 201, "{made:?}");
+        assert_eq!(made.json()["game"]["status"].as_str(), Some("over"), "{made:?}");
+    }
+    let out = dir.0.join("p.jsonl");
+    let generate = |db: &std::path::Path| {
+        hoyito(&[
+            "puzzles",
+            "generate",
+            "--variant",
+            "II",
+            "--holes",
+            "4",
+            "--max-seeds",
+            "16",
+            "--count",
+            "1",
+            "--max-games",
+            "0",
+            "--db",
+            db.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (code, stdout, err) = generate(&db);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("1 games over read, 1 of Hoyito II 2x4 taken"),
+        "{err}"
+    );
+    assert!(stdout.contains(": 1 games, "), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.starts_with(&format!(
+            r#"{{"id":"II-4-0001","variant":"II","holes":4,"position":"{start}","solution":["1"]"#
+        )),
+        "{text}"
+    );
+    std::fs::remove_file(&out).unwrap();
+    let missing = dir.0.join("none.db");
+    let (code, _, err) = generate(&missing);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no such database file"), "{err}");
+    assert!(!missing.exists() && !out.exists());
+}
+
 #[test]
 fn bad_arguments_are_usage_errors_and_write_nothing() {
     let dir = temp_dir("bad");

@@ -93,6 +93,7 @@ assets! {
     "/pages/account.js" => "text/javascript; charset=utf-8",
     "/passkeys.js" => "text/javascript; charset=utf-8",
     "/pages/player.js" => "text/javascript; charset=utf-8",
+    "/pages/player-games.js" => "text/javascript; charset=utf-8",
     "/pages/leaderboard.js" => "text/javascript; charset=utf-8",
     "/pages/rating-chart.js" => "text/javascript; charset=utf-8",
     "/ratings.js" => "text/javascript; charset=utf-8",

@@ -420,6 +420,15 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// If the database fails.
     fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>>;
 
+    /// The ids of the games that are over, public or not, in the order
+    /// they were created (then by id), `limit` of them after the first
+    /// `offset`: for programs that read a whole database
+    /// ([`crate::stored_games`]).
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn over_game_ids(&self, limit: u32, offset: u64) -> StoreResult<Vec<String>>;
+
     /// Checks that the database can be written (a test write).
     ///
     /// # Errors

@@ -433,6 +433,15 @@ impl Storage for Postgres {
         Ok(rev as u64)
     }
 
+    fn over_game_ids(&self, limit: u32, offset: u64) -> StoreResult<Vec<String>> {
+        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+        let rows = self.conn()?.query(
+            "SELECT id FROM games WHERE status = 'over' ORDER BY created_ms, id LIMIT $1 OFFSET $2",
+            &[&i64::from(limit), &offset],
+        )?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
     fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
         let rows = self.conn()?.query(
             &format!(

@@ -461,6 +461,14 @@ impl Storage for Sqlite {
     fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
         Ok(Sqlite::list(self, limit, status)?)
     }
+    fn over_game_ids(&self, limit: u32, offset: u64) -> StoreResult<Vec<String>> {
+        let conn = self.reader();
+        let mut st = conn.prepare_cached(
+            "SELECT id FROM games WHERE status = 'over' ORDER BY created_ms, id LIMIT ?1 OFFSET ?2",
+        )?;
+        let rows = st.query_map(rusqlite::params![limit, offset], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
     fn check_writable(&self) -> StoreResult<()> {
         Sqlite::check_writable(self)?;
         super::disk::check_space(self.reader().path())

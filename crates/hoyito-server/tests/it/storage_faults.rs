@@ -101,6 +101,9 @@ impl Storage for Faulty {
     fn list(&self, limit: u32, status: Option<&str>) -> StoreResult<Vec<ListedGame>> {
         Storage::list(&self.inner, limit, status)
     }
+    fn over_game_ids(&self, limit: u32, offset: u64) -> StoreResult<Vec<String>> {
+        Storage::over_game_ids(&self.inner, limit, offset)
+    }
     fn check_writable(&self) -> StoreResult<()> {
         self.write()?;
         fail(&self.health_fault)?;

@@ -341,4 +341,66 @@ fn a_rated_game_changes_both_ratings_as_glicko2_says_once() {
     assert_eq!(again["rating"], rating);
     let beto_page = request_with(&server.addr, "GET", "/api/players/Beto", &[], None).json();
     assert_eq!(beto_page["ratings"][0]["games"].as_i64(), Some(2), "{beto_page}");
+
+    // Ana's games over (the aborted one, one lost, one won; not the open
+    // seek), and head to head against Beto, the games she won.
+    let get = |path: &str| request_with(&server.addr, "GET", path, &[], None);
+    let mine = get("/api/players/ana/games").json();
+    assert_eq!(
+        (
+            mine["username"].as_str(),
+            mine["total"].as_u64(),
+            mine["wins"].as_u64(),
+            mine["draws"].as_u64(),
+            mine["losses"].as_u64()
+        ),
+        (Some("Ana"), Some(3), Some(1), Some(0), Some(1)),
+        "{mine}"
+    );
+    // Newest first (games that changed in the same millisecond in either order).
+    let listed = mine["games"].as_array().unwrap();
+    let changed: Vec<i64> = listed.iter().map(|g| g["updated_ms"].as_i64().unwrap()).collect();
+    assert!(changed.windows(2).all(|w| w[0] >= w[1]), "{mine}");
+    let ids: Vec<&str> = listed.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert!(
+        ids.contains(&id.as_str()) && ids.contains(&id2.as_str()),
+        "{mine}"
+    );
+    assert!(
+        !ids.contains(&seek_id.as_str()),
+        "an open seek is not over: {mine}"
+    );
+    let won = get("/api/players/Ana/games?opponent=BETO&result=won&rated=true&variant=II").json();
+    assert_eq!(
+        (
+            won["opponent"].as_str(),
+            won["total"].as_u64(),
+            won["games"][0]["id"].as_str()
+        ),
+        (Some("Beto"), Some(1), Some(id2.as_str())),
+        "{won}"
+    );
+    assert_eq!(
+        (
+            won["games"][0]["seat"].as_str(),
+            won["games"][0]["opponent"].as_str()
+        ),
+        (Some("south"), Some("Beto")),
+        "{won}"
+    );
+    for (path, status, code) in [
+        ("/api/players/Ana/games?opponent=Nadie", 404, "unknown_player"),
+        ("/api/players/Nadie/games", 404, "unknown_player"),
+        ("/api/players/Ana/games?variant=IV", 400, "bad_request"),
+        ("/api/players/Ana/games?result=maybe", 400, "bad_request"),
+        ("/api/players/Ana/games?limit=0", 400, "bad_request"),
+        ("/api/players/Ana/games?colour=red", 400, "bad_request"),
+    ] {
+        let a = get(path);
+        assert_eq!(
+            (a.status, a.json()["code"].as_str()),
+            (status, Some(code)),
+            "{path}: {a:?}"
+        );
+    }
 }

@@ -350,7 +350,7 @@ fn exercise_passkeys(store: &Store, log: &mut impl FnMut(&str, String)) {
 /// rated and opponent, a page at a time, with the tally.
 fn exercise_player_games(store: &Store, log: &mut impl FnMut(&str, String)) {
     let accounts = store.accounts();
-    for (id, name) in [("pa", "Pia"), ("pb", "Paco"), ("pc", "Pol")] {
+    for (id, name) in [("xa", "Xana"), ("xb", "Xavi"), ("xc", "Ximo")] {
         let account = Account {
             id: id.into(),
             username: name.into(),
@@ -370,21 +370,21 @@ fn exercise_player_games(store: &Store, log: &mut impl FnMut(&str, String)) {
         &str,
         Option<&str>,
     ); 7] = [
-        ("h1", Variant::II, true, "over", Some("north"), "pa", Some("pb")),
-        ("h2", Variant::I, false, "over", Some("north"), "pb", Some("pa")),
-        ("h3", Variant::I, false, "over", Some("draw"), "pa", Some("pc")),
+        ("h1", Variant::II, true, "over", Some("north"), "xa", Some("xb")),
+        ("h2", Variant::I, false, "over", Some("north"), "xb", Some("xa")),
+        ("h3", Variant::I, false, "over", Some("draw"), "xa", Some("xc")),
         (
             "h4",
             Variant::II,
             false,
             "over",
             Some("aborted"),
-            "pa",
-            Some("pb"),
+            "xa",
+            Some("xb"),
         ),
-        ("h5", Variant::I, false, "playing", None, "pa", Some("pb")),
-        ("h6", Variant::III, false, "over", Some("south"), "pa", None),
-        ("h7", Variant::I, false, "over", Some("south"), "pc", Some("pb")),
+        ("h5", Variant::I, false, "playing", None, "xa", Some("xb")),
+        ("h6", Variant::III, false, "over", Some("south"), "xa", None),
+        ("h7", Variant::I, false, "over", Some("south"), "xc", Some("xb")),
     ];
     for (k, (id, variant, rated, status, result, south, north)) in games.into_iter().enumerate() {
         let mut m = meta(id, Mode::Online, false);
@@ -403,9 +403,9 @@ fn exercise_player_games(store: &Store, log: &mut impl FnMut(&str, String)) {
     store
         .insert_game(&meta("h8", Mode::Hotseat, false), &summary("over", 0))
         .unwrap();
-    accounts.link_seat("h8", "both", "pa").unwrap();
+    accounts.link_seat("h8", "both", "xa").unwrap();
     let ask = |what: &str, filter: PlayerGamesFilter, limit: u32, offset: u32| {
-        let p = accounts.player_games("pa", &filter, limit, offset).unwrap();
+        let p = accounts.player_games("xa", &filter, limit, offset).unwrap();
         // Newest first; games changed in the same millisecond in either
         // order, so listed here by id.
         assert!(p
@@ -431,7 +431,7 @@ fn exercise_player_games(store: &Store, log: &mut impl FnMut(&str, String)) {
     log("player games", ask("all", all(), 10, 0));
     // Pages of 2: every game once.
     let mut paged: Vec<String> = (0..3)
-        .flat_map(|k| accounts.player_games("pa", &all(), 2, 2 * k).unwrap().games)
+        .flat_map(|k| accounts.player_games("xa", &all(), 2, 2 * k).unwrap().games)
         .map(|g| g.game.id)
         .collect();
     paged.sort();
@@ -502,9 +502,9 @@ fn exercise_player_games(store: &Store, log: &mut impl FnMut(&str, String)) {
     log(
         "head to head",
         ask(
-            "against pb",
+            "against xb",
             PlayerGamesFilter {
-                opponent: Some("pb".into()),
+                opponent: Some("xb".into()),
                 ..all()
             },
             10,
@@ -670,18 +670,18 @@ fn a_players_games_are_the_online_games_over_the_filter_matches() {
     let store = Store::in_memory().unwrap();
     let mut out = Vec::new();
     exercise_player_games(&store, &mut |_: &str, v: String| out.push(v));
-    let paco = "Some(\"Paco\")";
+    let xavi = "Some(\"Xavi\")";
     assert_eq!(
         out,
         [
-            format!("all: h1:south:{paco},h2:north:{paco},h3:south:Some(\"Pol\"),h4:south:{paco},h6:south:None total 5 +2=1-1"),
-            format!("won: h2:north:{paco},h6:south:None total 2 +2=1-1"),
-            format!("lost: h1:south:{paco} total 1 +2=1-1"),
-            format!("I: h2:north:{paco},h3:south:Some(\"Pol\") total 2 +1=1-0"),
-            format!("rated: h1:south:{paco} total 1 +0=0-1"),
-            "unrated drawn: h3:south:Some(\"Pol\") total 1 +2=1-0".to_string(),
+            format!("all: h1:south:{xavi},h2:north:{xavi},h3:south:Some(\"Ximo\"),h4:south:{xavi},h6:south:None total 5 +2=1-1"),
+            format!("won: h2:north:{xavi},h6:south:None total 2 +2=1-1"),
+            format!("lost: h1:south:{xavi} total 1 +2=1-1"),
+            format!("I: h2:north:{xavi},h3:south:Some(\"Ximo\") total 2 +1=1-0"),
+            format!("rated: h1:south:{xavi} total 1 +0=0-1"),
+            "unrated drawn: h3:south:Some(\"Ximo\") total 1 +2=1-0".to_string(),
             r#"Ok(["h2", "h3", "h4"])"#.to_string(),
-            format!("against pb: h1:south:{paco},h2:north:{paco},h4:south:{paco} total 3 +1=0-1"),
+            format!("against xb: h1:south:{xavi},h2:north:{xavi},h4:south:{xavi} total 3 +1=0-1"),
         ]
     );
 }

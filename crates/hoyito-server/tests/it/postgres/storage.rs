@@ -346,6 +346,16 @@ fn exercise_passkeys(store: &Store, log: &mut impl FnMut(&str, String)) {
     );
 }
 
+/// A stored game of [`exercise_player_games`].
+type Case = (
+    &'static str,
+    Variant,
+    bool,
+    Option<&'static str>,
+    &'static str,
+    Option<&'static str>,
+);
+
 /// A player's games, filtered: online games over only, by variant, result,
 /// rated and opponent, a page at a time, with the tally.
 fn exercise_player_games(store: &Store, log: &mut impl FnMut(&str, String)) {
@@ -360,38 +370,22 @@ fn exercise_player_games(store: &Store, log: &mut impl FnMut(&str, String)) {
         };
         accounts.insert_account(&account, &[]).unwrap();
     }
-    // (game, variant, rated, status, result, south's account, north's account)
-    let games: [(
-        &str,
-        Variant,
-        bool,
-        &str,
-        Option<&'static str>,
-        &str,
-        Option<&str>,
-    ); 7] = [
-        ("h1", Variant::II, true, "over", Some("north"), "xa", Some("xb")),
-        ("h2", Variant::I, false, "over", Some("north"), "xb", Some("xa")),
-        ("h3", Variant::I, false, "over", Some("draw"), "xa", Some("xc")),
-        (
-            "h4",
-            Variant::II,
-            false,
-            "over",
-            Some("aborted"),
-            "xa",
-            Some("xb"),
-        ),
-        ("h5", Variant::I, false, "playing", None, "xa", Some("xb")),
-        ("h6", Variant::III, false, "over", Some("south"), "xa", None),
-        ("h7", Variant::I, false, "over", Some("south"), "xc", Some("xb")),
+    // (game, variant, rated, result once over, south's account, north's account)
+    let games: [Case; 7] = [
+        ("h1", Variant::II, true, Some("north"), "xa", Some("xb")),
+        ("h2", Variant::I, false, Some("north"), "xb", Some("xa")),
+        ("h3", Variant::I, false, Some("draw"), "xa", Some("xc")),
+        ("h4", Variant::II, false, Some("aborted"), "xa", Some("xb")),
+        ("h5", Variant::I, false, None, "xa", Some("xb")),
+        ("h6", Variant::III, false, Some("south"), "xa", None),
+        ("h7", Variant::I, false, Some("south"), "xc", Some("xb")),
     ];
-    for (k, (id, variant, rated, status, result, south, north)) in games.into_iter().enumerate() {
+    for (k, (id, variant, rated, result, south, north)) in games.into_iter().enumerate() {
         let mut m = meta(id, Mode::Online, false);
         m.rules = Rules::standard(variant);
         m.rated = rated;
         store.insert_game(&m, &summary("playing", 0)).unwrap();
-        let mut sum = summary(if status == "over" { "over" } else { "playing" }, 1);
+        let mut sum = summary(if result.is_some() { "over" } else { "playing" }, 1);
         sum.result = result;
         store.append_at(id, 1, "x", 10_000 + k as i64, &sum).unwrap();
         accounts.link_seat(id, "south", south).unwrap();

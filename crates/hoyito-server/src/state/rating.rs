@@ -107,4 +107,66 @@ mod tests {
         assert_eq!(south_score("draw"), Some(Score::Draw));
         assert_eq!(south_score("aborted"), None);
     }
+
+    /// A rated game of variant II without a clock, after `steps`.
+    fn rated_after(steps: &[&str]) -> LiveGame {
+        use hoyito_core::{ByPlayer, Rules, Variant};
+        let meta = crate::store::Meta {
+            id: "g".into(),
+            created_ms: 1,
+            mode: crate::store::Mode::Online,
+            rules: Rules::standard(Variant::II),
+            is_match: false,
+            level: 3,
+            engine_side: None,
+            start: None,
+            tokens: ByPlayer::new(Some("s".into()), Some("n".into())),
+            invite: None,
+            names: ByPlayer::new(None, None),
+            clock: None,
+            public: false,
+            rated: true,
+            rating_range: None,
+        };
+        let steps: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
+        LiveGame::replay(meta, 0, &steps).unwrap()
+    }
+
+    #[test]
+    fn a_claim_after_both_moved_is_rated_and_before_is_not() {
+        // The first legal moves of the standard start until each side has
+        // moved, and those moves but the last (North's first).
+        let mut moves: Vec<String> = Vec::new();
+        while !rated_after(&moves.iter().map(String::as_str).collect::<Vec<_>>())
+            .room
+            .both_moved()
+        {
+            let g = rated_after(&moves.iter().map(String::as_str).collect::<Vec<_>>());
+            moves.push(g.room.legal_tokens()[0].clone());
+        }
+        let with = |last: &[&str]| {
+            let mut steps: Vec<&str> = moves.iter().map(String::as_str).collect();
+            steps.extend_from_slice(last);
+            rated_after(&steps)
+        };
+        let before: Vec<&str> = moves[..moves.len() - 1].iter().map(String::as_str).collect();
+        // North left and South claimed the win; North left and South called a draw.
+        assert_eq!(
+            ratable(&with(&["left:north"])),
+            Some(("II-untimed".into(), Score::Win))
+        );
+        assert_eq!(
+            ratable(&with(&["left-draw:north"])),
+            Some(("II-untimed".into(), Score::Draw))
+        );
+        assert_eq!(
+            ratable(&with(&["left:south"])),
+            Some(("II-untimed".into(), Score::Loss))
+        );
+        // Before North moved: not rated; a game that goes on: not yet.
+        let mut early = before.clone();
+        early.push("left:north");
+        assert_eq!(ratable(&rated_after(&early)), None);
+        assert_eq!(ratable(&with(&[])), None, "not over");
+    }
 }

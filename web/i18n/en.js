@@ -306,6 +306,7 @@ export default {
   'err.not_in_tablebases': 'The tables do not hold this position.',
   'err.same_account': 'Your account holds the other seat of this rated game: a rated game is between two accounts.',
   'err.out_of_rating_range': 'This rated game is open to other ratings than yours: choose another game or create your own.',
+  'err.puzzle_rating_busy': 'Your puzzle rating was being updated by another attempt: try again.',
   'err.invalid_rated': 'Only online single games on the standard 2×6 rules can be rated.',
   'err.invalid_rating_range': 'A rating range is for rated games in the lobby, 50 to 1000 points either side.',
   'err.not_proved': 'Too many seeds in play to prove this position in time.',

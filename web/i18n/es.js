@@ -306,6 +306,7 @@ export default {
   'err.not_in_tablebases': 'Las tablas no contienen esta posición.',
   'err.same_account': 'Tu cuenta tiene el otro puesto de esta partida puntuada: una partida puntuada es entre dos cuentas.',
   'err.out_of_rating_range': 'Esta partida puntuada está abierta a otras puntuaciones que la tuya: elige otra partida o crea la tuya.',
+  'err.puzzle_rating_busy': 'Otro intento estaba actualizando tu puntuación de problemas: vuelve a intentarlo.',
   'err.invalid_rated': 'Solo las partidas sueltas en línea con las reglas estándar de 2×6 pueden ser puntuadas.',
   'err.invalid_rating_range': 'Un rango de puntuación es para partidas puntuadas de la sala, de 50 a 1000 puntos a cada lado.',
   'err.not_proved': 'Demasiadas semillas en juego para demostrar esta posición a tiempo.',

@@ -306,6 +306,7 @@ export default {
   'err.not_in_tablebases': 'Tab yo pa gen pozisyon sa a.',
   'err.same_account': 'Kont ou a gen lòt plas nan pati ak klasman sa a: yon pati ak klasman se ant de kont.',
   'err.out_of_rating_range': 'Pati ak klasman sa a louvri pou lòt nivo pase pa w la: chwazi yon lòt pati oswa kreye pa w.',
+  'err.puzzle_rating_busy': 'Yon lòt esè t ap mete klasman pwoblèm ou ajou: eseye ankò.',
   'err.invalid_rated': 'Se sèlman pati sou entènèt, youn pa youn, ak règ nòmal 2×6 yo ki ka gen klasman.',
   'err.invalid_rating_range': 'Yon limit nivo se pou pati ak klasman nan salon an, 50 a 1000 pwen chak bò.',
   'err.not_proved': 'Twòp grenn nan jwèt pou pwouve pozisyon sa a a tan.',

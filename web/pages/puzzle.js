@@ -8,7 +8,9 @@
 // The solver's Glicko-2 rating is kept on the device; each puzzle's first
 // attempt (solved, or a wrong move, a hint or the solution shown) is sent to
 // POST /api/puzzles/<id>/attempt, which answers the new rating; offline, the
-// attempt is not rated.
+// attempt is not rated. Signed in, the rating is the account's (kept by the
+// server, read with GET /api/puzzles/rating when the page opens), and the
+// device keeps a copy of it.
 // /puzzles/daily is the puzzle of the UTC day (GET /api/puzzles/daily, the
 // same for everyone), with the filters; /puzzles/streak is the streak
 // (pages/streak.js).
@@ -22,7 +24,7 @@ import { t } from '../i18n.js';
 import { ready } from '../local/backend.js';
 import { html, setHtml } from '../html.js';
 import { sideName, errorText } from '../ui.js';
-import { api } from '../api.js';
+import { api, whoAmI } from '../api.js';
 import { navigate } from '../nav.js';
 import {
   PuzzleBoard, solver, signed, read, write, filterForm, packNote, FILTER_KEY,
@@ -129,6 +131,20 @@ export function puzzlePage(app, id) {
     status('');
     setState('playing');
     show();
+  }
+
+  /** Signed in: the account's rating becomes the device's (an account without one keeps the device's, its first attempt's start). */
+  async function accountRating() {
+    if (!(await whoAmI()) || st.closed) return;
+    try {
+      const { rating } = await api('GET', '/api/puzzles/rating');
+      if (!rating || st.closed) return;
+      write(RATING_KEY, rating);
+      section.dataset.accountRating = String(Math.round(rating.rating));
+      if (section.dataset.change === undefined) showRating();
+    } catch {
+      // Offline, or signed out meanwhile: the device's rating stands.
+    }
   }
 
   /** Shows the solver's rating, and `change` when there is one. */
@@ -243,6 +259,7 @@ export function puzzlePage(app, id) {
   const onResize = () => { if (st.puzzle) show(); };
   window.addEventListener('resize', onResize);
   load();
+  accountRating();
 
   return () => {
     st.closed = true;

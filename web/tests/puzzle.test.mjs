@@ -6,7 +6,8 @@
 // played for the player; the solution shown; Next puzzle with the filters;
 // an unknown puzzle's message; the streak: puzzles of rising rating as the
 // API's streak gives them, one wrong move ending it, the best streak kept;
-// no serious axe-core violation.
+// signed in, the account's rating, shown on another device; no serious
+// axe-core violation.
 // Run with tests/run.sh (desktop and phone sizes).
 
 import { test, before, after } from 'node:test';
@@ -185,6 +186,42 @@ test('the solver\'s rating: solved at the first try it rises, a wrong move lower
   assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('hoyito.puzzle.rating'))), down.rating);
   assert.deepEqual(await seriousViolations(page), []);
   await context.close();
+});
+
+test('signed in, the rating is the account\'s: rated on one device, shown on another', async () => {
+  const PASSWORD = 'tambor-lluvia-semilla-42';
+  const A = await open('/account');
+  const up = A.page.locator('#sign-up');
+  await up.getByLabel('Username').fill('Solver');
+  await up.getByLabel('Password').fill(PASSWORD);
+  await up.getByRole('button', { name: 'Create an account' }).click();
+  await A.page.getByRole('button', { name: 'I have saved them' }).click();
+  await A.page.waitForSelector('#signed-in-as');
+  // The device's rating is the account's first attempt's start.
+  const device = { rating: 1600, deviation: 200, volatility: 0.06 };
+  await A.page.evaluate((r) => localStorage.setItem('hoyito.puzzle.rating', JSON.stringify(r)), device);
+  await A.page.goto(`${server.url}/puzzles/${ONE.id}`);
+  await state(A.page, 'playing');
+  const expected = await callApi(server.url, 'POST', `/api/puzzles/${ONE.id}/attempt`, { solved: true, rating: device });
+  await click(A.page, hole(ONE, ONE.solution[0]));
+  await state(A.page, 'solved');
+  await A.page.waitForFunction(() => document.querySelector('.puzzle').dataset.change !== undefined, null, { timeout: 20000 });
+  assert.equal(await A.page.textContent('#pz-rating'), `Your puzzle rating: ${Math.round(expected.rating.rating)} (+${expected.change})`);
+
+  // Another device, signed in to the same account: the account's rating, not a new solver's 1500.
+  const B = await open('/account');
+  const signIn = B.page.locator('#sign-in');
+  await signIn.getByLabel('Username').fill('Solver');
+  await signIn.getByLabel('Password').fill(PASSWORD);
+  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  await B.page.waitForSelector('#signed-in-as');
+  await B.page.goto(`${server.url}/puzzles/${THREE.id}`);
+  await state(B.page, 'playing');
+  await B.page.waitForFunction(() => document.querySelector('.puzzle').dataset.accountRating !== undefined, null, { timeout: 20000 });
+  assert.equal(await B.page.textContent('#pz-rating'), `Your puzzle rating: ${Math.round(expected.rating.rating)}`);
+  assert.deepEqual(await B.page.evaluate(() => JSON.parse(localStorage.getItem('hoyito.puzzle.rating'))), expected.rating);
+  await A.context.close();
+  await B.context.close();
 });
 
 test('the board, the task and the buttons are in the window without scrolling, on a 2×4 and a 2×6 puzzle', async () => {

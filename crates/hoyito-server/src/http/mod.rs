@@ -124,6 +124,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/puzzles/next", get(handlers::puzzles::next))
         .route("/puzzles/daily", get(handlers::puzzles::daily))
         .route("/puzzles/streak", get(handlers::puzzles::streak))
+        .route("/puzzles/rating", get(handlers::puzzles::account_rating))
         .route("/puzzles/{id}", get(handlers::puzzles::get))
         .route("/puzzles/{id}/attempt", post(handlers::puzzles::attempt))
         .route(

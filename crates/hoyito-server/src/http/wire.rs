@@ -719,4 +719,16 @@ pub struct AttemptAnswer {
     pub rating: SolverRating,
     /// The new rating less the old, rounded to a whole number.
     pub change: i64,
+    /// The rating is the signed-in solver's, kept on their account (the
+    /// request's rating was used only for their first attempt).
+    pub account: bool,
+}
+
+/// `GET /api/puzzles/rating` answer: the signed-in solver's puzzle rating.
+#[derive(Debug, Serialize)]
+pub struct AccountPuzzleRating {
+    /// The rating kept on the account (`None` before its first attempt).
+    pub rating: Option<SolverRating>,
+    /// The rated attempts that made it.
+    pub attempts: i64,
 }

@@ -51,7 +51,8 @@ pub use self::postgres_conn::{DbOptions, SetupError, SslMode};
 pub use self::postgres_schema::{PG_OLDEST_SHARING, PG_SCHEMA_VERSION};
 pub use self::postgres_tls::TlsError;
 pub use self::ratings::{
-    GameRatingChanges, HistoryEntry, Leader, PoolRating, RatedResult, RatingChange, RatingStorage,
+    GameRatingChanges, HistoryEntry, Leader, PoolRating, PuzzleRating, RatedResult, RatingChange,
+    RatingStorage,
 };
 pub use self::sqlite::{lock_path, Sqlite, HEALTH_BUSY_TIMEOUT, READERS};
 pub use self::sqlite_schema::SCHEMA_VERSION;

@@ -9,8 +9,8 @@ use ::postgres::{GenericClient, Row};
 use super::deadline::check_commit;
 use super::postgres::Postgres;
 use super::ratings::{
-    changes, score_value, wdl, GameRatingChanges, HistoryEntry, Leader, PoolRating, RatedResult,
-    RatingChange, RatingStorage,
+    changes, puzzle_rating_sql, score_value, store_puzzle_rating_sql, wdl, GameRatingChanges, HistoryEntry,
+    Leader, PoolRating, PuzzleRating, RatedResult, RatingChange, RatingStorage,
 };
 use super::{StoreError, StoreResult};
 use crate::ratings::{Rating, PROVISIONAL_DEVIATION};
@@ -190,5 +190,31 @@ impl RatingStorage for Postgres {
                 games: r.get(3),
             })
             .collect())
+    }
+
+    fn puzzle_rating(&self, account: &str) -> StoreResult<Option<PuzzleRating>> {
+        let row = self.conn()?.query_opt(&puzzle_rating_sql('$'), &[&account])?;
+        Ok(row.map(|r| PuzzleRating {
+            rating: r.get(0),
+            deviation: r.get(1),
+            volatility: r.get(2),
+            attempts: r.get(3),
+            updated_ms: r.get(4),
+        }))
+    }
+
+    fn store_puzzle_rating(&self, account: &str, new: &PuzzleRating) -> StoreResult<bool> {
+        let n = self.conn()?.execute(
+            &store_puzzle_rating_sql('$'),
+            &[
+                &account,
+                &new.rating,
+                &new.deviation,
+                &new.volatility,
+                &new.attempts,
+                &new.updated_ms,
+            ],
+        )?;
+        Ok(n == 1)
     }
 }

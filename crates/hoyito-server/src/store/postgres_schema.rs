@@ -31,8 +31,10 @@ use super::{StoreError, StoreResult};
 /// rated); 7: the tables of passkeys (`passkeys`, `passkey_ceremonies`:
 /// [`super::passkeys`]), which older nodes never read; an account with
 /// passkeys only has an empty `password_hash`, which an older node's
-/// password check refuses like a wrong password.
-pub const PG_SCHEMA_VERSION: i32 = 7;
+/// password check refuses like a wrong password; 8: the solvers' puzzle
+/// ratings on their accounts (`puzzle_ratings`: [`super::ratings`]),
+/// which older nodes never read (an account they delete takes its row).
+pub const PG_SCHEMA_VERSION: i32 = 8;
 
 /// The oldest schema version whose nodes can share a database with this
 /// code's nodes (`version` once it migrated a database): nodes of version 3
@@ -203,6 +205,16 @@ const RATINGS_6: &str = "ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BOOLEA
     );
     CREATE INDEX IF NOT EXISTS rating_history_account ON rating_history(account_id, ended_ms);";
 
+/// The solvers' puzzle ratings (schema version 8).
+const PUZZLE_RATINGS_8: &str = "CREATE TABLE IF NOT EXISTS puzzle_ratings (
+        account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        attempts BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL
+    );";
+
 /// Migration 7 (expand only): the tables of passkeys. Nodes of versions 3
 /// to 6 do not know them; an account they delete takes its passkeys with
 /// it (`ON DELETE CASCADE`).
@@ -293,6 +305,9 @@ fn upgrade(tx: &mut Transaction<'_>, applied: i32) -> StoreResult<()> {
     }
     if applied < 7 {
         tx.batch_execute(PASSKEYS_7)?;
+    }
+    if applied < 8 {
+        tx.batch_execute(PUZZLE_RATINGS_8)?;
     }
     Ok(())
 }

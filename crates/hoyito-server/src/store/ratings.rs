@@ -6,7 +6,9 @@
 //! and when the last was played), `rated_games` (one row per rated game,
 //! its primary key the game: a game is rated once, whichever node ends it
 //! and however often) and `rating_history` (one row per rated game and
-//! player: the rating and deviation before and after).
+//! player: the rating and deviation before and after); `puzzle_ratings`
+//! (one row per account that solved puzzles signed in: its Glicko-2
+//! puzzle rating and how many attempts made it).
 
 use serde::Serialize;
 
@@ -100,6 +102,21 @@ pub struct HistoryEntry {
     pub ended_ms: i64,
 }
 
+/// A solver's puzzle rating kept on their account.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PuzzleRating {
+    /// The rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Its volatility.
+    pub volatility: f64,
+    /// The rated attempts that made it.
+    pub attempts: i64,
+    /// When the last was stored, ms since the Unix epoch.
+    pub updated_ms: i64,
+}
+
 /// One row of a leaderboard.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Leader {
@@ -149,6 +166,41 @@ pub trait RatingStorage: Send + Sync {
     /// # Errors
     /// If the database fails.
     fn leaderboard(&self, pool: &str, limit: u32) -> StoreResult<Vec<Leader>>;
+
+    /// The puzzle rating of `account`, if it has one.
+    ///
+    /// # Errors
+    /// If the database fails.
+    fn puzzle_rating(&self, account: &str) -> StoreResult<Option<PuzzleRating>>;
+
+    /// Stores `new` as the puzzle rating of `account` if the stored one was
+    /// made by `new.attempts - 1` attempts (none stored: `new.attempts` is
+    /// 1); whether it was stored (`false`: another attempt was stored
+    /// meanwhile, and the caller computes again from it).
+    ///
+    /// # Errors
+    /// If the database fails (e.g. no such account).
+    fn store_puzzle_rating(&self, account: &str, new: &PuzzleRating) -> StoreResult<bool>;
+}
+
+/// The SQL of [`RatingStorage::store_puzzle_rating`], with SQLite's and
+/// PostgreSQL's numbered parameters (`?n` or `$n`): account, rating,
+/// deviation, volatility, attempts, time.
+pub(crate) fn store_puzzle_rating_sql(p: char) -> String {
+    format!(
+        "INSERT INTO puzzle_ratings (account_id, rating, deviation, volatility, attempts, updated_ms)
+         VALUES ({p}1, {p}2, {p}3, {p}4, {p}5, {p}6)
+         ON CONFLICT (account_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+           volatility = excluded.volatility, attempts = excluded.attempts, updated_ms = excluded.updated_ms
+         WHERE puzzle_ratings.attempts = excluded.attempts - 1"
+    )
+}
+
+/// The SQL of [`RatingStorage::puzzle_rating`] (parameter 1: the account).
+pub(crate) fn puzzle_rating_sql(p: char) -> String {
+    format!(
+        "SELECT rating, deviation, volatility, attempts, updated_ms FROM puzzle_ratings WHERE account_id = {p}1"
+    )
 }
 
 /// A score as stored: 1, 0.5 or 0.

@@ -3,8 +3,8 @@
 use rusqlite::{params, OptionalExtension};
 
 use super::ratings::{
-    changes, score_value, wdl, GameRatingChanges, HistoryEntry, Leader, PoolRating, RatedResult,
-    RatingChange, RatingStorage,
+    changes, puzzle_rating_sql, score_value, store_puzzle_rating_sql, wdl, GameRatingChanges, HistoryEntry,
+    Leader, PoolRating, PuzzleRating, RatedResult, RatingChange, RatingStorage,
 };
 use super::sqlite::Sqlite;
 use super::StoreResult;
@@ -190,5 +190,37 @@ impl RatingStorage for Sqlite {
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn puzzle_rating(&self, account: &str) -> StoreResult<Option<PuzzleRating>> {
+        let conn = self.reader();
+        let found = conn
+            .prepare_cached(&puzzle_rating_sql('?'))?
+            .query_row(params![account], |r| {
+                Ok(PuzzleRating {
+                    rating: r.get(0)?,
+                    deviation: r.get(1)?,
+                    volatility: r.get(2)?,
+                    attempts: r.get(3)?,
+                    updated_ms: r.get(4)?,
+                })
+            })
+            .optional()?;
+        Ok(found)
+    }
+
+    fn store_puzzle_rating(&self, account: &str, new: &PuzzleRating) -> StoreResult<bool> {
+        let conn = self.conn();
+        let n = conn
+            .prepare_cached(&store_puzzle_rating_sql('?'))?
+            .execute(params![
+                account,
+                new.rating,
+                new.deviation,
+                new.volatility,
+                new.attempts,
+                new.updated_ms
+            ])?;
+        Ok(n == 1)
     }
 }

@@ -21,8 +21,10 @@ type SqlResult<T> = rusqlite::Result<T>;
 /// (`ratings`, `rated_games`, `rating_history`: [`super::ratings`]) and
 /// whether a game is rated (`games.rated`) and the ratings its free seat
 /// is open to (`rating_min`, `rating_max`); 10: the tables of passkeys
-/// (`passkeys`, `passkey_ceremonies`: [`super::passkeys`]).
-pub const SCHEMA_VERSION: i64 = 10;
+/// (`passkeys`, `passkey_ceremonies`: [`super::passkeys`]); 11: the
+/// solvers' puzzle ratings on their accounts (`puzzle_ratings`:
+/// [`super::ratings`]).
+pub const SCHEMA_VERSION: i64 = 11;
 
 /// Brings the schema to [`SCHEMA_VERSION`] in one transaction.
 pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
@@ -157,6 +159,9 @@ pub(super) fn migrate(conn: &mut Connection) -> SqlResult<()> {
     if version < 10 {
         tx.execute_batch(PASSKEYS_10)?;
     }
+    if version < 11 {
+        tx.execute_batch(PUZZLE_RATINGS_11)?;
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()
 }
@@ -227,6 +232,16 @@ const RATINGS_9: &str = "CREATE TABLE IF NOT EXISTS ratings (
         PRIMARY KEY (game_id, side)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS rating_history_account ON rating_history(account_id, ended_ms);";
+
+/// The solvers' puzzle ratings (schema version 11).
+const PUZZLE_RATINGS_11: &str = "CREATE TABLE IF NOT EXISTS puzzle_ratings (
+        account_id TEXT PRIMARY KEY NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        attempts BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL
+    ) WITHOUT ROWID;";
 
 /// The tables of passkeys (schema version 10).
 const PASSKEYS_10: &str = "CREATE TABLE IF NOT EXISTS passkeys (

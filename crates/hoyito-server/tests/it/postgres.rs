@@ -222,7 +222,9 @@ where
             continue;
         };
         let v: Value = serde_json::from_str(&text).unwrap();
-        if f(&v["game"]) {
+        // Only messages with the game (not presence, say, whose missing
+        // `game` would pass for one without a draw offer).
+        if v["game"].is_object() && f(&v["game"]) {
             return v;
         }
         seen.push(format!(

@@ -284,6 +284,81 @@ async fn an_attempt_answers_the_solvers_new_rating() {
     api.stop().await;
 }
 
+/// Signed in, the rating is the account's: the first attempt starts from
+/// the device's, the next from the account's whatever the device sends;
+/// `GET /api/puzzles/rating` reads it, the export carries it, and signed
+/// out nothing is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_in_solvers_rating_is_kept_on_the_account() {
+    use crate::common::passkey::Page;
+    use serde_json::json;
+    let api = Api::start(Store::in_memory().unwrap()).await;
+    let mut page = Page::new(&api.base);
+    let (status, _) = page.call("GET", "/api/puzzles/rating", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, up) = page
+        .call(
+            "POST",
+            "/api/account",
+            Some(json!({ "username": "Rosa", "password": "tambor-lluvia-semilla-42" })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{up}");
+    let (_, none) = page.call("GET", "/api/puzzles/rating", None).await;
+    assert_eq!(none, json!({ "rating": null, "attempts": 0 }));
+
+    let device = json!({"rating": 1600.0, "deviation": 200.0, "volatility": 0.06});
+    let attempt = |rating: &Value, solved: bool| json!({ "solved": solved, "rating": rating });
+    let (status, first) = page
+        .call(
+            "POST",
+            "/api/puzzles/II-4-0001/attempt",
+            Some(attempt(&device, true)),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(first["account"], true);
+    // The same attempt signed out, from the same rating: the same answer.
+    let (_, anonymous) = api
+        .post("/api/puzzles/II-4-0001/attempt", None, attempt(&device, true))
+        .await;
+    assert_eq!(anonymous["account"], false);
+    assert_eq!(anonymous["rating"], first["rating"]);
+    // The next attempt starts from the account's rating, not the device's stale one.
+    let stale = json!({"rating": 1500.0, "deviation": 350.0, "volatility": 0.06});
+    let (_, second) = page
+        .call(
+            "POST",
+            "/api/puzzles/II-4-0002/attempt",
+            Some(attempt(&stale, false)),
+        )
+        .await;
+    let (_, from_kept) = api
+        .post(
+            "/api/puzzles/II-4-0002/attempt",
+            None,
+            attempt(&first["rating"], false),
+        )
+        .await;
+    assert_eq!(second["rating"], from_kept["rating"], "{second}");
+    let (_, kept) = page.call("GET", "/api/puzzles/rating", None).await;
+    assert_eq!(kept, json!({ "rating": second["rating"], "attempts": 2 }));
+    let (_, export) = page.call("GET", "/api/account/export", None).await;
+    assert_eq!(export["puzzle_rating"]["attempts"], 2, "{export}");
+    assert_eq!(export["puzzle_rating"]["rating"], second["rating"]["rating"]);
+    // Signed out again: the device's rating, nothing kept.
+    page.call("DELETE", "/api/session", None).await;
+    let (_, out) = page
+        .call(
+            "POST",
+            "/api/puzzles/II-4-0001/attempt",
+            Some(attempt(&stale, true)),
+        )
+        .await;
+    assert_eq!(out["account"], false);
+    api.stop().await;
+}
+
 /// A streak of Hoyito II on 2×6 walked to its end through the API.
 async fn climb(api: &Api, seed: u32) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();

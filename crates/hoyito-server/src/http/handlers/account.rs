@@ -372,8 +372,9 @@ pub(crate) async fn export(
     let account = session::require(&st, &headers).await?;
     let view = view(&st, &account).await?;
     let id = account.id.clone();
-    let games = st
+    let (games, puzzle_rating) = st
         .db(move |s| {
+            let puzzle_rating = s.ratings().puzzle_rating(&id)?;
             let listed = s.accounts().account_games(&id, MAX_EXPORT_GAMES, 0)?;
             let mut games = Vec::with_capacity(listed.len());
             for g in listed {
@@ -382,10 +383,10 @@ pub(crate) async fn export(
                 value["steps"] = serde_json::json!(steps);
                 games.push(value);
             }
-            Ok(games)
+            Ok((games, puzzle_rating))
         })
         .await?;
-    let body = serde_json::json!({ "account": view, "games": games });
+    let body = serde_json::json!({ "account": view, "games": games, "puzzle_rating": puzzle_rating });
     let disposition = "attachment; filename=\"hoyito-account.json\"";
     Ok(([(header::CONTENT_DISPOSITION, disposition)], Json(body)).into_response())
 }

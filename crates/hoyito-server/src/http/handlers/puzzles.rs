@@ -1,6 +1,13 @@
 //! `GET /api/puzzles/{id}`, `GET /api/puzzles/next`,
 //! `GET /api/puzzles/daily` and `GET /api/puzzles/streak`: the shipped
-//! puzzles certified by the tablebases (`crate::puzzles`).
+//! puzzles certified by the tablebases (`crate::puzzles`);
+//! `POST /api/puzzles/{id}/attempt` and `GET /api/puzzles/rating`: the
+//! solver's rating, on the device or, signed in, on the account.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
 
 use axum::http::StatusCode;
 use axum::Json;
@@ -10,10 +17,14 @@ use hoyito_puzzle::PuzzleRecord;
 use crate::error::ApiError;
 use crate::http::extract::ApiJson;
 use crate::http::extract::{ApiPath, ApiQuery};
+use crate::http::session;
 use crate::http::wire::{
-    AttemptAnswer, AttemptRequest, DailyPuzzle, DailyQuery, PuzzleQuery, SolverRating, StreakQuery,
+    AccountPuzzleRating, AttemptAnswer, AttemptRequest, DailyPuzzle, DailyQuery, PuzzleQuery, SolverRating,
+    StreakQuery,
 };
 use crate::puzzles::{date_of_day, day_of_date, Filter, PuzzleSet};
+use crate::state::AppState;
+use crate::store::PuzzleRating;
 
 /// The set, or 500 if the embedded files do not read (a build that skipped its tests).
 fn set() -> Result<&'static PuzzleSet, ApiError> {
@@ -165,9 +176,18 @@ pub(crate) fn update(solver: SolverRating, puzzle: u32, solved: bool) -> SolverR
     }
 }
 
+/// Tries of an attempt on an account when other attempts of the same
+/// account are stored meanwhile.
+const ACCOUNT_TRIES: usize = 4;
+
 /// `POST /api/puzzles/{id}/attempt`: the solver's new rating after an
-/// attempt, computed and forgotten (the rating lives on the solver's device).
+/// attempt. Signed out, computed from the request's rating and forgotten
+/// (the rating lives on the solver's device); signed in (a session cookie
+/// from the site's own pages), computed from the rating kept on the
+/// account (the request's at the first attempt) and kept there.
 pub(crate) async fn attempt(
+    State(st): State<Arc<AppState>>,
+    headers: HeaderMap,
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<AttemptRequest>,
 ) -> Result<Json<AttemptAnswer>, ApiError> {
@@ -176,12 +196,69 @@ pub(crate) async fn attempt(
         .get(&id)
         .ok_or_else(|| not_found(format!("no puzzle with id {:?}", echo(&id))))?;
     check_rating(&body.rating)?;
-    let rating = update(body.rating, puzzle.rating, body.solved);
-    Ok(Json(AttemptAnswer {
+    let answer = |before: SolverRating, rating: SolverRating, account: bool| AttemptAnswer {
         id: puzzle.id.clone(),
         puzzle_rating: puzzle.rating,
-        change: (rating.rating - body.rating.rating).round() as i64,
+        change: (rating.rating - before.rating).round() as i64,
         rating,
+        account,
+    };
+    let Some(account) = session::for_write(&st, &headers).await? else {
+        let rating = update(body.rating, puzzle.rating, body.solved);
+        return Ok(Json(answer(body.rating, rating, false)));
+    };
+    for _ in 0..ACCOUNT_TRIES {
+        let who = account.id.clone();
+        let kept = st.db(move |s| s.ratings().puzzle_rating(&who)).await?;
+        let (before, attempts) = match kept {
+            Some(k) => (
+                SolverRating {
+                    rating: k.rating,
+                    deviation: k.deviation,
+                    volatility: k.volatility,
+                },
+                k.attempts,
+            ),
+            None => (body.rating, 0),
+        };
+        let after = update(before, puzzle.rating, body.solved);
+        let new = PuzzleRating {
+            rating: after.rating,
+            deviation: after.deviation,
+            volatility: after.volatility,
+            attempts: attempts + 1,
+            updated_ms: crate::store::now(),
+        };
+        let who = account.id.clone();
+        if st
+            .db(move |s| s.ratings().store_puzzle_rating(&who, &new))
+            .await?
+        {
+            return Ok(Json(answer(before, after, true)));
+        }
+    }
+    Err(ApiError::new(
+        StatusCode::CONFLICT,
+        "puzzle_rating_busy",
+        "other attempts of this account were being rated at the same time: send this one again",
+    ))
+}
+
+/// `GET /api/puzzles/rating`: the signed-in solver's puzzle rating, kept on
+/// their account.
+pub(crate) async fn account_rating(
+    State(st): State<Arc<AppState>>,
+    headers: HeaderMap,
+) -> Result<Json<AccountPuzzleRating>, ApiError> {
+    let account = session::require(&st, &headers).await?;
+    let kept = st.db(move |s| s.ratings().puzzle_rating(&account.id)).await?;
+    Ok(Json(AccountPuzzleRating {
+        rating: kept.map(|k| SolverRating {
+            rating: k.rating,
+            deviation: k.deviation,
+            volatility: k.volatility,
+        }),
+        attempts: kept.map_or(0, |k| k.attempts),
     }))
 }
 

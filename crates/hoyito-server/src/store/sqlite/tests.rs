@@ -550,3 +550,34 @@ fn version_9_databases_get_the_passkeys_tables() {
     assert_eq!(store.passkey_by_credential("c1").unwrap(), None);
     assert_eq!(store.account_passkeys("a").unwrap(), []);
 }
+
+#[test]
+fn a_puzzle_rating_is_stored_once_per_attempt_and_goes_with_its_account() {
+    use crate::store::{Account, AccountStorage, PuzzleRating, RatingStorage};
+    let store = Sqlite::in_memory().unwrap();
+    let account = Account {
+        id: "a".into(),
+        username: "Ana".into(),
+        skeleton: "ana".into(),
+        password_hash: "h".into(),
+        created_ms: 1,
+    };
+    assert!(store.insert_account(&account, &[]).unwrap());
+    let kept = |rating: f64, attempts: i64| PuzzleRating {
+        rating,
+        deviation: 200.0,
+        volatility: 0.06,
+        attempts,
+        updated_ms: 9,
+    };
+    assert_eq!(store.puzzle_rating("a").unwrap(), None);
+    assert!(store.store_puzzle_rating("a", &kept(1550.0, 1)).unwrap());
+    // A second first attempt (another request at the same time) is not stored over it.
+    assert!(!store.store_puzzle_rating("a", &kept(1560.0, 1)).unwrap());
+    assert!(!store.store_puzzle_rating("a", &kept(1560.0, 3)).unwrap());
+    assert!(store.store_puzzle_rating("a", &kept(1540.0, 2)).unwrap());
+    assert_eq!(store.puzzle_rating("a").unwrap(), Some(kept(1540.0, 2)));
+    assert!(store.store_puzzle_rating("nobody", &kept(1500.0, 1)).is_err());
+    store.delete_account("a").unwrap();
+    assert_eq!(store.puzzle_rating("a").unwrap(), None);
+}

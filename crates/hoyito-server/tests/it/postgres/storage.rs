@@ -816,7 +816,37 @@ fn exercise_ratings(store: &Store, log: &mut impl FnMut(&str, String)) {
         "leaderboard",
         format!("{:?}", ratings.leaderboard("II-blitz", 10).unwrap()),
     );
+    // A puzzle rating: stored once per attempt count, then taken with the account.
+    log("no puzzle rating", format!("{:?}", ratings.puzzle_rating("r1")));
+    let puzzle = |rating: f64, attempts: i64| hoyito_server::store::PuzzleRating {
+        rating,
+        deviation: 200.0,
+        volatility: 0.06,
+        attempts,
+        updated_ms: 5,
+    };
+    for (rating, attempts) in [(1550.0, 1), (1560.0, 1), (1540.0, 2), (1530.0, 4)] {
+        log(
+            &format!("puzzle rating of attempt {attempts}"),
+            format!(
+                "{:?}",
+                ratings.store_puzzle_rating("r1", &puzzle(rating, attempts))
+            ),
+        );
+    }
+    log("puzzle rating", format!("{:?}", ratings.puzzle_rating("r1")));
+    log(
+        "puzzle rating of no account refused",
+        ratings
+            .store_puzzle_rating("nobody", &puzzle(1500.0, 1))
+            .is_err()
+            .to_string(),
+    );
     store.accounts().delete_account("r1").unwrap();
     log("opponent deleted", history(None));
     log("deleted ratings", listed(ratings.account_ratings("r1").unwrap()));
+    log(
+        "deleted puzzle rating",
+        format!("{:?}", ratings.puzzle_rating("r1")),
+    );
 }

@@ -43,6 +43,7 @@ pub mod ratings;
 mod room;
 mod state;
 pub mod store;
+pub mod table_files;
 pub mod tables;
 
 use std::future::Future;

@@ -361,15 +361,16 @@ fn exercise_player_games(store: &Store, log: &mut impl FnMut(&str, String)) {
         accounts.insert_account(&account, &[]).unwrap();
     }
     // (game, variant, rated, status, result, south's account, north's account)
-    let games: [(
-        &str,
+    type Row<'a> = (
+        &'a str,
         Variant,
         bool,
-        &str,
+        &'a str,
         Option<&'static str>,
-        &str,
-        Option<&str>,
-    ); 7] = [
+        &'a str,
+        Option<&'a str>,
+    );
+    let games: [Row; 7] = [
         ("h1", Variant::II, true, "over", Some("north"), "pa", Some("pb")),
         ("h2", Variant::I, false, "over", Some("north"), "pb", Some("pa")),
         ("h3", Variant::I, false, "over", Some("draw"), "pa", Some("pc")),

@@ -46,6 +46,8 @@ pub struct TableDownload {
     pub max_seeds: u32,
     /// Built, and its compact files on disk: `files` lists them.
     pub ready: bool,
+    /// Being built (or still to be built) by this server.
+    pub building: bool,
     /// Its compact files, layers 4, 8, … (empty unless ready).
     pub files: Vec<TableFile>,
 }
@@ -105,6 +107,7 @@ impl Tablebases {
                     name: set_name(&set.rules),
                     max_seeds: files.last().map_or(set.max_seeds, |f| f.seeds),
                     ready,
+                    building,
                     files,
                 }
             })
@@ -145,12 +148,16 @@ mod tests {
         let before = tb.downloads();
         assert_eq!(before.len(), 6);
         assert!(before.iter().all(|d| !d.ready && d.files.is_empty()));
+        assert_eq!(
+            before.iter().map(|d| d.building).collect::<Vec<_>>(),
+            [false, true, false, false, false, false]
+        );
         assert_eq!(before[1].name, "II-2x4");
         assert_eq!(before[1].max_seeds, 32);
         tb.build_plan(&AtomicBool::new(false)).unwrap();
         let after = tb.downloads();
         let two = &after[1];
-        assert!(two.ready);
+        assert!(two.ready && !two.building);
         assert_eq!(two.max_seeds, 8);
         assert_eq!(two.files.iter().map(|f| f.seeds).collect::<Vec<_>>(), [4, 8]);
         let on_disk = std::fs::metadata(&two.files[1].path).unwrap().len();

@@ -404,6 +404,8 @@ pub struct TableSetView {
     pub max_seeds: u32,
     /// Built: `files` lists its compact layer files.
     pub ready: bool,
+    /// This server is building it (or is still to): not ready yet.
+    pub building: bool,
     /// Bytes of all its files.
     pub bytes: u64,
     /// Its layers' files, 4 seeds up.

@@ -53,8 +53,12 @@ async fn built_sets_are_offered_file_by_file_immutable_and_load_on_a_device() {
         (&Value::Bool(false), &Value::from(16), &Value::from(0))
     );
     assert_eq!(building["files"], serde_json::json!([]));
-    // Not in this server's plan and not on disk: not ready either.
-    assert_eq!(set(&first, "I", 4)["ready"], false);
+    assert_eq!(building["building"], true);
+    // Not in this server's plan and not on disk: not ready, not being built.
+    assert_eq!(
+        (&set(&first, "I", 4)["ready"], &set(&first, "I", 4)["building"]),
+        (&Value::Bool(false), &Value::Bool(false))
+    );
 
     let manifest = eventually("the 2x4 tables of Hoyito III are offered", || async {
         let (_, v) = api.get("/api/tables").await;
@@ -62,7 +66,10 @@ async fn built_sets_are_offered_file_by_file_immutable_and_load_on_a_device() {
     })
     .await;
     let three = set(&manifest, "III", 4);
-    assert_eq!(three["max_seeds"], 8);
+    assert_eq!(
+        (&three["max_seeds"], &three["building"]),
+        (&Value::from(8), &Value::Bool(false))
+    );
     let files = three["files"].as_array().unwrap();
     assert_eq!(
         files

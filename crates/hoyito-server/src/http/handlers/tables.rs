@@ -22,6 +22,7 @@ fn view(d: &TableDownload) -> TableSetView {
         holes: d.rules.holes() as u32,
         max_seeds: d.max_seeds,
         ready: d.ready,
+        building: d.building,
         bytes: d.bytes(),
         files: d
             .files

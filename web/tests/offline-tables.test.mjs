@@ -86,8 +86,9 @@ test('a set downloaded with progress answers exact values offline, as the server
     assert.equal(await row.locator('.ot-status').getAttribute('data-bytes'), String(set.bytes));
     assert.match(await row.textContent(), new RegExp(`${size(set.bytes)} to download`));
     assert.match(await row.textContent(), /Hoyito III.*, 2×4, up to 12 seeds/);
-    // Sets the server has not built: no download offered.
+    // Sets the server has not got: no download offered, and it says so.
     assert.equal(await page.locator('.ot-set[data-set="II-2x6"] button').count(), 0);
+    assert.match(await page.textContent('.ot-set[data-set="II-2x6"]'), /Not on this server/);
 
     // The progress shown while downloading, recorded as it changes.
     await page.evaluate(() => {

@@ -42,7 +42,7 @@
 //! Files are written whole to a temporary file and renamed
 //! (`file::write_atomic`), read back and compared with the values before the
 //! call returns, and checked when opened (magic, version, layer, sizes,
-//! checksum, model) with [`TablebaseError::Corrupt`] naming the failed check.
+//! checksum, model) with [`TablebaseError::Corrupt`](crate::TablebaseError::Corrupt) naming the failed check.
 
 mod model;
 mod read;

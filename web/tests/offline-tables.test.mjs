@@ -6,6 +6,8 @@
 // server answered for it online, marked as from the tables on this device;
 // a position outside them gets the engine's estimate; the set can be
 // removed. At a phone's size (390×844), axe-clean, inside the viewport.
+// Offline, a wrong move of a puzzle of the offline pack shows its exact
+// value from those tables, as the server gives it online.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,6 +50,18 @@ const size = (bytes) => (bytes >= 1e6
 const shownMoves = (page) => page.$$eval('#ab-analysis tr[data-move]', (rows) => rows
   .map((r) => [r.dataset.move, Number(r.dataset.value)]).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 
+/** Chromium at a phone's size with a profile of its own, where the service worker and the caches live. */
+function launch() {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: PHONE,
+    locale: 'en-US',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
 /** Opens `notation` through the board's notation form. */
 async function openPosition(page, notation) {
   await page.fill('#ab-notation', notation);
@@ -64,14 +78,7 @@ test('a set downloaded with progress answers exact values offline, as the server
   const online = await api(`/api/tablebase?variant=III&holes=4&position=${encodeURIComponent(POSITION)}`);
   assert.equal(online.proved, 'tables');
 
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: PHONE,
-    locale: 'en-US',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const context = await launch();
   const errors = [];
   try {
     const page = context.pages()[0] || await context.newPage();
@@ -148,6 +155,43 @@ test('a set downloaded with progress answers exact values offline, as the server
     assert.equal(left, 0);
     await openPosition(page, POSITION);
     await page.waitForSelector('#ab-analysis[data-state="estimate"]', { timeout: 30000 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('offline, a wrong move of a puzzle in the stored tables shows its exact value, as the server gives it', async () => {
+  // A puzzle of the offline pack inside the tables: Hoyito III on 2×4, at most 12 seeds in play.
+  const { puzzles } = await api('/puzzle-pack.json');
+  const seeds = (p) => p.position.split(' ')[0].split(/[,/]/).reduce((a, x) => a + Number(x), 0);
+  const puzzle = puzzles.find((p) => p.variant === 'III' && p.holes === 4 && seeds(p) <= 12);
+  assert.ok(puzzle, 'a puzzle of the pack inside the tables');
+  const truth = await api(`/api/tablebase?variant=III&holes=4&position=${encodeURIComponent(puzzle.position)}`);
+  const wrong = truth.moves.find((m) => m.move !== puzzle.solution[0]);
+  assert.ok(wrong, 'a move other than the solution');
+
+  const context = await launch();
+  const errors = [];
+  try {
+    const page = context.pages()[0] || await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/analysis?variant=III&holes=4`);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForFunction(async () => !!(await (await caches.open('hoyito-app')).match('/puzzle-pack.json')), null, { timeout: 20000 });
+    const row = page.locator('.ot-set[data-set="III-2x4"]');
+    await row.locator('button.ot-download').click();
+    await row.locator('.ot-status[data-stored]').waitFor({ timeout: 20000 });
+
+    await context.setOffline(true);
+    await page.goto(`${server.url}/puzzles/${puzzle.id}`);
+    const side = puzzle.position.split(' ')[1] === 's' ? 0 : puzzle.holes;
+    const h = side + Number(wrong.move) - 1;
+    await page.waitForSelector(`.hole.legal[data-hole="${h}"]`, { timeout: 20000 });
+    await page.locator(`.hole[data-hole="${h}"]`).click();
+    await page.waitForFunction(() => document.querySelector('.puzzle')?.dataset.wrongValue !== undefined, null, { timeout: 20000 });
+    assert.equal(await page.$eval('.puzzle', (e) => e.dataset.wrongValue), String(wrong.value));
+    assert.match(await page.textContent('.puzzle'), new RegExp(`Not ${wrong.move}: with perfect play it gains`));
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -6,7 +6,9 @@
 // cache is refreshed from the network in the background, so the next visit
 // gets any new version); every page address gets the cached index.html.
 // The API (/api/…) always goes to the network: offline it fails, and the
-// app says that the feature needs a connection.
+// app says that the feature needs a connection. The endgame tables a user
+// downloads (/api/tables/…) are never precached: they are optional and
+// big, and local/tables.js keeps them in a cache of their own.
 
 const CACHE = 'hoyito-app';
 

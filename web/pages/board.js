@@ -2,7 +2,8 @@
 // captured seeds, side to move, variant, board size) or type its notation,
 // validated by the rules' own code (WebAssembly `Game.fromSetup`); see each
 // legal move's value, exact from the server's endgame tables
-// (/api/tablebase) when it holds the position, else the engine's estimate
+// (/api/tablebase) when it holds the position — without a server, from the
+// tables kept on this device (local/tables.js) —, else the engine's estimate
 // (`Game.analyze`, in a worker); play moves and step back. The position,
 // variant and board size are in the address, so a link opens it here.
 // A game page's menu opens it at the step shown (`analysisPath`).
@@ -13,6 +14,8 @@ import { Game, rulesOptions } from '../wasm/hoyito_wasm.js';
 import { ready } from '../local/backend.js';
 import { html, setHtml, scriptUrl } from '../html.js';
 import { sideName, errorText } from '../ui.js';
+import { probeStored } from '../local/tables.js';
+import { offlineTablesControl } from './offline-tables.js';
 
 export const BOARD_PATH = '/analysis';
 /** Loads the WebAssembly rules the page needs (before `boardPage` and `analysisPath`). */
@@ -82,6 +85,7 @@ function layout() {
           <div class="ab-row"><input id="ab-notation" type="text" spellcheck="false" autocomplete="off" autocapitalize="off">
           <button type="submit">${t('board.load')}</button></div>
         </form>
+        <section id="ab-tables" class="ab-tables" aria-labelledby="ot-title"></section>
       </div>
     </div>
   </section>`;
@@ -238,7 +242,10 @@ export function boardPage(app) {
         : body && body.code === 'not_in_tablebases' ? t('board.not_in_tables')
         : body && body.code === 'not_proved' ? t('board.not_proved') : t('board.no_exact', { error: errorText(body || { message: res.status }) });
     } catch {
+      // No server: the exact values from the tables kept on this device, if they hold the position.
+      const local = await probeStored(st.options, positionNotation(pos));
       if (job !== st.job || st.closed) return;
+      if (local) { render(pos, 'exact', local.value, local.moves.map((m) => ({ move: m.move, value: m.value })), null, null, 'device'); return; }
       note = t('board.offline');
     }
     try {
@@ -281,7 +288,7 @@ export function boardPage(app) {
     const said = value > 0 ? t('board.value.ahead', { side, other: opp, n: value })
       : value < 0 ? t('board.value.behind', { side, other: opp, n: -value }) : t('board.value.even', { side, other: opp });
     setHtml(box, html`<h2>${t('board.values')}</h2>
-      <p class="ab-source ${source}"><span class="badge">${t(`board.${source}`)}</span> ${t(proved === 'search' ? 'board.exact_search_note' : `board.${source}_note`)}</p>
+      <p class="ab-source ${source}"><span class="badge">${t(`board.${source}`)}</span> ${t(proved === 'search' ? 'board.exact_search_note' : proved === 'device' ? 'board.exact_device_note' : `board.${source}_note`)}</p>
       ${note ? html`<p class="muted ab-note">${note}</p>` : ''}
       <p class="ab-value" data-value="${value}"><strong>${signed(value)}</strong> · ${said}</p>
       <table class="ab-moves">
@@ -364,6 +371,8 @@ export function boardPage(app) {
     return validate();
   }
 
+  const closeTables = offlineTablesControl($('ab-tables'));
+
   const onResize = () => { if (st.base) show(); };
   window.addEventListener('resize', onResize);
   Promise.resolve().then(() => {
@@ -376,6 +385,7 @@ export function boardPage(app) {
 
   return () => {
     st.closed = true;
+    closeTables();
     window.removeEventListener('resize', onResize);
     if (st.worker) st.worker.terminate();
     if (st.game) st.game.free();

@@ -3,7 +3,8 @@
 // one move keeps the result. The player plays the solution on the board;
 // the opponent's forced replies are played for them; a wrong move is not
 // played but shown with its exact value beside the solution's (from
-// /api/tablebase); hints give the theme, then the hole; the solution can
+// /api/tablebase, or offline from the tables kept on this device,
+// local/tables.js); hints give the theme, then the hole; the solution can
 // be shown; Next puzzle follows the set, filtered by variant and board.
 // The solver's Glicko-2 rating is kept on the device; each puzzle's first
 // attempt (solved, or a wrong move, a hint or the solution shown) is sent to
@@ -21,6 +22,7 @@
 // through the board of pages/puzzle-play.js.
 
 import { t } from '../i18n.js';
+import { probeStored } from '../local/tables.js';
 import { ready } from '../local/backend.js';
 import { html, setHtml } from '../html.js';
 import { sideName, errorText } from '../ui.js';
@@ -205,17 +207,21 @@ export function puzzlePage(app, id) {
     section.dataset.wrong = token;
     play.refuse(token);
     status(t('puzzle.wrong_plain', { move: token }));
-    const q = new URLSearchParams({
-      variant: st.puzzle.variant, holes: String(st.puzzle.holes), position: play.notation(),
-    });
+    const position = play.notation();
+    const q = new URLSearchParams({ variant: st.puzzle.variant, holes: String(st.puzzle.holes), position });
+    let body = null;
     try {
       const res = await fetch(`/api/tablebase?${q}`);
-      const body = await res.json();
-      if (st.closed || section.dataset.wrong !== token || !res.ok) return;
-      const value = (m) => body.moves.find((x) => x.move === m)?.value;
-      status(t('puzzle.wrong', { move: token, value: signed(value(token)), best: signed(value(play.expected())) }));
-      section.dataset.wrongValue = String(value(token));
-    } catch { /* offline or no tables: the plain message stays */ }
+      body = res.ok ? await res.json() : null;
+    } catch {
+      // No server: the tables kept on this device, if they hold the position.
+      body = await probeStored({ variant: st.puzzle.variant, holes: st.puzzle.holes }, position);
+    }
+    // Without tables that hold it, the plain message stays.
+    if (st.closed || section.dataset.wrong !== token || !body) return;
+    const value = (m) => body.moves.find((x) => x.move === m)?.value;
+    status(t('puzzle.wrong', { move: token, value: signed(value(token)), best: signed(value(play.expected())) }));
+    section.dataset.wrongValue = String(value(token));
   }
 
   function hint() {

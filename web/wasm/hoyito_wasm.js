@@ -741,6 +741,84 @@ export class Room {
 if (Symbol.dispose) Room.prototype[Symbol.dispose] = Room.prototype.free;
 
 /**
+ * Endgame tables on this device (`new Tables()`).
+ */
+export class Tables {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        TablesFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_tables_free(ptr, 0);
+    }
+    /**
+     * The layers loaded for the rules `options`: seeds in play, ascending.
+     * @param {any} options
+     * @returns {Uint32Array}
+     */
+    layers(options) {
+        const ret = wasm.tables_layers(this.__wbg_ptr, options);
+        if (ret[3]) {
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_export3(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * Loads layer `seeds` of the rules `options` (`{variant, holes}`)
+     * from the bytes of its compact file (a `Uint8Array`, as `GET
+     * /api/tables` lists them). Throws an `Error` if the bytes are not
+     * that layer's file (another layer's or rule set's, cut short,
+     * corrupt) or the rules are not covered.
+     * @param {any} options
+     * @param {number} seeds
+     * @param {Uint8Array | number[]} bytes
+     */
+    load(options, seeds, bytes) {
+        const val2 = +seeds;
+        const ptr0 = passArray8ToWasm0(bytes, wasm.__wbindgen_export);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.tables_load(this.__wbg_ptr, options, val2, ptr0, len0);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * No tables yet.
+     */
+    constructor() {
+        const ret = wasm.tables_new();
+        this.__wbg_ptr = ret;
+        TablesFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The exact values of `position` (the one-line notation, as
+     * `Game.notation()` writes it) under the rules `options`: `{value,
+     * moves: [{move, value}], seeds, proved: "tables"}` as `GET
+     * /api/tablebase` answers, or `null` if the loaded tables do not hold
+     * it. Throws an `Error` for invalid options or notation.
+     * @param {any} options
+     * @param {string} position
+     * @returns {any}
+     */
+    probe(options, position) {
+        const ptr0 = passStringToWasm0(position, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.tables_probe(this.__wbg_ptr, options, ptr0, len0);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+}
+if (Symbol.dispose) Tables.prototype[Symbol.dispose] = Tables.prototype.free;
+
+/**
  * What the engine does in a game, as on the server: `{levels, move_ms,
  * hint_level, hint_ms}` — the levels are 1 to `levels`; the engine thinks
  * at most `move_ms` about a move of a game; a hint is searched at level
@@ -889,6 +967,9 @@ const MatchFinalization = (typeof FinalizationRegistry === 'undefined')
 const RoomFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_room_free(ptr, 1));
+const TablesFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_tables_free(ptr, 1));
 
 function addToExternrefTable0(obj) {
     const idx = wasm.__wbindgen_export5();
@@ -965,6 +1046,11 @@ function getArrayJsValueFromWasm0(ptr, len) {
     return result;
 }
 
+function getArrayU32FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint32ArrayMemory0().subarray(ptr / 4, ptr / 4 + len);
+}
+
 function getArrayU8FromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
@@ -981,6 +1067,14 @@ function getDataViewMemory0() {
 function getStringFromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
+}
+
+let cachedUint32ArrayMemory0 = null;
+function getUint32ArrayMemory0() {
+    if (cachedUint32ArrayMemory0 === null || cachedUint32ArrayMemory0.byteLength === 0) {
+        cachedUint32ArrayMemory0 = new Uint32Array(wasm.memory.buffer);
+    }
+    return cachedUint32ArrayMemory0;
 }
 
 let cachedUint8ArrayMemory0 = null;
@@ -1002,6 +1096,13 @@ function handleError(f, args) {
 
 function isLikeNone(x) {
     return x === undefined || x === null;
+}
+
+function passArray8ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 1, 1) >>> 0;
+    getUint8ArrayMemory0().set(arg, ptr / 1);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
 }
 
 function passArrayJsValueToWasm0(array, malloc) {
@@ -1092,6 +1193,7 @@ function __wbg_finalize_init(instance, module) {
     wasm = instance.exports;
     wasmModule = module;
     cachedDataViewMemory0 = null;
+    cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();
     return wasm;

@@ -44,6 +44,7 @@ mod room;
 mod state;
 pub mod store;
 mod stored_games;
+pub mod table_files;
 pub mod tables;
 
 use std::future::Future;

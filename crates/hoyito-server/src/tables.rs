@@ -78,6 +78,11 @@ impl Tablebases {
         }
     }
 
+    /// The directory the tables are stored under.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
     /// Whether the sets built are kept as one-byte files (`true`: faster
     /// probes outside the cache of decoded blocks, about three times the
     /// disk) or converted to compact files (`false`, the default).

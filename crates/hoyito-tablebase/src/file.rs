@@ -25,11 +25,12 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use hoyito_core::{CaptureSide, Rules, Variant};
+use hoyito_core::{CaptureSide, Rules};
 use memmap2::Mmap;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::TablebaseError;
+use crate::tag::layer_tag;
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"HOYITOTB";
@@ -65,26 +66,9 @@ fn header_of(rules: &Rules, seeds: u32, len: u64, hash: u64) -> [u8; HEADER_LEN]
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h[12] = match rules.variant() {
-        Variant::I => 1,
-        Variant::II => 2,
-        Variant::III => 3,
-    };
-    h[13] = rules.holes() as u8;
-    h[14] = rules.skip_origin() as u8;
-    h[15] = (rules.capture_side() == CaptureSide::Opponent) as u8;
-    h[16..20].copy_from_slice(&seeds.to_le_bytes());
-    h[24..32].copy_from_slice(&len.to_le_bytes());
+    h[12..32].copy_from_slice(&layer_tag(rules, seeds, len));
     h[32..40].copy_from_slice(&hash.to_le_bytes());
     h
-}
-
-/// Bytes 12..32 of a layer's header (rules, seeds, positions): what names
-/// a layer in the stream solver's work files too.
-pub(crate) fn layer_tag(rules: &Rules, seeds: u32, positions: u64) -> [u8; 20] {
-    header_of(rules, seeds, positions, 0)[12..32]
-        .try_into()
-        .expect("20 bytes")
 }
 
 /// Writes one layer of `positions` values atomically, as [`write_layer`],
@@ -303,6 +287,7 @@ impl LayerFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hoyito_core::Variant;
 
     /// The names in `dir`, sorted.
     fn names(dir: &Path) -> Vec<String> {

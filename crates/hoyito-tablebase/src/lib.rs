@@ -38,39 +38,57 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "files")]
 mod build;
 pub mod compact;
 pub mod error;
+#[cfg(feature = "files")]
 pub mod file;
 pub mod graph;
 pub mod index;
+#[cfg(feature = "files")]
 pub mod lean;
+mod memory;
 pub mod progress;
 pub mod reference;
 pub mod search;
+#[cfg(feature = "files")]
 pub mod solve;
+#[cfg(feature = "files")]
 pub mod stream;
+mod tag;
 
+#[cfg(feature = "files")]
 use std::path::{Path, PathBuf};
+#[cfg(feature = "files")]
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 use hoyito_core::{DirectionRule, Move, Position, Repetition, Rules};
+#[cfg(feature = "files")]
 use rayon::prelude::*;
 
+#[cfg(feature = "files")]
 pub use build::{
     graph_fits, graph_memory_budget, BuildOptions, LayerReport, Solver, DISK_BYTES_PER_POSITION,
     GRAPH_BYTES_PER_POSITION,
 };
-pub use compact::{BlockCache, CompactLayer, CompactStats};
+#[cfg(feature = "files")]
+pub use compact::CompactStats;
+pub use compact::{BlockCache, CompactLayer};
 pub use error::TablebaseError;
+#[cfg(feature = "files")]
 use file::LayerFile;
+#[cfg(feature = "files")]
 use graph::{Edge, Expander};
 use index::rotate;
 pub use index::Indexer;
+#[cfg(feature = "files")]
 pub use lean::SweepStats;
 pub use progress::{OnProgress, Progress, Stage};
+#[cfg(feature = "files")]
 pub use solve::LayerStats;
+#[cfg(feature = "files")]
 use solve::LowerValues;
 
 /// Checks that the tablebase covers `rules`.
@@ -103,6 +121,7 @@ pub fn layer_seeds(max_seeds: u32) -> impl Iterator<Item = u32> {
 
 enum Layer {
     Owned(Vec<i8>),
+    #[cfg(feature = "files")]
     Mapped(LayerFile),
     Compact(Box<CompactLayer>),
 }
@@ -112,6 +131,7 @@ impl Layer {
     fn value(&self, rank: u64) -> i8 {
         match self {
             Layer::Owned(v) => v[rank as usize],
+            #[cfg(feature = "files")]
             Layer::Mapped(f) => f.value(rank),
             Layer::Compact(c) => c.value(rank),
         }
@@ -139,6 +159,7 @@ pub struct Tablebase {
     cache: Arc<BlockCache>,
 }
 
+#[cfg(feature = "files")]
 impl LowerValues for Tablebase {
     #[inline]
     fn value(&self, seeds: u32, rank: u64) -> i8 {
@@ -177,6 +198,7 @@ impl Tablebase {
         })
     }
 
+    #[cfg(feature = "files")]
     /// Opens every layer file of `rules` found in `rules_dir(dir, rules)`,
     /// from 4 seeds up to the first missing layer, checking each: the
     /// one-byte file of a layer (`seeds-KKK.htb`) where there is one, else
@@ -191,6 +213,7 @@ impl Tablebase {
         Tablebase::open_with_cache(rules, dir, compact::DEFAULT_CACHE_BYTES)
     }
 
+    #[cfg(feature = "files")]
     /// As [`Tablebase::open`], with a cache of at most `cache_bytes` of
     /// decoded blocks for the compact layers (0: none, every probe of a
     /// compact layer decodes its block up to the position).
@@ -224,6 +247,7 @@ impl Tablebase {
         Ok(tb)
     }
 
+    #[cfg(feature = "files")]
     /// Opens the file of layer `seeds` in `sub`: the one-byte file if there
     /// is one, else the compact one.
     fn open_layer(&self, sub: &Path, seeds: u32) -> Result<Layer, TablebaseError> {
@@ -251,6 +275,7 @@ impl Tablebase {
     pub fn layer_format(&self, seeds: u32) -> Option<LayerFormat> {
         self.layer(seeds).map(|l| match l {
             Layer::Owned(_) => LayerFormat::Memory,
+            #[cfg(feature = "files")]
             Layer::Mapped(_) => LayerFormat::Bytes,
             Layer::Compact(_) => LayerFormat::Compact,
         })
@@ -277,6 +302,7 @@ impl Tablebase {
         &self.rules
     }
 
+    #[cfg(feature = "files")]
     /// The directory holding the files of `rules` under `dir`.
     pub fn files_dir(dir: &Path, rules: &Rules) -> PathBuf {
         file::rules_dir(dir, rules)
@@ -412,6 +438,7 @@ impl Tablebase {
         Ok(all.into_iter().filter(|&(_, v)| Some(v) == best).collect())
     }
 
+    #[cfg(feature = "files")]
     /// Checks every position of layer `seeds`: its stored value must equal
     /// the best, over its moves (or pass), of the move's gain plus the
     /// child's stored value (negated when the opponent moves next). Returns
@@ -468,6 +495,7 @@ impl Tablebase {
     }
 }
 
+#[cfg(feature = "files")]
 /// Worker threads the solver uses (rayon's pool; `RAYON_NUM_THREADS` sets it).
 pub fn threads() -> usize {
     rayon::current_num_threads()

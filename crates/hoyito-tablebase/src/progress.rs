@@ -2,6 +2,7 @@
 //! caller can draw it (the `hoyito` binary draws progress bars); the
 //! library draws nothing.
 
+#[cfg(feature = "files")]
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Where a solver is in a layer.
@@ -48,6 +49,7 @@ impl std::fmt::Display for Progress {
 pub type OnProgress<'a> = &'a (dyn Fn(&Progress) + Sync);
 
 /// Counts the positions of one stage across worker threads and reports them.
+#[cfg(feature = "files")]
 pub(crate) struct StageCounter<'a> {
     on_progress: OnProgress<'a>,
     seeds: u32,
@@ -56,6 +58,7 @@ pub(crate) struct StageCounter<'a> {
     done: AtomicU64,
 }
 
+#[cfg(feature = "files")]
 impl<'a> StageCounter<'a> {
     /// Starts `stage` of the layer of `seeds` (`total` positions): reports 0 done.
     pub(crate) fn start(on_progress: OnProgress<'a>, seeds: u32, stage: Stage, total: u64) -> Self {

@@ -42,12 +42,13 @@ use hoyito_core::Rules;
 use rayon::prelude::*;
 
 use crate::error::TablebaseError;
-use crate::file::{layer_file_name, layer_tag, write_atomic};
+use crate::file::{layer_file_name, write_atomic};
 use crate::graph::{Edge, Expander};
 use crate::index::Indexer;
 use crate::lean::{SweepStats, LEAN_CHUNK};
 use crate::progress::{OnProgress, Stage, StageCounter};
 use crate::solve::{next_state, state_value, ExitBounds, LayerStats, LowerValues};
+use crate::tag::layer_tag;
 
 /// Least time between two saved states (the state is always saved when stopped).
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(60);

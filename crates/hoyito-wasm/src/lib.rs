@@ -1,7 +1,7 @@
 //! # hoyito-wasm
 //!
-//! Hoyito's rules ([`hoyito_core`]) and engine ([`hoyito_engine`], without
-//! tablebases) as a WebAssembly module for browsers and Node, built with
+//! Hoyito's rules ([`hoyito_core`]), engine ([`hoyito_engine`], without
+//! tablebases) and the compact tables' reader ([`hoyito_tablebase`]) as a WebAssembly module for browsers and Node, built with
 //! `wasm-bindgen --target web` (`scripts/build-wasm.sh` writes
 //! `web/wasm/hoyito_wasm.js` and `web/wasm/hoyito_wasm_bg.wasm`).
 //!
@@ -21,6 +21,10 @@
 //!   played by the server's own room ([`hoyito_room`]): `step(token)`,
 //!   `checkTurn()`, `resignation(round)`, `undoTarget()`, `undone(keep)`,
 //!   `view()`, `summary()`, `tokens()`, `record()`, `bestMove(level)`;
+//! - `new Tables()`: endgame tables on the device, from the bytes of the
+//!   server's compact layer files: `load(options, seeds, bytes)`,
+//!   `layers(options)`, `probe(options, position)` (the exact values, as
+//!   `GET /api/tablebase` answers, or null outside the tables);
 //! - `randomPlayouts(n, options, seed)`;
 //! - `rulesOptions()`: the core's table of rules options (names, values,
 //!   defaults, limits, meanings), from which the web app makes its
@@ -35,6 +39,7 @@
 pub mod options;
 pub mod play;
 pub mod room;
+pub mod tables;
 
 use std::time::Duration;
 
@@ -72,6 +77,9 @@ pub enum Error {
     /// `Game.fromSetup`'s or `Game.fromNotation`'s position is not valid.
     #[error("invalid setup: {0}")]
     Setup(String),
+    /// Endgame tables that cannot be loaded.
+    #[error("tables: {0}")]
+    Tables(String),
     /// The next round cannot start.
     #[error("the next round can start only when a round of an unfinished match is over")]
     NextRound,

@@ -17,7 +17,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dir = process.env.HOYITO_WASM_DIR || join(here, '..', '..', '..', 'web', 'wasm');
 const wasm = await import(join(dir, 'hoyito_wasm.js'));
 wasm.initSync({ module: readFileSync(join(dir, 'hoyito_wasm_bg.wasm')) });
-const { Game, Match, Room, randomPlayouts, rulesOptions } = wasm;
+const { Game, Match, Room, Tables, randomPlayouts, rulesOptions } = wasm;
 const golden = JSON.parse(readFileSync(join(here, 'golden.json'), 'utf8'));
 
 /** FNV-1a, as tests/golden.rs. */
@@ -220,4 +220,19 @@ test('a position from notation or a setup with captures is the core\'s; a bad on
   assert.throws(() => Game.fromNotation(o, '1,0,3/0,2,0,2 s 0-0'), /^Error: invalid setup: /);
   // 8 seeds on the board and 233 captured: 241 seeds in all.
   assert.throws(() => Game.fromSetup(o, { board: [1, 0, 3, 0, 0, 2, 0, 2], captured: [233, 0] }), /^Error: invalid setup: /);
+});
+
+test('Tables refuse bytes that are not the layer\'s compact file with the reader\'s reason, and hold nothing until loaded', () => {
+  const rules = { variant: 'II', holes: 4 };
+  const t = new Tables();
+  assert.equal(t.probe(rules, '1,0,0,3/0,0,2,2 s 20-20'), null);
+  assert.throws(() => t.load(rules, 4, new Uint8Array(100)), /^Error: tables: seeds-004\.htc: corrupt tablebase file: not a compact Hoyito tablebase file/);
+  const header = new Uint8Array(64);
+  header.set(Buffer.from('HOYITOTC'));
+  assert.throws(() => t.load(rules, 8, header), /corrupt tablebase file: compact format version 0, expected 1/);
+  assert.throws(() => t.load(rules, 6, new Uint8Array(0)), /^Error: tables: unsupported for tablebases: a layer of 6 seeds/);
+  assert.throws(() => t.load({ variant: 'II', holes: 4, direction: 'per_move' }, 4, new Uint8Array(0)), /unsupported for tablebases: direction/);
+  assert.throws(() => t.probe(rules, 'not a position'), /invalid setup/);
+  assert.deepEqual([...t.layers(rules)], []);
+  t.free();
 });

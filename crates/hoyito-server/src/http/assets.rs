@@ -51,6 +51,7 @@ assets! {
     "/pages/not-found.js" => "text/javascript; charset=utf-8",
     "/pages/how-to-play.js" => "text/javascript; charset=utf-8",
     "/pages/board.js" => "text/javascript; charset=utf-8",
+    "/pages/offline-tables.js" => "text/javascript; charset=utf-8",
     "/pages/puzzle.js" => "text/javascript; charset=utf-8",
     "/pages/puzzle-play.js" => "text/javascript; charset=utf-8",
     "/pages/streak.js" => "text/javascript; charset=utf-8",
@@ -112,6 +113,7 @@ assets! {
     "/local/store.js" => "text/javascript; charset=utf-8",
     "/local/engine-worker.js" => "text/javascript; charset=utf-8",
     "/local/puzzles.js" => "text/javascript; charset=utf-8",
+    "/local/tables.js" => "text/javascript; charset=utf-8",
     "/wasm/hoyito_wasm.js" => "text/javascript; charset=utf-8",
     "/wasm/hoyito_wasm_bg.wasm" => "application/wasm",
 }

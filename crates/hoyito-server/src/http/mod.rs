@@ -131,6 +131,8 @@ pub fn router(state: Arc<AppState>) -> Router {
             "/tablebase",
             get(handlers::tablebase::probe).route_layer(rated(&state.rates.hints)),
         )
+        .route("/tables", get(handlers::tables::manifest))
+        .route("/tables/{set}/{file}", get(handlers::tables::file))
         .route(
             "/games/{id}/join",
             post(play::join).route_layer(rated(&state.rates.joins)),

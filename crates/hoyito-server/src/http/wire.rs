@@ -385,6 +385,44 @@ pub struct TablebaseAnswer {
     pub proved: &'static str,
 }
 
+/// The answer of `GET /api/tables`: the default tables for download.
+#[derive(Debug, Serialize)]
+pub struct TablesManifest {
+    /// Every set of the default tables, smallest first.
+    pub sets: Vec<TableSetView>,
+}
+
+/// One set of the default tables.
+#[derive(Debug, Serialize)]
+pub struct TableSetView {
+    /// `I`, `II` or `III`.
+    pub variant: String,
+    /// Holes per row.
+    pub holes: u32,
+    /// The largest number of seeds in play its layers hold (while not
+    /// ready: the number it will hold).
+    pub max_seeds: u32,
+    /// Built: `files` lists its compact layer files.
+    pub ready: bool,
+    /// This server is building it (or is still to): not ready yet.
+    pub building: bool,
+    /// Bytes of all its files.
+    pub bytes: u64,
+    /// Its layers' files, 4 seeds up.
+    pub files: Vec<TableFileView>,
+}
+
+/// One compact layer file.
+#[derive(Debug, Serialize)]
+pub struct TableFileView {
+    /// Seeds in play of the layer.
+    pub seeds: u32,
+    /// Bytes of the file.
+    pub bytes: u64,
+    /// Where to get it (immutable).
+    pub url: String,
+}
+
 /// A move and its exact value.
 #[derive(Debug, Serialize)]
 pub struct MoveValue {

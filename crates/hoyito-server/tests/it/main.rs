@@ -31,4 +31,5 @@ mod serving;
 mod storage_faults;
 mod store_pool;
 mod tablebase;
+mod tables_download;
 mod takeback;

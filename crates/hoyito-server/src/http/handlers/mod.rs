@@ -13,6 +13,7 @@ pub(crate) mod players;
 pub(crate) mod puzzles;
 pub(crate) mod rematch;
 pub(crate) mod tablebase;
+pub(crate) mod tables;
 #[cfg(test)]
 mod tests;
 

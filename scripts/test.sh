@@ -128,7 +128,7 @@ else
 fi
 
 step "WebAssembly module against the native crates (node --test)"
-node --test crates/hoyito-wasm/tests/
+HOYITO_BIN="$target/debug/hoyito" node --test crates/hoyito-wasm/tests/
 
 step "end-to-end browser tests (the hoyito that the Rust tests built; the Python package builds meanwhile)"
 /usr/bin/chromium --version

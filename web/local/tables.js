@@ -7,7 +7,9 @@
 // Without a server, the analysis board asks `probeStored` for a position's
 // exact values: the files are given to the WebAssembly module's `Tables`
 // (the tablebase crate's own reader, which checks every file) and probed
-// there, as GET /api/tablebase would answer.
+// there, as GET /api/tablebase would answer. The engine's worker gives
+// `storedTables` to the engine (`useTables`), which then plays perfectly
+// where they hold the position.
 
 import { Tables } from '../wasm/hoyito_wasm.js';
 
@@ -117,6 +119,20 @@ async function loadSet(options) {
 }
 
 /**
+ * The module's `Tables` holding the set of `options` ({variant, holes})
+ * stored on this device, given to it once, or null if none is stored (or
+ * it cannot be read). No DOM here: the engine's worker (engine-worker.js)
+ * imports this module too and keeps its own `Tables`.
+ */
+export async function storedTables(options) {
+  try {
+    return (await loadSet(options)) ? tables : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The exact values of the position `notation` under the rules `options`
  * from the tables stored on this device ({value, moves: [{move, value}],
  * seeds, proved: 'tables'}, as GET /api/tablebase answers), or null if
@@ -124,8 +140,8 @@ async function loadSet(options) {
  */
 export async function probeStored(options, notation) {
   try {
-    if (!(await loadSet(options))) return null;
-    return tables.probe(options, notation);
+    const stored = await storedTables(options);
+    return stored ? stored.probe(options, notation) : null;
   } catch {
     return null;
   }

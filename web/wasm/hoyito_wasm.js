@@ -238,6 +238,22 @@ export class Game {
         }
         return v1;
     }
+    /**
+     * Makes `bestMove` and `analyze` use the endgame tables of
+     * `tables` (a `Tables`) for these rules as the engine's oracle,
+     * as the server's engine uses its tablebases: where they hold
+     * the position, the engine plays perfectly. Shares the loaded
+     * tables (no copy), including layers loaded into `tables`
+     * before this call only. Returns whether `tables` holds any
+     * layer of these rules (if not, the engine searches as before).
+     * @param {Tables} tables
+     * @returns {boolean}
+     */
+    useTables(tables) {
+        _assertClass(tables, Tables);
+        const ret = wasm.game_useTables(this.__wbg_ptr, tables.__wbg_ptr);
+        return ret !== 0;
+    }
 }
 if (Symbol.dispose) Game.prototype[Symbol.dispose] = Game.prototype.free;
 
@@ -461,6 +477,22 @@ export class Match {
         wasm.__wbindgen_export3(ret[0], ret[1] * 4, 4);
         return v1;
     }
+    /**
+     * Makes `bestMove` and `analyze` use the endgame tables of
+     * `tables` (a `Tables`) for these rules as the engine's oracle,
+     * as the server's engine uses its tablebases: where they hold
+     * the position, the engine plays perfectly. Shares the loaded
+     * tables (no copy), including layers loaded into `tables`
+     * before this call only. Returns whether `tables` holds any
+     * layer of these rules (if not, the engine searches as before).
+     * @param {Tables} tables
+     * @returns {boolean}
+     */
+    useTables(tables) {
+        _assertClass(tables, Tables);
+        const ret = wasm.match_useTables(this.__wbg_ptr, tables.__wbg_ptr);
+        return ret !== 0;
+    }
 }
 if (Symbol.dispose) Match.prototype[Symbol.dispose] = Match.prototype.free;
 
@@ -513,7 +545,7 @@ export class Room {
     /**
      * The engine's move (a token) at `level` 1 to 10 in the current
      * position, null once the round is over; within the server's time
-     * limit (1.5 s), or `timeMs`.
+     * limit (1.5 s), or `timeMs`; with the tables of `useTables`.
      * @param {number} level
      * @param {number | null} [timeMs]
      * @returns {string | undefined}
@@ -723,6 +755,18 @@ export class Room {
             throw takeFromExternrefTable0(ret[1]);
         }
         return Room.__wrap(ret[0]);
+    }
+    /**
+     * Makes `bestMove` use the endgame tables of `tables` (a `Tables`) for
+     * the room's rules as the engine's oracle, as `Game.useTables`.
+     * Returns whether `tables` holds any layer of these rules.
+     * @param {Tables} tables
+     * @returns {boolean}
+     */
+    useTables(tables) {
+        _assertClass(tables, Tables);
+        const ret = wasm.room_useTables(this.__wbg_ptr, tables.__wbg_ptr);
+        return ret !== 0;
     }
     /**
      * The room's view, as the server's game view has it (mode, rules,
@@ -975,6 +1019,12 @@ function addToExternrefTable0(obj) {
     const idx = wasm.__wbindgen_export5();
     wasm.__wbindgen_externrefs.set(idx, obj);
     return idx;
+}
+
+function _assertClass(instance, klass) {
+    if (!(instance instanceof klass)) {
+        throw new Error(`expected instance of ${klass.name}`);
+    }
 }
 
 function debugString(val) {

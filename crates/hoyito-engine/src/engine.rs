@@ -211,7 +211,7 @@ impl Engine {
     /// # Errors
     /// [`hoyito_tablebase::TablebaseError`] if the rules are not covered by
     /// tablebases, no layer is present, or a file fails its checks.
-    #[cfg(feature = "tablebase")]
+    #[cfg(feature = "tablebase-files")]
     pub fn load_tablebases(
         &mut self,
         rules: hoyito_core::Rules,

@@ -15,8 +15,10 @@
 //! - [`EngineKind::Mcts`]: UCT with random playouts and score-aware rewards.
 //!
 //! Perfect-play knowledge comes from the caller through an [`Oracle`]
-//! ([`Engine::set_oracle`]); with the `tablebase` feature (on by default)
-//! an endgame tablebase of `hoyito-tablebase` is one.
+//! ([`Engine::set_oracle`]); with the `tablebase` feature an endgame
+//! tablebase of `hoyito-tablebase` is one (also in WebAssembly, over
+//! compact tables given as bytes), and with `tablebase-files` (on by
+//! default) the engine opens tables from a directory.
 //!
 //! Scores are the final captured-seed margin (reserves included, as
 //! [`Position::margin`](hoyito_core::Position::margin)) from the view of the side to move, in seeds. Levels

@@ -245,7 +245,7 @@ fn expectation(
     Ok(sum / n)
 }
 
-#[cfg(all(test, feature = "tablebase"))]
+#[cfg(all(test, feature = "tablebase-files"))]
 mod tests {
     use hoyito_core::{Position, Rules, Variant};
     use rand::rngs::SmallRng;

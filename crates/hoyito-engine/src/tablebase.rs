@@ -1,5 +1,6 @@
-//! The endgame tablebase as the engine's [`Oracle`] (feature `tablebase`):
-//! probes answer the positions it covers, and its exact search
+//! The endgame tablebase as the engine's [`Oracle`] (feature `tablebase`, which
+//! needs no files: tables in memory are one too): probes answer the
+//! positions it covers, and its exact search
 //! ([`ExactSearch`]) proves values above them.
 
 use hoyito_core::{Move, Position};
@@ -33,7 +34,7 @@ impl Prover for ExactSearch<'_> {
         ExactSearch::covers(self, pos)
     }
 
-    fn set_budget(&mut self, nodes: Option<u64>, deadline: Option<std::time::Instant>) {
+    fn set_budget(&mut self, nodes: Option<u64>, deadline: Option<crate::clock::Instant>) {
         self.set_node_limit(nodes);
         self.set_deadline(deadline);
     }

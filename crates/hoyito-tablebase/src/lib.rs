@@ -40,6 +40,7 @@
 
 #[cfg(feature = "files")]
 mod build;
+mod clock;
 pub mod compact;
 pub mod error;
 #[cfg(feature = "files")]

@@ -140,7 +140,7 @@ pub struct ExactSearch<'a> {
     /// Give up after this many positions (see [`ExactSearch::set_node_limit`]).
     node_limit: u64,
     /// Give up at this time (see [`ExactSearch::set_deadline`]).
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::clock::Instant>,
     /// Running on the search's own large stack already (see [`ExactSearch::run`]).
     on_deep_stack: bool,
 }
@@ -182,7 +182,7 @@ impl<'a> ExactSearch<'a> {
     /// Makes every later call fail with [`TablebaseError::Deadline`] once
     /// `deadline` has passed (checked every 1,024 counted positions), as
     /// [`ExactSearch::set_node_limit`] does for a number of positions.
-    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+    pub fn set_deadline(&mut self, deadline: Option<crate::clock::Instant>) {
         self.deadline = deadline;
     }
 
@@ -202,7 +202,7 @@ impl<'a> ExactSearch<'a> {
                 limit: self.node_limit,
             });
         }
-        if self.stats.nodes & 1023 == 0 && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if self.stats.nodes & 1023 == 0 && self.deadline.is_some_and(|d| crate::clock::Instant::now() >= d) {
             return Err(TablebaseError::Deadline);
         }
         if self.stats.nodes & ((1 << 20) - 1) == 0 {

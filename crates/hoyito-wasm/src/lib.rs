@@ -1,7 +1,7 @@
 //! # hoyito-wasm
 //!
-//! Hoyito's rules ([`hoyito_core`]), engine ([`hoyito_engine`], without
-//! tablebases) and the compact tables' reader ([`hoyito_tablebase`]) as a WebAssembly module for browsers and Node, built with
+//! Hoyito's rules ([`hoyito_core`]), engine ([`hoyito_engine`], with
+//! tablebases given as bytes, not files) and the compact tables' reader ([`hoyito_tablebase`]) as a WebAssembly module for browsers and Node, built with
 //! `wasm-bindgen --target web` (`scripts/build-wasm.sh` writes
 //! `web/wasm/hoyito_wasm.js` and `web/wasm/hoyito_wasm_bg.wasm`).
 //!
@@ -16,11 +16,14 @@
 //!   take their standard values); `legalMoves()`, `play(token)` (throws an
 //!   `Error` with the reason and leaves the game unchanged; returns the
 //!   move's sowing events), `state()` (the RULES.md §7 object), `isOver()`,
-//!   `notation()`, `bestMove(level)`, `analyze({level, timeMs})`;
+//!   `notation()`, `bestMove(level)`, `analyze({level, timeMs})`,
+//!   `useTables(tables)` (the engine probes the endgame tables on the
+//!   device);
 //! - `new Room(setup, steps, epoch)`: a game or a match on this device,
 //!   played by the server's own room ([`hoyito_room`]): `step(token)`,
 //!   `checkTurn()`, `resignation(round)`, `undoTarget()`, `undone(keep)`,
-//!   `view()`, `summary()`, `tokens()`, `record()`, `bestMove(level)`;
+//!   `view()`, `summary()`, `tokens()`, `record()`, `bestMove(level)`,
+//!   `useTables(tables)`;
 //! - `new Tables()`: endgame tables on the device, from the bytes of the
 //!   server's compact layer files: `load(options, seeds, bytes)`,
 //!   `layers(options)`, `probe(options, position)` (the exact values, as
@@ -47,6 +50,7 @@ use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 use play::Play;
+use tables::Tables;
 
 /// Why a call was refused; thrown to JavaScript as an `Error` with this text.
 #[derive(Debug, thiserror::Error)]
@@ -239,6 +243,21 @@ macro_rules! shared_methods {
             /// The record of the game or match (the text `hoyito replay` reads).
             pub fn record(&self) -> String {
                 self.0.record()
+            }
+
+            /// Makes `bestMove` and `analyze` use the endgame tables of
+            /// `tables` (a `Tables`) for these rules as the engine's oracle,
+            /// as the server's engine uses its tablebases: where they hold
+            /// the position, the engine plays perfectly. Shares the loaded
+            /// tables (no copy), including layers loaded into `tables`
+            /// before this call only. Returns whether `tables` holds any
+            /// layer of these rules (if not, the engine searches as before).
+            #[wasm_bindgen(js_name = useTables)]
+            pub fn use_tables(&mut self, tables: &Tables) -> bool {
+                let tb = tables.tablebase(self.0.rules());
+                let found = tb.is_some();
+                self.0.set_tables(tb);
+                found
             }
 
             /// The engine's move (a token) at `level` 1 to 10, null once over.

@@ -3,6 +3,7 @@
 //! engine under the server's time limits, random playouts.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use hoyito_core::{
@@ -10,6 +11,7 @@ use hoyito_core::{
     RoundSummary, Rules, Setup, Side, State, TracedMove, MAX_TRACE_EVENTS,
 };
 use hoyito_engine::{Engine, Limits};
+use hoyito_tablebase::Tablebase;
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -94,6 +96,20 @@ fn south() -> Side {
 #[derive(Debug, Clone)]
 pub struct Play {
     contest: Contest,
+    tables: EngineTables,
+}
+
+/// The endgame tables the engine of a [`Play`] uses as its oracle, if any
+/// (the tablebase of a [`crate::tables::OfflineTables`] set, shared).
+#[derive(Clone, Default)]
+pub struct EngineTables(pub Option<Arc<Tablebase>>);
+
+impl std::fmt::Debug for EngineTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("EngineTables")
+            .field(&self.0.as_ref().map(|t| t.layers()))
+            .finish()
+    }
 }
 
 /// Checks an engine level (1 to 10).
@@ -110,6 +126,7 @@ impl Play {
     pub fn game(rules: Rules) -> Play {
         Play {
             contest: Contest::new_game(rules),
+            tables: EngineTables::default(),
         }
     }
 
@@ -129,6 +146,7 @@ impl Play {
         let pos = Position::from_setup(rules, &full).map_err(|e| Error::Setup(e.to_string()))?;
         Ok(Play {
             contest: Contest::Game(Game::from_position(pos)),
+            tables: EngineTables::default(),
         })
     }
 
@@ -138,6 +156,7 @@ impl Play {
         let pos = Position::from_notation(rules, text).map_err(|e| Error::Setup(e.to_string()))?;
         Ok(Play {
             contest: Contest::Game(Game::from_position(pos)),
+            tables: EngineTables::default(),
         })
     }
 
@@ -145,6 +164,7 @@ impl Play {
     pub fn new_match(rules: Rules) -> Play {
         Play {
             contest: Contest::new_match(rules),
+            tables: EngineTables::default(),
         }
     }
 
@@ -270,18 +290,34 @@ impl Play {
         Record::from(self.contest.clone()).write()
     }
 
-    /// The engine's move at `level` (1 to 10) within `time` (the server's
-    /// limit unless given); `None` once the game is over.
-    pub fn best_move(&self, level: u8, time: Option<Duration>, seed: u64) -> Result<Option<String>, Error> {
-        best_move(self.contest.current(), level, time, seed)
+    /// The rules of the game or match.
+    pub fn rules(&self) -> &Rules {
+        self.contest.rules()
     }
 
-    /// Every legal move's score at `level` within `time`, best first.
+    /// Makes the engine use `tables` as its oracle from now on (`None`:
+    /// none), as the server's engine uses its tablebases.
+    pub fn set_tables(&mut self, tables: Option<Arc<Tablebase>>) {
+        self.tables = EngineTables(tables);
+    }
+
+    /// The engine's move at `level` (1 to 10) within `time` (the server's
+    /// limit unless given), with the tables of [`Play::set_tables`] as its
+    /// oracle; `None` once the game is over.
+    pub fn best_move(&self, level: u8, time: Option<Duration>, seed: u64) -> Result<Option<String>, Error> {
+        best_move(self.contest.current(), level, time, seed, self.tables.0.clone())
+    }
+
+    /// Every legal move's score at `level` within `time`, best first, with
+    /// the tables of [`Play::set_tables`] as the engine's oracle.
     pub fn analyze(&self, level: u8, time: Duration) -> Result<Analysis, Error> {
         let level = check_level(level)?;
         let game = self.contest.current();
         let pos = *game.position();
         let mut engine = Engine::with_level(level);
+        if let Some(tb) = &self.tables.0 {
+            engine.set_tablebase(Arc::clone(tb));
+        }
         let limits = Limits {
             movetime: Some(time),
             ..Limits::default()
@@ -304,15 +340,25 @@ impl Play {
 }
 
 /// The engine's move in `game` at `level` (1 to 10) within `time` (the
-/// server's limit unless given), searching with `seed`; `None` once the
-/// game is over.
+/// server's limit unless given), searching with `seed` and with `tables`
+/// as its oracle if given (as the server's engine uses its tablebases);
+/// `None` once the game is over.
 ///
 /// # Errors
 /// [`Error::Level`] for a level outside 1 to 10.
-pub fn best_move(game: &Game, level: u8, time: Option<Duration>, seed: u64) -> Result<Option<String>, Error> {
+pub fn best_move(
+    game: &Game,
+    level: u8,
+    time: Option<Duration>,
+    seed: u64,
+    tables: Option<Arc<Tablebase>>,
+) -> Result<Option<String>, Error> {
     let level = check_level(level)?;
     let mut engine = Engine::with_level(level);
     engine.set_seed(seed);
+    if let Some(tb) = tables {
+        engine.set_tablebase(tb);
+    }
     let limits = Limits {
         movetime: Some(time.unwrap_or(ENGINE_MOVETIME)),
         ..Limits::default()

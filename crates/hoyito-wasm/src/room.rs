@@ -8,6 +8,7 @@ use hoyito_room::{Host, Mode, RoomError, Seat, Setup, Stop};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
+use crate::tables::Tables;
 use crate::{json_of, move_time, play, to_js, Error};
 
 /// What `new Room(setup, …)` takes.
@@ -81,6 +82,7 @@ fn refusal(e: RoomError) -> JsValue {
 pub struct Room {
     room: hoyito_room::Room,
     seat: Seat,
+    tables: play::EngineTables,
 }
 
 #[wasm_bindgen]
@@ -94,7 +96,11 @@ impl Room {
         let (setup, seat) = parse_setup(&json_of(&setup, "setup")?)?;
         let epoch = crate::whole("epoch", epoch.unwrap_or(0.0))?;
         let room = hoyito_room::Room::replay(setup, epoch, &steps.unwrap_or_default()).map_err(refusal)?;
-        Ok(Room { room, seat })
+        Ok(Room {
+            room,
+            seat,
+            tables: play::EngineTables::default(),
+        })
     }
 
     /// Checks and applies one step: a move token, `next` (the next round
@@ -154,6 +160,7 @@ impl Room {
         Ok(Room {
             room: self.room.undone(keep),
             seat: self.seat,
+            tables: self.tables.clone(),
         })
     }
 
@@ -232,13 +239,30 @@ impl Room {
 
     /// The engine's move (a token) at `level` 1 to 10 in the current
     /// position, null once the round is over; within the server's time
-    /// limit (1.5 s), or `timeMs`.
+    /// limit (1.5 s), or `timeMs`; with the tables of `useTables`.
     #[wasm_bindgen(js_name = bestMove)]
     pub fn best_move(
         &self,
         level: u8,
         #[wasm_bindgen(js_name = timeMs)] time_ms: Option<f64>,
     ) -> Result<Option<String>, Error> {
-        play::best_move(self.room.current(), level, move_time(time_ms)?, rand::random())
+        play::best_move(
+            self.room.current(),
+            level,
+            move_time(time_ms)?,
+            rand::random(),
+            self.tables.0.clone(),
+        )
+    }
+
+    /// Makes `bestMove` use the endgame tables of `tables` (a `Tables`) for
+    /// the room's rules as the engine's oracle, as `Game.useTables`.
+    /// Returns whether `tables` holds any layer of these rules.
+    #[wasm_bindgen(js_name = useTables)]
+    pub fn use_tables(&mut self, tables: &Tables) -> bool {
+        let tb = tables.tablebase(self.room.contest().rules());
+        let found = tb.is_some();
+        self.tables = play::EngineTables(tb);
+        found
     }
 }

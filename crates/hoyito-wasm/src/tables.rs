@@ -45,11 +45,12 @@ pub struct MoveValue {
     pub value: i32,
 }
 
-/// The layers of one rule set: their bytes and the tablebase over them.
+/// The layers of one rule set: their bytes and the tablebase over them
+/// (shared with the engines that use it as their oracle).
 struct RuleSet {
     rules: Rules,
     files: Vec<(u32, Arc<[u8]>)>,
-    tables: Tablebase,
+    tables: Arc<Tablebase>,
 }
 
 /// The tables loaded so far, for any number of rule sets.
@@ -94,7 +95,11 @@ impl OfflineTables {
         for (s, b) in &files {
             tables.insert_compact(*s, Arc::clone(b))?;
         }
-        let set = RuleSet { rules, files, tables };
+        let set = RuleSet {
+            rules,
+            files,
+            tables: Arc::new(tables),
+        };
         match at {
             Some(i) => self.sets[i] = set,
             None => self.sets.push(set),
@@ -105,6 +110,12 @@ impl OfflineTables {
     /// The layers loaded for `rules` (seeds in play, ascending).
     pub fn layers(&self, rules: &Rules) -> Vec<u32> {
         self.set(rules).map(|s| s.tables.layers()).unwrap_or_default()
+    }
+
+    /// The tablebase over the layers loaded for `rules` (the same one, not
+    /// a copy), for the engine's oracle; `None` if none are loaded.
+    pub fn tablebase(&self, rules: &Rules) -> Option<Arc<Tablebase>> {
+        self.set(rules).map(|s| Arc::clone(&s.tables))
     }
 
     fn set(&self, rules: &Rules) -> Option<&RuleSet> {
@@ -160,6 +171,11 @@ impl Tables {
         self.0
             .load(rules, seeds, bytes)
             .map_err(|e| Error::Tables(e.to_string()))
+    }
+
+    /// The tablebase of the tables loaded for `rules`, for an engine.
+    pub(crate) fn tablebase(&self, rules: &Rules) -> Option<Arc<Tablebase>> {
+        self.0.tablebase(rules)
     }
 
     /// The layers loaded for the rules `options`: seeds in play, ascending.

@@ -4,12 +4,16 @@
 // matches; written by the native crates, see tests/golden.rs), comparing
 // every ply: notation, legal moves, the move's sowing events, the final
 // state, the rounds and the record; and the golden rooms step by step,
-// comparing the room's whole view. Then the API's errors and the engine.
+// comparing the room's whole view. Then the API's errors and the engine,
+// also with endgame tables built by the native `hoyito` ($HOYITO_BIN, else
+// target/debug/hoyito).
 // Run: node --test crates/hoyito-wasm/tests/
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -234,5 +238,140 @@ test('Tables refuse bytes that are not the layer\'s compact file with the reader
   assert.throws(() => t.load({ variant: 'II', holes: 4, direction: 'per_move' }, 4, new Uint8Array(0)), /unsupported for tablebases: direction/);
   assert.throws(() => t.probe(rules, 'not a position'), /invalid setup/);
   assert.deepEqual([...t.layers(rules)], []);
+  t.free();
+});
+
+// The engine with endgame tables on the device: a 2×4 Hoyito II set up to
+// 12 seeds, built here by the native `hoyito` ($HOYITO_BIN, else
+// target/debug/hoyito, which `cargo test` builds) as the compact files the
+// server offers, loaded into `Tables` and given to the engine (`useTables`).
+
+/** Compact layer files of 2×4 Hoyito II up to 12 seeds: [{seeds, bytes}]. */
+function buildCompactSet() {
+  const repo = join(here, '..', '..', '..');
+  const bin = process.env.HOYITO_BIN || join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'debug', 'hoyito');
+  assert.ok(existsSync(bin), `no hoyito binary at ${bin}: build it (cargo build -p hoyito-cli) or set HOYITO_BIN`);
+  const out = mkdtempSync(join(tmpdir(), 'hoyito-wasm-tables-'));
+  try {
+    execFileSync(bin, ['tablebase', 'build', '--variant', 'II', '--holes', '4', '--max-seeds', '12', '--dir', out, '--compact', '--quiet'], { stdio: 'inherit' });
+    const files = [];
+    for (const f of readdirSync(out, { recursive: true })) {
+      const m = /seeds-(\d+)\.htc$/.exec(String(f));
+      if (m) files.push({ seeds: Number(m[1]), bytes: new Uint8Array(readFileSync(join(out, String(f)))) });
+    }
+    return files.sort((a, b) => a.seeds - b.seeds);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** Mulberry32: the test's positions and moves are the same on every run. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every position (notation) along random games from random boards of 8 or 12 seeds. */
+function tablePositions(o, games) {
+  const rand = rng(2026);
+  const out = [];
+  for (let i = 0; i < games; i++) {
+    const board = new Array(8).fill(0);
+    const seeds = rand() < 0.5 ? 8 : 12;
+    for (let k = 0; k < seeds; k++) board[Math.floor(rand() * 8)] += 1;
+    const g = Game.fromSetup(o, { board, to_move: rand() < 0.5 ? 'south' : 'north', captured: [10, 32 - 10 - seeds] });
+    while (!g.isOver()) {
+      out.push(g.notation());
+      const moves = g.legalMoves();
+      g.play(moves[Math.floor(rand() * moves.length)]);
+    }
+    g.free();
+  }
+  return out;
+}
+
+test('with the tables on the device, the level-10 engine plays an exact best move in every won or drawn position they hold; without them a weak level does not', (ctx) => {
+  const o = { variant: 'II', holes: 4 };
+  const files = buildCompactSet();
+  assert.deepEqual(files.map((f) => f.seeds), [4, 8, 12]);
+  const t = new Tables();
+  for (const f of files) t.load(o, f.seeds, f.bytes);
+  const positions = tablePositions(o, 16);
+  let held = 0;
+  let perfect = 0;
+  let missed = 0;
+  for (const [i, text] of positions.entries()) {
+    // The tables hold the positions of their layers' seed counts.
+    const exact = t.probe(o, text);
+    if (!exact) continue;
+    held += 1;
+    const valueOf = (move) => {
+      const m = exact.moves.find((x) => x.move === move);
+      assert.ok(m, `${text}: ${move} is a legal move`);
+      return m.value;
+    };
+    const g = Game.fromNotation(o, text);
+    assert.equal(g.useTables(t), true);
+    const best = g.bestMove(10, 500);
+    // The final margin for the mover with perfect play: captures so far
+    // (`s 10-14`: South's, North's) and the value.
+    const [, side, score] = text.split(' ');
+    const [south, north] = score.split('-').map(Number);
+    const margin = (side === 's' ? south - north : north - south) + exact.value;
+    if (margin >= 0) {
+      // Won or drawn: a best move (a drawn position's best moves keep the draw).
+      assert.equal(valueOf(best), exact.value, `${text}: the engine with the tables played ${best}, worth ${valueOf(best)}, the position ${exact.value}`);
+      perfect += 1;
+    } else {
+      // Lost whatever it plays: level 10 swindles (Engine::set_swindle), as
+      // on the server: any move, the one giving the opponent most chances to err.
+      assert.ok(exact.moves.some((m) => m.move === best), `${text}: ${best}`);
+    }
+    if (i % 8 === 0) {
+      const a = g.analyze({ level: 10, timeMs: 500 });
+      assert.equal(valueOf(a.best), exact.value, `${text}: analyze's best ${a.best}`);
+    }
+    g.free();
+    // The control: the same position, no tables, level 1.
+    const weak = Game.fromNotation(o, text);
+    if (margin >= 0 && valueOf(weak.bestMove(1, 50)) !== exact.value) missed += 1;
+    weak.free();
+  }
+  ctx.diagnostic(`${held} positions held, ${perfect} won or drawn; level 1 without tables missed the best move in ${missed}`);
+  assert.ok(held >= 60 && perfect >= 30, `${held} positions in the tables, ${perfect} won or drawn`);
+  assert.ok(missed > 0, `level 1 without the tables played a best move in all ${held} positions: the check above would not tell`);
+  // Tables of other rules leave the engine as it was; so do empty ones.
+  const other = Game.fromNotation({ variant: 'III', holes: 4 }, positions[0]);
+  assert.equal(other.useTables(t), false);
+  other.free();
+  const none = new Tables();
+  const g = Game.fromNotation(o, positions[0]);
+  assert.equal(g.useTables(none), false);
+  assert.ok(g.legalMoves().includes(g.bestMove(10, 100)));
+  g.free();
+  none.free();
+  // A room on the device takes them too (its engine is the same), and from
+  // the start, above the tables, its engine (which tries to prove its moves
+  // down into them) plays a whole game of legal moves.
+  const room = new Room({ mode: 'engine', rules: o, match: false, engine_side: 'north' }, [], 0);
+  assert.equal(room.useTables(t), true);
+  const game = new Game(o);
+  assert.equal(game.useTables(t), true);
+  let plies = 0;
+  while (!game.isOver()) {
+    const m = game.bestMove(10, 150);
+    assert.ok(game.legalMoves().includes(m), `${game.notation()}: ${m}`);
+    game.play(m);
+    plies += 1;
+  }
+  assert.ok(plies > 0);
+  game.free();
+  room.free();
   t.free();
 });

@@ -10,20 +10,20 @@ use crate::{time_for_move, Info, Limits};
 
 /// Opens the tablebases of `rules` under `dir` to check them; the seed
 /// counts of their layers.
-#[cfg(feature = "tablebase")]
+#[cfg(feature = "tablebase-files")]
 pub(super) fn check_tablebases(rules: hoyito_core::Rules, dir: &std::path::Path) -> Result<Vec<u32>, String> {
     crate::Engine::with_level(1)
         .load_tablebases(rules, dir)
         .map_err(|e| e.to_string())
 }
 
-/// Without the `tablebase` feature there are no tablebases to use.
-#[cfg(not(feature = "tablebase"))]
+/// Without the `tablebase-files` feature there are no tablebase files to use.
+#[cfg(not(feature = "tablebase-files"))]
 pub(super) fn check_tablebases(
     _rules: hoyito_core::Rules,
     _dir: &std::path::Path,
 ) -> Result<Vec<u32>, String> {
-    Err("this engine was built without tablebases".into())
+    Err("this engine was built without tablebase files".into())
 }
 
 /// The engine's own options, after the rules options in `ugi`'s list.

@@ -439,7 +439,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 if self.hash_mb != DEFAULT_HASH_MB {
                     e.set_hash_mb(self.hash_mb);
                 }
-                #[cfg(feature = "tablebase")]
+                #[cfg(feature = "tablebase-files")]
                 if let Some(dir) = &self.tablebases {
                     // Rules the tables do not cover are simply searched.
                     if let Err(err) = e.load_tablebases(self.rules, dir) {

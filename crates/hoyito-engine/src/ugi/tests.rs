@@ -1,8 +1,8 @@
 //! Session tests that look inside: the tablebase option and line reading.
 //! The protocol as a GUI sees it is tested in `tests/ugi.rs`.
 
-// The session helpers serve the tablebase test (feature `tablebase`).
-#![cfg_attr(not(feature = "tablebase"), allow(dead_code))]
+// The session helpers serve the tablebase test (feature `tablebase-files`).
+#![cfg_attr(not(feature = "tablebase-files"), allow(dead_code))]
 
 use hoyito_core::Variant;
 
@@ -58,7 +58,7 @@ fn go_depth_1(s: &mut Session<Buf>, buf: &Buf, pos: &str) -> Vec<String> {
 /// changes nothing; good tables (2×4 Hoyito II up to 8 seeds, built here)
 /// are reported, shown by `ugi`, and make a depth-1 search score the
 /// position exactly, as the table says; `<empty>` removes them.
-#[cfg(feature = "tablebase")]
+#[cfg(feature = "tablebase-files")]
 #[test]
 fn tablebase_dir_option() {
     let rules = Rules::try_from(hoyito_core::RulesSpec {

@@ -319,7 +319,11 @@ async fn ceremonies_that_are_unknown_used_expired_or_for_another_origin_are_refu
         )
         .await;
     let late = key.register(&start["options"], &page.origin);
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Sent once the ceremony's own deadline has passed on this machine's clock.
+    let expires_ms = start["expires_ms"].as_i64().expect("the ceremony's deadline");
+    while hoyito_server::store::now() <= expires_ms {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let (status, body) = page
         .call(
             "POST",

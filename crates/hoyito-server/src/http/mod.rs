@@ -17,6 +17,7 @@ pub(crate) mod seat;
 pub(crate) mod session;
 pub(crate) mod unique_keys;
 pub(crate) mod wire;
+mod wire_accounts;
 pub(crate) mod write_timeout;
 pub(crate) mod ws;
 

@@ -9,9 +9,12 @@ import { api } from '../api.js';
 import { errorText } from '../ui.js';
 import { html, setHtml } from '../html.js';
 import { VARIANTS, playerPath } from '../ratings.js';
+import { pagerHtml, wirePager } from './pager.js';
 
 /** Games a page of the list. */
 const PAGE = 10;
+/** The ids of the pager. */
+const PAGER = { newer: 'pgames-newer', page: 'pgames-page', older: 'pgames-older' };
 
 const date = (ms) => new Date(ms).toLocaleDateString(getLang(), { day: 'numeric', month: 'short', year: 'numeric' });
 
@@ -84,21 +87,8 @@ export function showPlayerGames(box, name) {
         <td class="who">${g.opponent ? html`<a href="${playerPath(g.opponent)}" data-nav>${g.opponent}</a>` : html`<span class="muted">${t('pgames.anonymous')}</span>`}</td>
         <td>${g.rules.variant}${g.rated ? html` <span class="tag">${t('lobby.rated')}</span>` : ''}</td>
         <td><a href="/g/${g.id}" data-nav class="result">${t(resultKey(g))}</a></td></tr>`)}</tbody></table>
-      ${pages > 1 ? html`<nav class="pager" aria-label="${t('pgames.pages')}">
-        <button type="button" id="pgames-newer"${page === 0 ? html` disabled` : ''}>${t('player.newer')}</button>
-        <span id="pgames-page">${t('player.page', { page: page + 1, pages })}</span>
-        <button type="button" id="pgames-older"${page === pages - 1 ? html` disabled` : ''}>${t('player.older')}</button></nav>` : ''}`);
-    const turn = (id, to) => {
-      const b = document.getElementById(id);
-      if (b) b.addEventListener('click', () => show(to, id));
-    };
-    turn('pgames-newer', page - 1);
-    turn('pgames-older', page + 1);
-    if (focus) {
-      // The focus stays on the pager: on the button pressed, or the other once this one is disabled.
-      const b = document.getElementById(focus);
-      (b && !b.disabled ? b : document.getElementById(focus === 'pgames-older' ? 'pgames-newer' : 'pgames-older'))?.focus();
-    }
+      ${pagerHtml(PAGER, page, pages, t('pgames.pages'))}`);
+    wirePager(PAGER, page, show, focus);
   }
 
   filter.addEventListener('submit', (e) => e.preventDefault());

@@ -13,9 +13,12 @@ import { html, setHtml } from '../html.js';
 import { changeText, playerPath, poolLabel, ratingText } from '../ratings.js';
 import { drawRatingChart } from './rating-chart.js';
 import { showPlayerGames } from './player-games.js';
+import { pagerHtml, wirePager } from './pager.js';
 
 /** Rated games a page of the list. */
 const PAGE = 10;
+/** The ids of the rated games' pager. */
+const PAGER = { newer: 'newer', page: 'page-of', older: 'older' };
 
 /** The result of a game the player scored `score` in (1, 0.5, 0), as a word. */
 const resultWord = (score) => t(score === 1 ? 'player.won' : score === 0 ? 'player.lost' : 'player.drew');
@@ -152,21 +155,8 @@ export function playerPage(app, name) {
         <td class="who">${opponent(g.opponent)}</td>
         <td><a href="/g/${g.game}" data-nav class="result r${String(g.score).replace('.', '')}">${resultWord(g.score)}</a></td>
         <td class="num">${ratingText(g.rating, g.deviation)} <span class="change">(${changeText(g.before, g.rating)})</span></td></tr>`)}</tbody></table>
-      ${pages > 1 ? html`<nav class="pager" aria-label="${t('player.pages')}">
-        <button type="button" id="newer"${page === 0 ? html` disabled` : ''}>${t('player.newer')}</button>
-        <span id="page-of">${t('player.page', { page: page + 1, pages })}</span>
-        <button type="button" id="older"${page === pages - 1 ? html` disabled` : ''}>${t('player.older')}</button></nav>` : ''}`);
-    const turn = (id, to) => {
-      const b = document.getElementById(id);
-      if (b) b.addEventListener('click', () => showGames(points, to, id));
-    };
-    turn('newer', page - 1);
-    turn('older', page + 1);
-    if (focus) {
-      // The focus stays on the pager: on the button pressed, or the other once this one is disabled.
-      const b = document.getElementById(focus);
-      (b && !b.disabled ? b : document.getElementById(focus === 'older' ? 'newer' : 'older'))?.focus();
-    }
+      ${pagerHtml(PAGER, page, pages, t('player.pages'))}`);
+    wirePager(PAGER, page, (to, id) => showGames(points, to, id), focus);
   }
 
   show();

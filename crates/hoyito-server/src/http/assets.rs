@@ -95,6 +95,7 @@ assets! {
     "/passkeys.js" => "text/javascript; charset=utf-8",
     "/pages/player.js" => "text/javascript; charset=utf-8",
     "/pages/player-games.js" => "text/javascript; charset=utf-8",
+    "/pages/pager.js" => "text/javascript; charset=utf-8",
     "/pages/leaderboard.js" => "text/javascript; charset=utf-8",
     "/pages/rating-chart.js" => "text/javascript; charset=utf-8",
     "/ratings.js" => "text/javascript; charset=utf-8",

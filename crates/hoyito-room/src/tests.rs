@@ -80,6 +80,33 @@ fn undo_against_the_engine_goes_back_to_the_human_to_move() {
 }
 
 #[test]
+fn an_undo_sent_before_the_engine_replied_still_takes_back_the_humans_move() {
+    let mut room = Room::new(setup(Mode::Engine, false), 0).unwrap();
+    let t = room.legal_tokens()[0].clone();
+    room.step(&t, 0).unwrap();
+    // The human saw this view and asked for an undo; the engine replied meanwhile.
+    let seen = room.seq();
+    assert!(room.undo_still_means(seen));
+    while !room.position().is_over() && room.position().to_move() == Side::North {
+        let t = room.legal_tokens()[0].clone();
+        room.step(&t, 0).unwrap();
+    }
+    assert!(room.seq() > seen);
+    assert!(room.undo_still_means(seen));
+    assert_eq!(room.undo_target(), Ok(0));
+    // A view from before the human's own move would undo another move.
+    assert!(!room.undo_still_means(0));
+    // A view with more steps than the room has is not one of its views.
+    assert!(!room.undo_still_means(room.seq() + 1));
+    // Hot-seat and online games have no engine whose replies are skipped.
+    let mut hotseat = Room::new(setup(Mode::Hotseat, false), 0).unwrap();
+    let t = hotseat.legal_tokens()[0].clone();
+    hotseat.step(&t, 0).unwrap();
+    assert!(!hotseat.undo_still_means(0));
+    assert!(hotseat.undo_still_means(1));
+}
+
+#[test]
 fn stops_end_the_game_with_their_result() {
     let mut room = Room::new(setup(Mode::Online, false), 0).unwrap();
     assert_eq!(room.undo_target(), Err(RoomError::UndoUnavailable));

@@ -24,6 +24,21 @@ impl Room {
         self.back_to(human)
     }
 
+    /// Whether an undo asked from a view of the first `seen` steps (at this
+    /// undo count) takes back what it takes back now: no step since, or, in
+    /// a game against the engine, only the engine's moves in this round
+    /// (its reply came while the request was on its way), so the human's
+    /// last move, the one undone, is the same.
+    pub fn undo_still_means(&self, seen: u64) -> bool {
+        let Some(since) = usize::try_from(seen).ok().and_then(|seen| self.steps.get(seen..)) else {
+            return false;
+        };
+        let engine = self.setup.engine_side.filter(|_| self.setup.mode == Mode::Engine);
+        since
+            .iter()
+            .all(|s| s.kind == crate::StepKind::Move && s.side.is_some() && s.side == engine)
+    }
+
     /// How many steps to keep to take back `side`'s last move in an online
     /// game (a takeback its opponent accepted): back to before that move
     /// in this round, taking back any move made after it, with `side` to

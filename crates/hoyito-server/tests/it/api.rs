@@ -261,9 +261,24 @@ async fn engine_moves_first_and_undo_returns_to_the_human() {
         })
         .await;
     assert!(g["seq"].as_u64().unwrap() > seq0);
-    // Undo goes back to before the human's move.
+    // An undo from a view before the human's move would take back another
+    // move: refused.
+    let (status, v) = api
+        .post(
+            &format!("/api/games/{id}/undo"),
+            Some(&token),
+            json!({ "seq": seq0, "epoch": 0 }),
+        )
+        .await;
+    assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "stale"), "{v}");
+    // Undo goes back to before the human's move, asked from the view the
+    // move answered, before the engine's reply reached the player.
     let (status, u) = api
-        .post(&format!("/api/games/{id}/undo"), Some(&token), json!({}))
+        .post(
+            &format!("/api/games/{id}/undo"),
+            Some(&token),
+            json!({ "seq": r["seq"], "epoch": 0 }),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{u}");
     assert_eq!(u["seq"].as_u64(), Some(seq0));

@@ -123,15 +123,10 @@ async fn refuse_after_flag(st: &Arc<AppState>, slot: &Arc<Slot>, g: &mut LiveGam
     Ok(())
 }
 
-/// 409 `stale` unless the game is at the step count and undo count the
-/// client's request names (those it names).
+/// 409 `stale` unless the game is at the undo count and step count the
+/// client's request names (those it names), or only the engine moved since
+/// the step count named (the undo then takes back the same move).
 fn check_seen(g: &LiveGame, req: &UndoRequest) -> Result<(), ApiError> {
-    if let Some(seq) = req.seq.filter(|&seq| seq != g.room.seq()) {
-        return Err(ApiError::conflict(
-            "stale",
-            format!("the game has {} steps, not {seq}: reload it", g.room.seq()),
-        ));
-    }
     if let Some(epoch) = req.epoch.filter(|&epoch| epoch != g.room.epoch()) {
         return Err(ApiError::conflict(
             "stale",
@@ -139,6 +134,12 @@ fn check_seen(g: &LiveGame, req: &UndoRequest) -> Result<(), ApiError> {
                 "the game has had {} undos, not {epoch}: reload it",
                 g.room.epoch()
             ),
+        ));
+    }
+    if let Some(seq) = req.seq.filter(|&seq| !g.room.undo_still_means(seq)) {
+        return Err(ApiError::conflict(
+            "stale",
+            format!("the game has {} steps, not {seq}: reload it", g.room.seq()),
         ));
     }
     Ok(())

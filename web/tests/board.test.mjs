@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  startServer, launchBrowser, openPage, createGame, callApi, seriousViolations, binary,
+  startServer, launchBrowser, openPage, createGame, callApi, seriousViolations, binary, once,
 } from './helpers.mjs';
 
 const TABLES = mkdtempSync(join(tmpdir(), 'hoyito-tables-'));
@@ -91,7 +91,7 @@ test('a typed 2×6 position in the tables shows their exact values, best marked,
   await context.close();
 });
 
-test('a position set up by taps, and an impossible one refused with the reason', async () => {
+test('a position set up by taps, and an impossible one refused with the reason', once, async () => {
   const { context, page } = await open(boardUrl(POS));
   await analysed(page, POS, 'exact');
   await page.click('#ab-edit');
@@ -117,7 +117,7 @@ test('a position set up by taps, and an impossible one refused with the reason',
   await context.close();
 });
 
-test('a move played updates the values, steps back, and the address reopens the position', async () => {
+test('a move played updates the values, steps back, and the address reopens the position', once, async () => {
   const { context, page } = await open(boardUrl(POS));
   await analysed(page, POS, 'exact');
   const before = await shown(page);
@@ -146,7 +146,7 @@ test('a move played updates the values, steps back, and the address reopens the 
   await context.close();
 });
 
-test('a position above the tables is proved by the exact search, and says so', async () => {
+test('a position above the tables is proved by the exact search, and says so', once, async () => {
   // 12 seeds in play: above the tables (to 8), proved by the search down to them.
   const above = '0,2,1,0,2,0/0,3,0,1,0,3 s 18-18';
   const want = await probe(above);
@@ -161,7 +161,7 @@ test('a position above the tables is proved by the exact search, and says so', a
   await context.close();
 });
 
-test('without the server the engine estimates, and says so', async () => {
+test('without the server the engine estimates, and says so', once, async () => {
   const { context, page } = await open('/analysis', { storage: {} });
   await context.route('**/api/tablebase**', (r) => r.abort('internetdisconnected'));
   await page.goto(server.url + boardUrl(POS));
@@ -175,7 +175,7 @@ test('without the server the engine estimates, and says so', async () => {
   await context.close();
 });
 
-test('Analyse from here opens the board at the game position shown', async () => {
+test('Analyse from here opens the board at the game position shown', once, async () => {
   const { context, page } = await open('/');
   const id = await createGame(page, server.url, { mode: 'hotseat', variant: 'III', holes: '4' });
   await page.locator('.hole.legal').first().click();

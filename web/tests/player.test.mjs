@@ -82,7 +82,7 @@ test('the page stays on the board as moves are played: it opens at its top and o
   }
 });
 
-test('a spectator reads who offered a draw, and the player who offered it reads that it was declined', async () => {
+test('a spectator reads who offered a draw, and the player who offered it reads that it was declined', once, async () => {
   const { a, j } = await onlineGame();
   const spectator = await open(`/g/${a.id}`);
   const ana = await openSeated(a.id, { token: a.token, seat: a.seat });
@@ -107,7 +107,7 @@ test('a spectator reads who offered a draw, and the player who offered it reads 
   }
 });
 
-test('a timed game waiting for its second player says so, with Abort and no Resign or Draw', async () => {
+test('a timed game waiting for its second player says so, with Abort and no Resign or Draw', once, async () => {
   const a = await api('POST', '/api/games', { mode: 'online', name: 'Ana', clock: { initial: 180, increment: 2 } });
   const { context, page } = await openSeated(a.id, { token: a.token, seat: a.seat, invite: a.invite });
   try {
@@ -123,7 +123,7 @@ test('a timed game waiting for its second player says so, with Abort and no Resi
   }
 });
 
-test('the clock of a player who ran out of time shows 0:00', async () => {
+test('the clock of a player who ran out of time shows 0:00', once, async () => {
   const own = await startServer();
   let again = null;
   let ctx = null;
@@ -154,7 +154,7 @@ c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE moves SET at_ms = at_ms - 2000
   }
 });
 
-test('playing North against the computer, Undo waits for a move of the player', async () => {
+test('playing North against the computer, Undo waits for a move of the player', once, async () => {
   const c = await api('POST', '/api/games', { mode: 'engine', level: 1, side: 'north', rules: { variant: 'II' } });
   const { context, page } = await openSeated(c.id, { token: c.token, seat: c.seat });
   try {
@@ -175,7 +175,7 @@ test('playing North against the computer, Undo waits for a move of the player', 
   }
 });
 
-test('a game being played asks for no analysis, and logs no error', async () => {
+test('a game being played asks for no analysis, and logs no error', once, async () => {
   const errors = [];
   const asked = [];
   const c = await api('POST', '/api/games', { mode: 'engine', level: 1, rules: { variant: 'II' } });
@@ -196,7 +196,7 @@ test('a game being played asks for no analysis, and logs no error', async () => 
   }
 });
 
-test('a finished game never analysed asks once, is told there is none (204), logs no error and offers the analysis', async () => {
+test('a finished game never analysed asks once, is told there is none (204), logs no error and offers the analysis', once, async () => {
   const errors = [];
   const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'II' } });
   await api('POST', `/api/games/${c.id}/resign`, {}, c.token);
@@ -227,7 +227,7 @@ test('no key badges on a phone\'s holes', async () => {
   }
 });
 
-test('an undo drops the hint given before it, and a hint answered after it', async () => {
+test('an undo drops the hint given before it, and a hint answered after it', once, async () => {
   const c = await api('POST', '/api/games', { mode: 'hotseat', rules: { variant: 'I', holes: 6 } });
   await playApi(c, 2);
   const { context, page } = await openSeated(c.id, { token: c.token, seat: 'both' });
@@ -260,7 +260,7 @@ test('an undo drops the hint given before it, and a hint answered after it', asy
   }
 });
 
-test('a resigned match shows the result of its last round, and the status says who won', async () => {
+test('a resigned match shows the result of its last round, and the status says who won', once, async () => {
   const c = await api('POST', '/api/games', { mode: 'hotseat', match: true, rules: { variant: 'I' } });
   await playApi(c, 3);
   await api('POST', `/api/games/${c.id}/resign`, {}, c.token);
@@ -348,7 +348,7 @@ test('the focus stays where it was as the list of moves and the analysis are dra
   }
 });
 
-test('offline, the Games page lists the games on this device and says the server cannot be reached', async () => {
+test('offline, the Games page lists the games on this device and says the server cannot be reached', once, async () => {
   const { context, page } = await open('/');
   try {
     await page.check('input[name="mode"][value="hotseat"]');

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  startServer, launchBrowser, openPage, callApi, seriousViolations, binary,
+  startServer, launchBrowser, openPage, callApi, seriousViolations, binary, once,
 } from './helpers.mjs';
 
 const TABLES = mkdtempSync(join(tmpdir(), 'hoyito-tables-'));
@@ -55,7 +55,7 @@ const click = (page, i) => page.locator(`.hole[data-hole="${i}"]`).click();
 const at = (page, path) => page.waitForFunction((x) => location.pathname === x, path, { timeout: 20000 });
 const state = (page, s) => page.waitForFunction((x) => document.querySelector('.puzzle')?.dataset.state === x, s, { timeout: 20000 });
 
-test('a wrong move shows its exact value, the hints the theme then the hole, and the solution solves it', async () => {
+test('a wrong move shows its exact value, the hints the theme then the hole, and the solution solves it', once, async () => {
   assert.ok(ONE, 'a one-move puzzle with 8 seeds');
   const { context, page } = await open(`/puzzles/${ONE.id}`);
   await state(page, 'playing');
@@ -90,7 +90,7 @@ test('a wrong move shows its exact value, the hints the theme then the hole, and
   await context.close();
 });
 
-test('a longer solution: the opponent\'s forced reply is played, then the last move solves it', async () => {
+test('a longer solution: the opponent\'s forced reply is played, then the last move solves it', once, async () => {
   assert.ok(THREE, 'a three-move puzzle with 8 seeds');
   const { context, page } = await open(`/puzzles/${THREE.id}`);
   await state(page, 'playing');
@@ -103,7 +103,7 @@ test('a longer solution: the opponent\'s forced reply is played, then the last m
   await context.close();
 });
 
-test('the solution shown, Next puzzle with the filters, and an unknown puzzle', async () => {
+test('the solution shown, Next puzzle with the filters, and an unknown puzzle', once, async () => {
   const { context, page } = await open(`/puzzles/${THREE.id}`);
   await state(page, 'playing');
   await page.click('#pz-show');
@@ -133,7 +133,7 @@ test('the solution shown, Next puzzle with the filters, and an unknown puzzle', 
   await context.close();
 });
 
-test('the puzzle of the day: the link opens the UTC day\'s puzzle of the filters, as the API gives it', async () => {
+test('the puzzle of the day: the link opens the UTC day\'s puzzle of the filters, as the API gives it', once, async () => {
   const { context, page } = await open(`/puzzles/${ONE.id}`);
   await state(page, 'playing');
   await page.selectOption('#pz-variant', 'II');
@@ -157,7 +157,7 @@ test('the puzzle of the day: the link opens the UTC day\'s puzzle of the filters
   await context.close();
 });
 
-test('the solver\'s rating: solved at the first try it rises, a wrong move lowers it, as the API computes, kept on the device', async () => {
+test('the solver\'s rating: solved at the first try it rises, a wrong move lowers it, as the API computes, kept on the device', once, async () => {
   const { context, page } = await open(`/puzzles/${ONE.id}`);
   await state(page, 'playing');
   assert.equal(await page.textContent('#pz-rating'), 'Your puzzle rating: 1500');
@@ -188,7 +188,7 @@ test('the solver\'s rating: solved at the first try it rises, a wrong move lower
   await context.close();
 });
 
-test('signed in, the rating is the account\'s: rated on one device, shown on another', async () => {
+test('signed in, the rating is the account\'s: rated on one device, shown on another', once, async () => {
   const PASSWORD = 'tambor-lluvia-semilla-42';
   const A = await open('/account');
   const up = A.page.locator('#sign-up');
@@ -255,7 +255,7 @@ async function solve(page, p) {
 
 const dataset = (page) => page.$eval('.puzzle', (e) => ({ ...e.dataset }));
 
-test('a streak: puzzles of rising rating as the API gives them, no hints; a wrong move ends it and the best is kept', async () => {
+test('a streak: puzzles of rising rating as the API gives them, no hints; a wrong move ends it and the best is kept', once, async () => {
   const { context, page } = await open('/puzzles/streak', { storage: { 'hoyito.puzzle.filter': JSON.stringify({ variant: 'II', holes: 4 }) } });
   await state(page, 'playing');
   assert.equal(await page.textContent('h1'), 'Puzzle streak');

@@ -13,7 +13,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, seriousViolations, viewport,
+  startServer, launchBrowser, openPage, seriousViolations, viewport, once,
 } from './helpers.mjs';
 
 let srv;
@@ -80,7 +80,7 @@ async function playUntilBothMoved(page, id, tokens) {
 
 const RATED_CHANGE = /1500\? → \d{3,4}\? \([+−]\d+\)/;
 
-test('a rated game from the form to both players\' rating changes, the player page and the leaderboard', async () => {
+test('a rated game from the form to both players\' rating changes, the player page and the leaderboard', once, async () => {
   const w = viewport.width;
   const ana = `Ana${w}`;
   const beto = `Beto${w}`;

@@ -14,27 +14,28 @@ if [ ! -d node_modules/playwright-core ]; then
 fi
 export HOYITO_BIN="${HOYITO_BIN:-$(cd .. && pwd)/target/release/hoyito}"
 # Every test at a phone's screen size (phone first: every flow is tested
-# there); at a desktop's, the tests of what the page looks like and how it
-# is laid out (accessibility, widths, the one-screen game, the pages, the
-# game and player pages, the boards, the rules, preferences, ratings and
-# puzzles: the flows behind them are the same code as at the phone's);
-# the screen, layout, puzzle and ratings tests also at a small phone's and
-# turned. The runs go at once (each server, browser and test process
-# waits on the page most of the time, so the runs share the cores), each
-# test file in turn within a run. Each run's report is printed whole when
-# all have ended.
+# there, two test files at a time); at a desktop's, the tests of what the
+# page looks like and how it is laid out (accessibility, widths, the
+# one-screen game, the pages, the game page, the analysis board,
+# preferences, the ratings pages and the puzzle page: the flows in those
+# files, marked `once`, run at the phone's size only, as the flows behind
+# them are the same code); the screen, layout, puzzle and ratings tests
+# also at a small phone's and turned. The runs go at once (each server,
+# browser and test process waits on the page much of the time, so the
+# runs share the cores). Each run's report is printed whole when all have
+# ended.
 logs=$(mktemp -d)
 pids=()
-# An interrupted run stops both test runs (and, with them, their servers and browsers).
+# An interrupted run stops the test runs (and, with them, their servers and browsers).
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
 desktop=()
-for name in a11y layout screen pages game player board analysis help rules prefs settings ratings puzzle; do
+for name in a11y layout screen pages player board prefs ratings puzzle; do
   desktop+=("tests/$name.test.mjs")
 done
 sizes=(1366x768 390x844)
 HOYITO_E2E_VIEWPORT=1366x768 node --test --test-concurrency=1 "${desktop[@]}" >"$logs/1366x768" 2>&1 &
 pids+=($!)
-HOYITO_E2E_VIEWPORT=390x844 node --test --test-concurrency=1 tests/ >"$logs/390x844" 2>&1 &
+HOYITO_E2E_VIEWPORT=390x844 node --test --test-concurrency=2 tests/ >"$logs/390x844" 2>&1 &
 pids+=($!)
 # The whole game on one screen at a small phone's size and turned: the
 # screen and layout tests, the puzzle page and the ratings pages (player,

@@ -3,18 +3,14 @@
 # (Debian's chromium and postgresql, in the background while Rust compiles;
 # the npm packages of the browser tests), then runs the format check, the
 # check that web/wasm/ was built from the current sources, the check that
-# every path docs/ARCHITECTURE.md names exists, builds every Rust test
-# (cargo nextest when installed, else cargo test), then starts the
-# end-to-end browser tests and the Python package's build in the
-# background (they wait on pages and downloads much of the time) while
-# clippy with warnings as errors, the API docs with warnings as errors,
-# every Rust test and doctest, the PostgreSQL tests against throwaway
-# servers (scripts/postgres.sh), the full disk test on a small tmpfs (as
-# root) and the WebAssembly module's tests against the native crates run;
-# then the Python package's tests (scripts/test-python.sh). The browser
-# and Python tests drive the `hoyito` binary that the Rust tests build
-# (profile test: optimised, see Cargo.toml). Ends with a table of each
-# stage's time.
+# every path docs/ARCHITECTURE.md names exists, clippy with warnings as
+# errors, the API docs with warnings as errors, every Rust test
+# (cargo nextest when installed, else cargo test) and doctest, the
+# PostgreSQL tests against throwaway servers (scripts/postgres.sh), the full
+# disk test on a small tmpfs (as root), the WebAssembly module against the native crates, the end-to-end browser tests
+# and the Python package's tests (scripts/test-python.sh). The browser and
+# Python tests drive the `hoyito` binary that the Rust tests build (profile
+# test: optimised, see Cargo.toml). Ends with a table of each stage's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${CARGO_TARGET_DIR:-$PWD/target}
@@ -80,39 +76,15 @@ python3 scripts/doc-paths.py docs/ARCHITECTURE.md
 step "npm packages (playwright-core)"
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
 
-if cargo nextest --version >/dev/null 2>&1; then nextest=1; else nextest=""; fi
-if [ -n "$nextest" ]; then
-  step "build the Rust tests (cargo nextest run --no-run)"
-  cargo nextest run --workspace --locked --no-run
-else
-  step "build the Rust tests (cargo test --no-run)"
-  cargo test --workspace --locked --no-run
-fi
-
-# The browser tests and the Python package's build, in the background from
-# here: the browser tests wait on pages most of the time, and clippy, the
-# docs and the Rust tests use the cores meanwhile. They drive a copy of the
-# `hoyito` just built, which nothing below can replace while they run.
-step "end-to-end browser tests and the Python package's build: started in the background"
-wait_for_packages
-/usr/bin/chromium --version
-bg_dir=$(mktemp -d)
-cp "$target/debug/hoyito" "$bg_dir/hoyito"
-# Each in a process group of its own (setsid), which an early exit stops whole.
-setsid bash -c 'rc=0; HOYITO_BIN="$1/hoyito" bash web/tests/run.sh >"$1/browser.log" 2>&1 || rc=$?
-  echo "$SECONDS" >"$1/browser.seconds"; exit "$rc"' browser "$bg_dir" &
-browser_pid=$!
-setsid bash scripts/test-python.sh --build >"$bg_dir/python.log" 2>&1 &
-py_pid=$!
-cleanup+=('kill -- -"$browser_pid" 2>/dev/null' 'kill -- -"$py_pid" 2>/dev/null' 'rm -rf "$bg_dir"')
-
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "cargo doc -D warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
-if [ -n "$nextest" ]; then
+if cargo nextest --version >/dev/null 2>&1; then
+  step "build the Rust tests (cargo nextest run --no-run)"
+  cargo nextest run --workspace --locked --no-run
   step "run the Rust tests (cargo nextest run)"
   cargo nextest run --workspace --locked --no-fail-fast
   step "doctests (cargo test --doc)"
@@ -127,7 +99,7 @@ if [ -n "$nextest" ]; then
     cargo nextest run --workspace --locked --no-fail-fast --run-ignored only -E "$filter"
   }
 else
-  step "run the Rust tests (cargo test, doctests included)"
+  step "cargo test (all crates, doctests included)"
   cargo test --workspace --locked
   ignored() {
     local t crate modules
@@ -140,6 +112,7 @@ else
 fi
 
 step "PostgreSQL: storage against SQLite, two server nodes, kill -9 rounds, a frozen server, TLS"
+wait_for_packages
 pg_dir=$(mktemp -d)
 cleanup+=('bash scripts/postgres.sh stop "$pg_dir"; rm -rf "$pg_dir"')
 eval "$(bash scripts/postgres.sh start "$pg_dir")"
@@ -157,18 +130,21 @@ fi
 step "WebAssembly module against the native crates (node --test)"
 HOYITO_BIN="$target/debug/hoyito" node --test crates/hoyito-wasm/tests/
 
-step "waiting for the end-to-end browser tests"
-browser_ok=0
-wait "$browser_pid" || browser_ok=$?
-cat "$bg_dir/browser.log"
-# The browser tests' own time, from their start beside clippy.
-stages+=("$(cat "$bg_dir/browser.seconds" 2>/dev/null || echo '?')|end-to-end browser tests (from their start, beside the stages above)$(if [ "$browser_ok" != 0 ]; then echo ' (FAILED)'; fi)")
-if [ "$browser_ok" != 0 ]; then echo "the browser tests failed" >&2; exit 1; fi
+step "end-to-end browser tests (the hoyito that the Rust tests built; the Python package builds meanwhile)"
+/usr/bin/chromium --version
+# The browser tests wait on pages much of the time: the Python package's
+# virtual environment and build (cargo, profile py-test) use the cores then.
+py_log=$(mktemp)
+cleanup+=('rm -f "$py_log"')
+bash scripts/test-python.sh --build >"$py_log" 2>&1 &
+py_pid=$!
+cleanup+=('kill "$py_pid" 2>/dev/null')
+HOYITO_BIN="$target/debug/hoyito" bash web/tests/run.sh
 
-step "Python package (crates/hoyito-py): pytest (built during the stages above)"
+step "Python package (crates/hoyito-py): pytest (built during the browser tests)"
 py_ok=0
 wait "$py_pid" || py_ok=$?
-cat "$bg_dir/python.log"
+cat "$py_log"
 if [ "$py_ok" != 0 ]; then echo "building the Python package failed" >&2; exit 1; fi
 HOYITO_BIN="$target/debug/hoyito" HOYITO_TRACE_BIN="$target/debug/examples/random_trace" \
   bash scripts/test-python.sh --test

@@ -37,8 +37,8 @@ const IMPORTED = ['<style onload=__pwned=5>', "'><b onmouseover=1>x"];
 const LANGS = ['en', 'es', 'ht'];
 
 /** A browser context in `lang` that records policy violations and holds `seats`. */
-async function viewer(lang, seats = {}) {
-  const { context, page } = await newPage(browser);
+async function viewer(lang, seats = {}, serviceWorkers = 'block') {
+  const { context, page } = await newPage(browser, { serviceWorkers });
   const storage = { 'hoyito.lang': lang, 'hoyito.speed': 'instant' };
   for (const [id, seat] of Object.entries(seats)) storage[`hoyito.seat.${id}`] = JSON.stringify(seat);
   await context.addInitScript((kv) => {
@@ -178,7 +178,7 @@ test('every page is served with the policy, and the policy lets the app work', o
   }
   // A game on this device: the WebAssembly rules, the engine's worker and
   // the service worker all run under the policy.
-  const v = await viewer('en');
+  const v = await viewer('en', {}, 'allow');
   await v.page.goto(`${server.url}/`);
   await v.page.check('input[name="mode"][value="engine"]');
   await v.page.check('input[name="where"][value="device"]');

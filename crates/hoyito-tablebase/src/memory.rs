@@ -35,7 +35,11 @@ impl Tablebase {
     /// of 4 seeds or is above the tablebase's top,
     /// [`TablebaseError::Corrupt`] if the bytes fail a check (another
     /// layer's or rule set's file, cut short, a checksum mismatch).
-    pub fn insert_compact(&mut self, seeds: u32, bytes: impl Into<Arc<[u8]>>) -> Result<(), TablebaseError> {
+    pub fn insert_compact(
+        &mut self,
+        seeds: u32,
+        bytes: impl Into<Arc<Vec<u8>>>,
+    ) -> Result<(), TablebaseError> {
         if seeds == 0 || !seeds.is_multiple_of(4) || seeds as usize >= self.layers.len() {
             return Err(TablebaseError::Unsupported(format!(
                 "a layer of {seeds} seeds in a tablebase of layers 4, 8, … {}",

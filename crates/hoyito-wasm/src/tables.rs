@@ -49,7 +49,7 @@ pub struct MoveValue {
 /// (shared with the engines that use it as their oracle).
 struct RuleSet {
     rules: Rules,
-    files: Vec<(u32, Arc<[u8]>)>,
+    files: Vec<(u32, Arc<Vec<u8>>)>,
     tables: Arc<Tablebase>,
 }
 
@@ -84,7 +84,8 @@ impl OfflineTables {
     /// a layer that is not a multiple of 4 seeds up to 127;
     /// [`TablebaseError::Corrupt`] if the bytes are not that layer's file.
     pub fn load(&mut self, rules: Rules, seeds: u32, bytes: Vec<u8>) -> Result<(), TablebaseError> {
-        let bytes: Arc<[u8]> = bytes.into();
+        // The bytes stay where wasm-bindgen copied them from JavaScript.
+        let bytes = Arc::new(bytes);
         let at = self.sets.iter().position(|s| same_tables(&s.rules, &rules));
         let mut files = at.map(|i| self.sets[i].files.clone()).unwrap_or_default();
         files.retain(|(s, _)| *s != seeds);

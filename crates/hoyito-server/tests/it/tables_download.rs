@@ -3,8 +3,6 @@
 //! answering, once loaded from the bytes downloaded, what `GET
 //! /api/tablebase` answers.
 
-use std::sync::Arc;
-
 use crate::common::{error_code, eventually, Api};
 use hoyito_core::{Position, Rules, Variant};
 use hoyito_server::ai::Tablebases;
@@ -103,9 +101,7 @@ async fn built_sets_are_offered_file_by_file_immutable_and_load_on_a_device() {
             .unwrap();
         assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{url}");
         let seeds = f["seeds"].as_u64().unwrap() as u32;
-        tables
-            .insert_compact(seeds, Arc::<[u8]>::from(&body[..]))
-            .unwrap();
+        tables.insert_compact(seeds, body.to_vec()).unwrap();
     }
     // The bytes downloaded answer what the server answers.
     for text in ["2,0,1,1/0,2,0,2 s 12-12", "1,0,0,3/0,0,2,2 n 10-14"] {

@@ -26,8 +26,9 @@ enum Bytes {
     /// A file, memory-mapped.
     #[cfg(feature = "files")]
     Mapped(memmap2::Mmap),
-    /// Bytes in memory.
-    Memory(Arc<[u8]>),
+    /// Bytes in memory, kept where they were read to (a `Vec` moved into
+    /// its `Arc` is not copied, as one made into an `Arc<[u8]>` is).
+    Memory(Arc<Vec<u8>>),
 }
 
 impl Deref for Bytes {
@@ -172,7 +173,7 @@ impl CompactLayer {
     /// [`TablebaseError::Corrupt`] if any check fails: other rules or
     /// layer, a wrong size, a checksum mismatch, a bad model.
     pub fn from_bytes(
-        bytes: impl Into<Arc<[u8]>>,
+        bytes: impl Into<Arc<Vec<u8>>>,
         rules: &Rules,
         seeds: u32,
         positions: u64,

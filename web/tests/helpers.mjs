@@ -104,8 +104,8 @@ export const once = {
 /**
  * A fresh browser context with the given locale and viewport. Its service
  * worker is blocked unless `serviceWorkers: 'allow'`: installing it fetches
- * and caches every file of the app again in each fresh context, about a
- * third of the processor time a page's first load takes; the tests of the
+ * and caches every file of the app again in each fresh context, a fifth to
+ * a third of the processor time a page's first load takes; the tests of the
  * offline app and of the service worker allow it.
  */
 export async function newPage(browser, opts = {}) {

@@ -69,6 +69,21 @@ function launch() {
   });
 }
 
+/**
+ * The analysis board of Hoyito III on 2×4 in `context`, once the installed
+ * app (the service worker's cache) holds `file`, so that the page works
+ * offline; with the page's errors, gathered from the start.
+ */
+async function installedBoard(context, file) {
+  const page = context.pages()[0] || await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}/analysis?variant=III&holes=4`);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(async (f) => !!(await (await caches.open('hoyito-app')).match(f)), file, { timeout: 20000 });
+  return { page, errors };
+}
+
 /** Opens `notation` through the board's notation form. */
 async function openPosition(page, notation) {
   await page.fill('#ab-notation', notation);
@@ -86,14 +101,9 @@ test('a set downloaded with progress answers exact values offline, as the server
   assert.equal(online.proved, 'tables');
 
   const context = await launch();
-  const errors = [];
   try {
-    const page = context.pages()[0] || await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/analysis?variant=III&holes=4`);
     // The installed app: its files in the service worker's cache, so that the page and its engine work offline.
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await page.waitForFunction(async () => !!(await (await caches.open('hoyito-app')).match('/local/engine-worker.js')), null, { timeout: 20000 });
+    const { page, errors } = await installedBoard(context, '/local/engine-worker.js');
     const row = page.locator('.ot-set[data-set="III-2x4"]');
     await row.locator('button.ot-download').waitFor({ timeout: 20000 });
     // The size is said before the download.
@@ -179,13 +189,8 @@ test('offline, a wrong move of a puzzle in the stored tables shows its exact val
   assert.ok(wrong, 'a move other than the solution');
 
   const context = await launch();
-  const errors = [];
   try {
-    const page = context.pages()[0] || await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/analysis?variant=III&holes=4`);
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await page.waitForFunction(async () => !!(await (await caches.open('hoyito-app')).match('/puzzle-pack.json')), null, { timeout: 20000 });
+    const { page, errors } = await installedBoard(context, '/puzzle-pack.json');
     const row = page.locator('.ot-set[data-set="III-2x4"]');
     await row.locator('button.ot-download').click();
     await row.locator('.ot-status[data-stored]').waitFor({ timeout: 20000 });
@@ -213,13 +218,8 @@ test('offline, the engine of the device uses the stored tables: above them, its 
   assert.ok(bests.length > 0 && bests.length < truth.moves.length, JSON.stringify(truth));
 
   const context = await launch();
-  const errors = [];
   try {
-    const page = context.pages()[0] || await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/analysis?variant=III&holes=4`);
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await page.waitForFunction(async () => !!(await (await caches.open('hoyito-app')).match('/local/tables.js')), null, { timeout: 20000 });
+    const { page, errors } = await installedBoard(context, '/local/tables.js');
     // The set, downloaded here unless an earlier test left it stored.
     const row = page.locator('.ot-set[data-set="III-2x4"]');
     await row.locator('button.ot-download, .ot-status[data-stored]').first().waitFor({ timeout: 20000 });
